@@ -1,0 +1,1 @@
+"""Subcommands of ``euchre-table``: one module each, found by ``companion.cli``."""

@@ -1,0 +1,141 @@
+"""Announcements from the engine: what the table should see and hear, as frozen values.
+
+The match returns a list of these from every input. The display, speech and
+log consume them; none of them carries mutable engine state.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Union
+
+from table.cards import Card, Suit
+
+
+class Expect(enum.Enum):
+    """What the engine waits for next."""
+
+    NEW_GAME = "new_game"
+    UP_CARD = "up_card"
+    BID_ROUND_1 = "bid_round_1"  # pass or order up the up-card's suit
+    BID_ROUND_2 = "bid_round_2"  # pass or name another suit
+    NAME_TRUMP_BLIND = "name_trump_blind"  # a Benny was turned up: the dealer names trump
+    DISCARD = "discard"
+    GO_ALONE = "go_alone"  # optional: anyone allowed may declare alone before the lead
+    LEAD = "lead"
+    FOLLOW = "follow"
+    RENEGE_DECISION = "renege_decision"  # accept the penalty or dismiss the alert
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Whose turn it is and what is expected (``suit`` is the suit led when following)."""
+
+    seat: int | None
+    expected: Expect
+    suit: Suit | None = None
+    up_card: Card | None = None
+
+
+@dataclass(frozen=True)
+class TrumpMade:
+    seat: int
+    suit: Suit | None  # None: no trump
+    alone: bool
+    round: int  # 1 or 2 (0 when a turned-up Benny made the dealer's side makers)
+
+
+@dataclass(frozen=True)
+class WentAlone:
+    seat: int
+    defender: bool
+
+
+@dataclass(frozen=True)
+class ThrownIn:
+    """Everyone passed twice: the hand is thrown in and the deal passes on."""
+
+    dealer: int
+
+
+@dataclass(frozen=True)
+class TrickWon:
+    seat: int
+    card: Card
+    trick: int  # 0-based number of the trick in the hand
+
+
+@dataclass(frozen=True)
+class RenegeEvidence:
+    """Why a renege is proven: the seat showed out of ``suit`` and later played a card of it."""
+
+    seat: int
+    suit: Suit  # the effective suit (a left bower counts as trump)
+    showed_out_trick: int
+    showed_out_card: Card
+    led_card: Card
+    proof_trick: int
+    proof_card: Card
+
+
+@dataclass(frozen=True)
+class RenegeProven:
+    seat: int
+    evidence: RenegeEvidence
+
+
+@dataclass(frozen=True)
+class PenaltyApplied:
+    offender_seat: int
+    points: tuple[int, int]  # added to (team 0, team 1)
+
+
+class IrregularityKind(enum.Enum):
+    OUT_OF_TURN = "out_of_turn"
+    LONE_PARTNER_PLAYED = "lone_partner_played"
+    DUPLICATE_CARD = "duplicate_card"
+    NOT_IN_DECK = "not_in_deck"
+    PLAY_BEFORE_BIDDING_ENDED = "play_before_bidding_ended"
+    BID_OUT_OF_TURN = "bid_out_of_turn"
+    NOT_ALLOWED = "not_allowed"  # a bid or declaration the rules forbid
+    CHECK_CARD = "check_card"  # a low-confidence reading that matters: look at it
+    UP_CARD_PLAYED = "up_card_played"  # the turned-down up-card appears in play
+    SUSPECTED_RENEGE = "suspected_renege"  # evidence that depends on a hidden card
+
+
+@dataclass(frozen=True)
+class Irregularity:
+    kind: IrregularityKind
+    detail: str
+    seat: int | None = None
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class HandScored:
+    points: tuple[int, int]  # points added to (team 0, team 1)
+    tricks: tuple[int, int]
+    makers: int  # team
+    reason: str  # "made", "march", "lone_march", "euchre", "lone_defender", "super_euchre", "renege"
+    score: tuple[int, int]  # the score after this hand
+
+
+@dataclass(frozen=True)
+class GameWon:
+    team: int
+    score: tuple[int, int]
+
+
+Announcement = Union[
+    Prompt,
+    TrumpMade,
+    WentAlone,
+    ThrownIn,
+    TrickWon,
+    RenegeProven,
+    PenaltyApplied,
+    Irregularity,
+    HandScored,
+    GameWon,
+]

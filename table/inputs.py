@@ -1,0 +1,143 @@
+"""Inputs to the engine: everything the table shows or the buttons say, as frozen values.
+
+The match state is a pure fold over a sequence of these (see ``table.match``),
+so each is a small immutable record that the match log can write and read.
+Seats are 0-3 clockwise; ``confidence`` is the camera's confidence in a card
+reading (1.0 for a card entered by hand or read from a file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from table.cards import Card, Suit
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start a new game: ``first_dealer`` deals first and ``score`` is the score to start from."""
+
+    first_dealer: int = 0
+    score: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class UpCard:
+    """The card turned up on the kitty after the deal."""
+
+    card: Card
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class Pass:
+    seat: int
+
+
+@dataclass(frozen=True)
+class OrderUp:
+    """Round 1: accept the up-card's suit as trump (order up / assist / take it up)."""
+
+    seat: int
+    alone: bool = False
+
+
+@dataclass(frozen=True)
+class NameTrump:
+    """Round 2 (or a Benny turned up): name a suit; ``suit=None`` is no trump where allowed."""
+
+    seat: int
+    suit: Suit | None
+    alone: bool = False
+
+
+@dataclass(frozen=True)
+class GoAlone:
+    """A player declares alone after trump is made and before the first lead."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Discard:
+    """The dealer's discard after taking the up-card; ``card=None`` when it was not seen."""
+
+    seat: int
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Cards changed hands unseen before play (call for best, farmer's hand)."""
+
+    seat: int
+    kind: str  # "call_for_best" or "farmers_hand"
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card played to the current trick by ``seat``."""
+
+    seat: int
+    card: Card
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class ReviseCard:
+    """The camera (or a player) corrects the card of an earlier input, by its index in the log."""
+
+    index: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class AcceptPenalty:
+    """The table accepts the penalty for the most recent proven renege."""
+
+
+@dataclass(frozen=True)
+class DismissRenege:
+    """The table dismisses the most recent renege alert; play goes on as recorded."""
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last input that is not itself an undo (an undo is logged, never erased)."""
+
+
+Input = Union[
+    NewGame,
+    UpCard,
+    Pass,
+    OrderUp,
+    NameTrump,
+    GoAlone,
+    Discard,
+    Exchange,
+    Play,
+    ReviseCard,
+    AcceptPenalty,
+    DismissRenege,
+    Undo,
+]
+
+INPUT_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        NewGame,
+        UpCard,
+        Pass,
+        OrderUp,
+        NameTrump,
+        GoAlone,
+        Discard,
+        Exchange,
+        Play,
+        ReviseCard,
+        AcceptPenalty,
+        DismissRenege,
+        Undo,
+    )
+}

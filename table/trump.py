@@ -1,0 +1,114 @@
+"""Trump-aware suit and rank: which suit a card belongs to, who wins a trick, what may be played.
+
+Pure functions of the cards and the trump suit (``None`` = no trump), in the
+style of OpenSpiel's ``CardSuit``/``CardRank``.
+
+Orders (highest first):
+
+- trump: Benny, right bower (jack of trump), left bower (the other jack of the
+  same colour), then A K Q T 9 8 7 of trump;
+- a side suit: A K Q J T 9 8 7; the suit of trump's colour lacks its jack
+  (it is the left bower, a trump for every purpose);
+- no trump: every suit in natural order, aces high, jacks in their own suits.
+
+The Benny under no trump (a house decision, documented here because no source
+settles it): it is the best card in the pack and belongs to no suit. Its
+effective suit is ``None``, so it can never be "shown out of", and when it is
+led the others may play any card and the Benny wins the trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from table.cards import Card, Rank, Suit
+
+__all__ = [
+    "card_power",
+    "effective_suit",
+    "is_left_bower",
+    "is_right_bower",
+    "is_trump",
+    "legal_plays",
+    "trick_winner",
+]
+
+
+def is_right_bower(card: Card, trump: Suit | None) -> bool:
+    return trump is not None and card.rank is Rank.JACK and card.suit is trump
+
+
+def is_left_bower(card: Card, trump: Suit | None) -> bool:
+    return trump is not None and card.rank is Rank.JACK and card.suit is trump.partner
+
+
+def effective_suit(card: Card, trump: Suit | None) -> Suit | None:
+    """The suit ``card`` counts as: the left bower and the Benny are trump.
+
+    With no trump every card keeps its printed suit and the Benny has none.
+    """
+    if trump is None:
+        return card.suit
+    if card.is_benny or is_left_bower(card, trump):
+        return trump
+    return card.suit
+
+
+def is_trump(card: Card, trump: Suit | None) -> bool:
+    """True for every card of the trump suit, the left bower and the Benny (never under no trump)."""
+    return trump is not None and effective_suit(card, trump) is trump
+
+
+# Powers: only their order matters. Trump beats the suit led, which beats everything else.
+_BENNY_POWER = 100
+_RIGHT_POWER = 99
+_LEFT_POWER = 98
+_TRUMP_BASE = 50
+_LED_BASE = 20
+
+
+def card_power(card: Card, led: Suit | None, trump: Suit | None) -> int:
+    """How strong ``card`` is in a trick whose led (effective) suit is ``led``; 0 = cannot win."""
+    if card.is_benny:
+        return _BENNY_POWER  # best card, with trump or without
+    assert card.rank is not None
+    if trump is not None:
+        if is_right_bower(card, trump):
+            return _RIGHT_POWER
+        if is_left_bower(card, trump):
+            return _LEFT_POWER
+        if card.suit is trump:
+            return _TRUMP_BASE + int(card.rank)
+    if card.suit is led:
+        return _LED_BASE + int(card.rank)
+    return 0
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+    """Index of the card that wins a trick; ``cards[0]`` was led.
+
+    Of two identical cards (a misread or a second deck) the first played wins.
+    """
+    if not cards:
+        raise ValueError("trick_winner: a trick needs at least one card")
+    led = effective_suit(cards[0], trump)
+    best, best_power = 0, card_power(cards[0], led, trump)
+    for i in range(1, len(cards)):
+        p = card_power(cards[i], led, trump)
+        if p > best_power:
+            best, best_power = i, p
+    return best
+
+
+def legal_plays(hand: Sequence[Card], led: Card | None, trump: Suit | None) -> list[Card]:
+    """The cards of ``hand`` that may be played: those of the led card's effective suit if any, else all.
+
+    ``led=None`` means this play leads. A led Benny under no trump has no suit to follow.
+    """
+    if led is None:
+        return list(hand)
+    suit = effective_suit(led, trump)
+    if suit is None:
+        return list(hand)
+    follow = [c for c in hand if effective_suit(c, trump) is suit]
+    return follow or list(hand)
