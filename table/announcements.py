@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
 
 from table.cards import Card, Suit
 
@@ -26,6 +25,8 @@ class Expect(enum.Enum):
     LEAD = "lead"
     FOLLOW = "follow"
     RENEGE_DECISION = "renege_decision"  # accept the penalty or dismiss the alert
+
+    __hash__ = object.__hash__  # members are singletons; faster than Enum's name hash
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,13 @@ class TrickWon:
 
 @dataclass(frozen=True)
 class RenegeEvidence:
-    """Why a renege is proven: the seat showed out of ``suit`` and later played a card of it."""
+    """Why a renege is proven: the seat showed out of ``suit`` and later played a card of it.
+
+    ``proof == "played"``: ``proof_card`` is the later card of ``suit`` the seat played in ``proof_trick``.
+    ``proof == "held_up_card"``: the dealer took up the up-card (``proof_card``), provably still held it
+    (the discard was seen, or discarding the up-card is not allowed) and showed out of its suit;
+    ``proof_trick`` is then the show-out trick itself.
+    """
 
     seat: int
     suit: Suit  # the effective suit (a left bower counts as trump)
@@ -77,6 +84,7 @@ class RenegeEvidence:
     led_card: Card
     proof_trick: int
     proof_card: Card
+    proof: str = "played"
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,9 @@ class HandScored:
     points: tuple[int, int]  # points added to (team 0, team 1)
     tricks: tuple[int, int]
     makers: int  # team
-    reason: str  # "made", "march", "lone_march", "euchre", "lone_defender", "super_euchre", "renege"
+    # "made", "march", "lone_march", "blind_lone", "euchre", "lone_euchre", "blind_lone_euchre",
+    # "lone_defender", "super_euchre", "renege", "renege_replay"
+    reason: str
     score: tuple[int, int]  # the score after this hand
 
 
@@ -127,15 +137,23 @@ class GameWon:
     score: tuple[int, int]
 
 
-Announcement = Union[
-    Prompt,
-    TrumpMade,
-    WentAlone,
-    ThrownIn,
-    TrickWon,
-    RenegeProven,
-    PenaltyApplied,
-    Irregularity,
-    HandScored,
-    GameWon,
-]
+@dataclass(frozen=True)
+class GameDrawn:
+    """A fixed number of deals ended level."""
+
+    score: tuple[int, int]
+
+
+Announcement = (
+    Prompt
+    | TrumpMade
+    | WentAlone
+    | ThrownIn
+    | TrickWon
+    | RenegeProven
+    | PenaltyApplied
+    | Irregularity
+    | HandScored
+    | GameWon
+    | GameDrawn
+)

@@ -7,8 +7,8 @@ A card is written rank then suit (``"Jd"``, ``"Ts"``); the Benny (joker) is
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 class CardParseError(ValueError):
@@ -22,6 +22,10 @@ class Suit(enum.Enum):
     DIAMONDS = "d"
     HEARTS = "h"
     SPADES = "s"
+
+    # Members are singletons: identity hashing is correct and much faster than Enum's name hash
+    # (cards are hashed on every play for the duplicate check).
+    __hash__ = object.__hash__
 
     @property
     def is_red(self) -> bool:
@@ -72,6 +76,8 @@ class Rank(enum.IntEnum):
     QUEEN = 12
     KING = 13
     ACE = 14
+
+    __hash__ = int.__hash__  # equal to hash(int(rank)), as an IntEnum must be; C speed instead of Enum's
 
     @property
     def letter(self) -> str:

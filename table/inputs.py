@@ -9,7 +9,6 @@ reading (1.0 for a card entered by hand or read from a file).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from table.cards import Card, Suit
 
@@ -107,21 +106,21 @@ class Undo:
     """Take back the last input that is not itself an undo (an undo is logged, never erased)."""
 
 
-Input = Union[
-    NewGame,
-    UpCard,
-    Pass,
-    OrderUp,
-    NameTrump,
-    GoAlone,
-    Discard,
-    Exchange,
-    Play,
-    ReviseCard,
-    AcceptPenalty,
-    DismissRenege,
-    Undo,
-]
+Input = (
+    NewGame
+    | UpCard
+    | Pass
+    | OrderUp
+    | NameTrump
+    | GoAlone
+    | Discard
+    | Exchange
+    | Play
+    | ReviseCard
+    | AcceptPenalty
+    | DismissRenege
+    | Undo
+)
 
 INPUT_TYPES: dict[str, type] = {
     cls.__name__: cls

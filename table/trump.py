@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from table.cards import Card, Rank, Suit
+from table.cards import ALL_CARDS, Card, Rank, Suit
 
 __all__ = [
     "card_power",
@@ -47,6 +47,10 @@ def effective_suit(card: Card, trump: Suit | None) -> Suit | None:
 
     With no trump every card keeps its printed suit and the Benny has none.
     """
+    return _EFFECTIVE[trump][card]
+
+
+def _effective_suit(card: Card, trump: Suit | None) -> Suit | None:
     if trump is None:
         return card.suit
     if card.is_benny or is_left_bower(card, trump):
@@ -91,13 +95,24 @@ def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
     """
     if not cards:
         raise ValueError("trick_winner: a trick needs at least one card")
-    led = effective_suit(cards[0], trump)
-    best, best_power = 0, card_power(cards[0], led, trump)
+    power = _POWER[_EFFECTIVE[trump][cards[0]], trump]
+    best, best_power = 0, power[cards[0]]
     for i in range(1, len(cards)):
-        p = card_power(cards[i], led, trump)
+        p = power[cards[i]]
         if p > best_power:
             best, best_power = i, p
     return best
+
+
+# Lookup tables over every card there is (the 33-card pack holds all ranks, suits and the Benny): the engine asks
+# these questions for every card played, and a dict lookup is several times faster than the rules above.
+_TRUMPS: tuple[Suit | None, ...] = (*Suit, None)
+_EFFECTIVE: dict[Suit | None, dict[Card, Suit | None]] = {
+    t: {c: _effective_suit(c, t) for c in ALL_CARDS} for t in _TRUMPS
+}
+_POWER: dict[tuple[Suit | None, Suit | None], dict[Card, int]] = {
+    (led, t): {c: card_power(c, led, t) for c in ALL_CARDS} for led in _TRUMPS for t in _TRUMPS
+}
 
 
 def legal_plays(hand: Sequence[Card], led: Card | None, trump: Suit | None) -> list[Card]:

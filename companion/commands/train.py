@@ -1,0 +1,91 @@
+"""``euchre-table train``: train (or resume) the card finder or the corner-index classifier, and export ONNX.
+
+Needs the training extras (torch, Ultralytics): ``pip install -e .[train]``,
+best in a separate environment. Examples::
+
+    euchre-table train detector --data work-data/datasets/obb/data.yaml --epochs 30 --imgsz 416 --seed 0
+    euchre-table train detector --resume work-data/runs/card-obb/weights/last.pt
+    euchre-table train classifier --art work-data/art --epochs 12 --out work-data/runs/corner-cls
+    euchre-table train export --detector-weights work-data/runs/card-obb/weights/best.pt --imgsz 416 \\
+        --classifier-weights work-data/runs/corner-cls/best.pt --models models
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
+from companion.summary import summary_line
+
+
+def register(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "train", help="train the card detector or corner classifier (needs the train extras)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("stage", choices=["detector", "classifier", "export"], help="what to train, or export both")
+    p.add_argument("--data", type=Path, help="detector: the Ultralytics data.yaml (vision.synth.build obb)")
+    p.add_argument("--art", type=Path, default=Path("work-data/art"),
+                   help="classifier: the fetched artwork folder with manifest.csv")
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--imgsz", type=int, default=416, help="detector input size (square)")
+    p.add_argument("--model-yaml", default="yolov8n-obb.yaml", help="Ultralytics model yaml (built from scratch)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    p.add_argument("--resume", type=Path, default=None,
+                   help="detector: a last.pt to continue; classifier: pass any path to continue OUT/last.pt")
+    p.add_argument("--out", type=Path, default=None, help="run folder (default work-data/runs/<stage>)")
+    p.add_argument("--detector-weights", type=Path, help="export: trained detector .pt")
+    p.add_argument("--classifier-weights", type=Path, help="export: trained classifier .pt")
+    p.add_argument("--models", type=Path, default=Path("models"), help="export: where the ONNX files go")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from vision import train as tr
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise UserError(f"training needs the train extras (pip install -e .[train]): {exc}") from None
+    if args.stage == "detector":
+        if args.resume is not None:
+            if not args.resume.exists():
+                raise UserError(f"{args.resume}: checkpoint not found")
+        elif args.data is None or not args.data.exists():
+            raise UserError(f"{args.data}: data.yaml not found (build it with python -m vision.synth.build obb)")
+        out = args.out or Path("work-data/runs")
+        run_dir = tr.train_detector(
+            args.data, epochs=args.epochs, imgsz=args.imgsz, model_yaml=args.model_yaml, seed=args.seed,
+            resume=args.resume, project=out, batch=args.batch, workers=args.workers, threads=args.threads,
+        )
+        print(summary_line(stage="detector", run=run_dir, weights=run_dir / "weights" / "best.pt"))
+        return 0
+    if args.stage == "classifier":
+        if not (args.art / "manifest.csv").exists():
+            raise UserError(f"{args.art}: no manifest.csv (run python -m vision.synth.fetch_art first)")
+        out = args.out or Path("work-data/runs/corner-cls")
+        best = tr.train_classifier(args.art, out, epochs=args.epochs, seed=args.seed, threads=args.threads,
+                                   resume=args.resume is not None)
+        print(summary_line(stage="classifier", weights=best))
+        return 0
+    # export
+    if args.detector_weights is None or not args.detector_weights.exists():
+        raise UserError(f"{args.detector_weights}: detector weights not found")
+    if args.classifier_weights is None or not args.classifier_weights.exists():
+        raise UserError(f"{args.classifier_weights}: classifier weights not found")
+    det = tr.export_detector(args.detector_weights, args.imgsz, args.models / "card-obb.onnx")
+    cls = tr.export_classifier(args.classifier_weights, args.models / "corner-cls.onnx")
+    from vision.cardcrop import CLASSIFIER_CLASSES, CROP_H, CROP_W
+
+    (args.models / "classes.json").write_text(json.dumps({
+        "detector": {"file": det.name, "task": "obb", "imgsz": args.imgsz, "names": ["card"]},
+        "classifier": {"file": cls.name, "input": [3, CROP_H, CROP_W], "classes": list(CLASSIFIER_CLASSES),
+                       "recipe": "vision.cardcrop.corner_crops"},
+    }, indent=2) + "\n")
+    print(summary_line(stage="export", detector=det, classifier=cls))
+    return 0

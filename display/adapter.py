@@ -1,0 +1,221 @@
+"""Builds the scoreboard's view model from the engine's snapshot (`table.view.MatchView`) and the seat names.
+
+A pure function: the same snapshot, names and options always give the same
+`ScoreboardView`. What the engine does not know (camera state, snapshots of
+the renege tricks, mute, the score style) comes in as arguments from the app.
+The last announcement and the irregularity banner come from the engine's
+most recent announcements (``MatchView.last_announcements`` unless given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from display import phrases
+from display.view import (
+    Banner,
+    BannerKind,
+    HistoryRow,
+    RenegeAlert,
+    ScoreboardView,
+    ScoreStyle,
+    SeatView,
+    Snapshot,
+    Stage,
+)
+from table.announcements import (
+    Announcement,
+    Expect,
+    GameDrawn,
+    GameWon,
+    HandScored,
+    Irregularity,
+    IrregularityKind,
+    Prompt,
+)
+from table.cards import Card, Suit
+from table.deal import Phase
+from table.trump import trick_winner
+from table.view import HandRow, MatchView
+
+_STAGE = {
+    Phase.UP_CARD: Stage.DEALING,
+    Phase.BID_ROUND_1: Stage.BIDDING,
+    Phase.BID_ROUND_2: Stage.BIDDING,
+    Phase.NAME_TRUMP_BLIND: Stage.BIDDING,
+    Phase.DISCARD: Stage.PLAYING,
+    Phase.GO_ALONE: Stage.PLAYING,
+    Phase.PLAY: Stage.PLAYING,
+    Phase.RENEGE_DECISION: Stage.PLAYING,
+    Phase.HAND_OVER: Stage.HAND_OVER,
+    Phase.GAME_OVER: Stage.GAME_OVER,
+}
+
+_NOTES = {
+    "thrown_in": "thrown in",
+    "voided": "voided",
+    "made": "",
+    "lone_march": "lone march",
+    "blind_lone": "blind lone",
+    "lone_euchre": "euchre",
+    "blind_lone_euchre": "euchre",
+    "lone_defender": "lone defender",
+    "super_euchre": "super euchre",
+    "renege_replay": "renege",
+}
+
+
+def build_view(
+    match: MatchView,
+    names: Sequence[str],
+    *,
+    announcements: Sequence[Announcement] | None = None,
+    fallback_announcement: str = "",
+    camera_ok: bool = True,
+    renege_snapshots: tuple[Snapshot, ...] = (),
+    muted: bool = False,
+    score_style: ScoreStyle = ScoreStyle.NUMBERS,
+    accept_hint: str = "Call / Y: accept penalty",
+    dismiss_hint: str = "Pass / X: dismiss",
+) -> ScoreboardView:
+    """The screen for ``match``; ``names`` are the seats' names, seat 0 first (clockwise)."""
+    if len(names) != 4:
+        raise ValueError(f"build_view: four seat names needed, got {list(names)!r}")
+    recent = tuple(match.last_announcements if announcements is None else announcements)
+    stage = _STAGE[match.phase]
+    if match.expected.expected is Expect.NEW_GAME and not match.history:
+        stage = Stage.NEW_GAME
+    last_row = match.history[-1] if match.history else None
+    hand_over = stage is Stage.HAND_OVER and last_row is not None
+
+    trump, no_trump, maker, alone, tricks = _trump_state(match, last_row if hand_over else None)
+    return ScoreboardView(
+        seats=_seats(match, names, alone),
+        score=match.score,
+        target=match.target,
+        stage=stage,
+        bid_round=1 if match.phase is Phase.BID_ROUND_1 else 2,
+        dealer=match.dealer,
+        turn=match.expected.seat if stage in (Stage.BIDDING, Stage.PLAYING) else None,
+        trump=trump,
+        no_trump=no_trump,
+        maker=maker,
+        alone=alone,
+        tricks=tricks,
+        trick_number=_trick_number(match, alone) if stage is Stage.PLAYING else 0,
+        up_card=match.up_card if stage is Stage.BIDDING else None,
+        up_card_turned_down=match.phase in (Phase.BID_ROUND_2,),
+        prompt=phrases.prompt_text(match.expected, names, match.dealer),
+        announcement=_last_words(recent, names, match.trump, match.dealer) or fallback_announcement,
+        result=_result(match, recent, names, last_row),
+        winner=match.winner,
+        history=tuple(_history_row(row, names) for row in match.history),
+        renege=_renege(match, names, renege_snapshots, accept_hint, dismiss_hint),
+        banner=_banner(recent, names),
+        camera_ok=camera_ok,
+        muted=muted,
+        score_style=score_style,
+    )
+
+
+def _trump_state(
+    match: MatchView, row: HandRow | None
+) -> tuple[Suit | None, bool, int | None, tuple[int, ...], tuple[int, int]]:
+    """(trump, no trump, maker, alone seats, tricks): the hand in play, or the hand just scored."""
+    if row is not None:
+        return row.trump, row.no_trump, row.maker_seat, row.alone_seats, row.tricks_won
+    if not match.trump_made:
+        return None, False, None, match.alone_seats, match.tricks_won
+    return match.trump, match.trump is None, match.maker_seat, match.alone_seats, match.tricks_won
+
+
+def _seats(
+    match: MatchView, names: Sequence[str], alone: tuple[int, ...]
+) -> tuple[SeatView, SeatView, SeatView, SeatView]:
+    out_seats = {(s + 2) % 4 for s in alone if (s + 2) % 4 not in alone}
+    trick = match.current_trick if _STAGE[match.phase] is Stage.PLAYING else ()
+    played: dict[int, Card] = {seat: card for seat, card in trick}
+    winner_seat: int | None = None
+    if trick and match.trump_made:
+        winner_seat = trick[trick_winner([card for _, card in trick], match.trump)][0]
+    leader = trick[0][0] if trick else None
+    seats = tuple(
+        SeatView(
+            name=names[s],
+            card=played.get(s),
+            led=s == leader,
+            winning=s == winner_seat and len(trick) > 1,
+            sitting_out=s in out_seats,
+        )
+        for s in range(4)
+    )
+    return seats[0], seats[1], seats[2], seats[3]
+
+
+def _trick_number(match: MatchView, alone: tuple[int, ...]) -> int:
+    done = sum(match.tricks_won)
+    active = 4 - len({(s + 2) % 4 for s in alone if (s + 2) % 4 not in alone})
+    complete = len(match.current_trick) >= active
+    return min(5, done if complete and done else done + 1)
+
+
+def _last_words(recent: Sequence[Announcement], names: Sequence[str], trump: Suit | None, dealer: int) -> str:
+    """The newest announcement worth a line of its own (prompts have theirs; irregularities get the banner)."""
+    for a in reversed(recent):
+        if not isinstance(a, Prompt | Irregularity):
+            return phrases.announcement_text(a, names, trump=trump, dealer=dealer)
+    return ""
+
+
+def _banner(recent: Sequence[Announcement], names: Sequence[str]) -> Banner | None:
+    for a in reversed(recent):
+        if isinstance(a, Irregularity):
+            kind = BannerKind.CHECK_CARD if a.kind is IrregularityKind.CHECK_CARD else BannerKind.IRREGULARITY
+            return Banner(kind, phrases.irregularity_text(a, names))
+    return None
+
+
+def _result(match: MatchView, recent: Sequence[Announcement], names: Sequence[str], row: HandRow | None) -> str:
+    for a in reversed(recent):
+        if isinstance(a, GameWon | GameDrawn):
+            return phrases.announcement_text(a, names)
+    if match.game_over and match.winner is not None:
+        return phrases.announcement_text(GameWon(match.winner, match.score), names)
+    if row is None or row.reason in ("", "thrown_in", "voided"):
+        return ""
+    makers = row.maker_seat % 2 if row.maker_seat is not None else 0
+    scored = HandScored(row.points, row.tricks_won, makers, row.reason, row.score_after)
+    return phrases.hand_result_text(scored, names)
+
+
+def _history_row(row: HandRow, names: Sequence[str]) -> HistoryRow:
+    maker = names[row.maker_seat] if row.maker_seat is not None else ""
+    return HistoryRow(
+        number=row.number + 1,
+        trump=row.trump,
+        maker=maker,
+        alone=row.maker_seat is not None and row.maker_seat in row.alone_seats,
+        tricks=row.tricks_won,
+        points=row.points,
+        score=row.score_after,
+        note=_NOTES.get(row.reason, row.reason.replace("_", " ")),
+    )
+
+
+def _renege(
+    match: MatchView,
+    names: Sequence[str],
+    snapshots: tuple[Snapshot, ...],
+    accept_hint: str,
+    dismiss_hint: str,
+) -> RenegeAlert | None:
+    evidence = match.pending_renege
+    if evidence is None or match.phase is not Phase.RENEGE_DECISION:
+        return None
+    return RenegeAlert(
+        offender=names[evidence.seat],
+        evidence=phrases.renege_evidence_text(evidence, names),
+        snapshots=snapshots,
+        accept_hint=accept_hint,
+        dismiss_hint=dismiss_hint,
+    )

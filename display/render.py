@@ -1,0 +1,431 @@
+"""Draws the scoreboard: ``render(surface, view, t)`` is a pure function of the view model and the time.
+
+Nothing here reads a clock, a file or the engine; ``t`` (seconds) only drives
+the renege alert's flashing, so a test renders any moment to PNG. The screen:
+scores left, trump and hand history right, the table with each seat's card in
+the middle, the last announcement and the prompt along the bottom.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pygame
+
+from display.canvas import (
+    CARD_RED,
+    GOLD,
+    INK,
+    WHITE,
+    Box,
+    Canvas,
+    Color,
+    draw_card,
+    draw_card_slot,
+    hatch,
+    pill,
+)
+from display.view import BannerKind, HistoryRow, RenegeAlert, ScoreboardView, ScoreStyle, Snapshot, Stage
+from table.cards import Suit
+
+BG: Color = (9, 38, 29)  # dark felt green: bright text and white cards stand out
+PANEL: Color = (19, 64, 49)
+PANEL_EDGE: Color = (44, 102, 80)
+DIM: Color = (150, 190, 175)
+SEAT_BG: Color = (33, 86, 67)
+TEAM_COLORS: tuple[Color, Color] = ((86, 190, 255), (255, 164, 56))  # blue / orange: safe for colour-blind eyes
+STRIP_BG: Color = (16, 24, 30)
+PROMPT_BG: Color = (0, 0, 0)
+ALERT_RED: Color = (196, 0, 0)
+ALERT_DARK: Color = (70, 0, 0)
+BANNER_COLORS: dict[BannerKind, tuple[Color, Color]] = {
+    BannerKind.IRREGULARITY: ((255, 170, 0), INK),
+    BannerKind.CHECK_CARD: ((255, 236, 120), INK),
+    BannerKind.INFO: ((70, 140, 230), WHITE),
+}
+
+SIDE = 216.0  # width of the score column and of the trump/history column
+MAIN_H = 392.0  # the strips below start here
+ANN_H = 42.0
+FLASH_HZ = 2.0  # renege alert: two flashes a second
+
+
+def render(surface: pygame.Surface, view: ScoreboardView, t: float = 0.0) -> None:
+    """Draw ``view`` onto ``surface`` (any size; 800x480, 1024x600 and 1920x1080 are designed for)."""
+    c = Canvas(surface)
+    surface.fill(BG)
+    _scores(c, view)
+    _trump(c, view)
+    _history(c, view)
+    _table(c, view)
+    _strips(c, view)
+    if view.renege is not None:
+        _renege(c, view.renege, t)
+
+
+def render_surface(view: ScoreboardView, size: tuple[int, int] = (800, 480), t: float = 0.0) -> pygame.Surface:
+    """A new surface with ``view`` drawn on it: for screenshots and headless runs."""
+    surface = pygame.Surface(size)
+    render(surface, view, t)
+    return surface
+
+
+# --- left column: scores -------------------------------------------------------------------------------------
+
+
+def _scores(c: Canvas, view: ScoreboardView) -> None:
+    for team in (0, 1):
+        _team_panel(c, view, team, (8, 8 + team * 184, SIDE - 14, 176))
+    c.text(f"Game to {view.target}", 17, DIM, (8 + (SIDE - 14) / 2, 380), bold=True)
+
+
+def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
+    x, y, w, h = box
+    color = TEAM_COLORS[team]
+    won = view.winner == team
+    c.fill(box, PANEL, radius=12)
+    c.fill((x, y, w, 34), color, radius=12)
+    c.fill((x, y + 20, w, 14), color)
+    c.text(view.team_name(team).upper(), 18, INK, (x + w / 2, y + 17), bold=True, max_width=w - 16)
+    if won:
+        c.fill(box, GOLD, radius=12, width=4)
+    score = view.score[team]
+    if view.score_style is ScoreStyle.CARDS and view.target == 10:
+        _six_and_four(c, score, team, (x + 8, y + 44, 132, 100))
+    elif score < 10:
+        c.text(str(score), 108, WHITE, (x + 72, y + 96), bold=True)
+    else:
+        c.text(str(score), 84, WHITE, (x + 68, y + 96), bold=True)
+    if view.stage not in (Stage.PLAYING, Stage.HAND_OVER):
+        return
+    # tricks this hand: a number to read from afar, pips to count at a glance
+    c.text("TRICKS", 12, DIM, (x + w - 33, y + 50), bold=True)
+    c.text(str(view.tricks[team]), 42, WHITE, (x + w - 33, y + 84), bold=True)
+    for i in range(5):
+        center = (x + 22 + i * 24, y + 158)
+        if i < view.tricks[team]:
+            c.circle(center, 8, color)
+        else:
+            c.circle(center, 8, PANEL_EDGE, width=2)
+    tag = _team_tag(view, team)
+    if tag:
+        pill(c, tag, (x + w - 33, y + 128), 11, INK, color, max_width=62)
+
+
+def _team_tag(view: ScoreboardView, team: int) -> str:
+    if view.maker is None or view.maker % 2 != team:
+        return ""
+    return "ALONE" if view.maker in view.alone else "MAKERS"
+
+
+def _six_and_four(c: Canvas, score: int, team: int, box: Box) -> None:
+    """The traditional score cards: a six and a four, one pip showing per point (suits pick the team)."""
+    x, y, w, h = box
+    suit = Suit.SPADES if team == 0 else Suit.HEARTS
+    pip_color = CARD_RED if suit.is_red else INK
+    cw, ch = 56.0, 78.0
+    layouts = ((6, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]), (4, [(0, 0), (1, 0), (0, 2), (1, 2)]))
+    shown = score
+    for k, (n, spots) in enumerate(layouts):
+        cx = x + k * (cw + 10)
+        c.fill((cx, y, cw, ch), WHITE, radius=6)
+        for i, (col, row) in enumerate(spots):
+            center = (cx + 16 + col * 24, y + 15 + row * 24)
+            if i < shown:
+                c.text(suit.symbol, 20, pip_color, center)
+            else:
+                c.circle(center, 5, (200, 200, 205), width=1.5)
+        shown -= n
+        c.text(str(n), 10, (120, 120, 120), (cx + cw - 7, y + ch - 8))
+    c.text(f"= {score}", 20, WHITE, (x + w / 2, y + ch + 16), bold=True)
+
+
+# --- right column: trump and history ---------------------------------------------------------------------------
+
+
+def _trump(c: Canvas, view: ScoreboardView) -> None:
+    x, y, w, h = c.width - SIDE + 6, 8.0, SIDE - 14, 176.0
+    c.fill((x, y, w, h), PANEL, radius=12)
+    c.text("TRUMP", 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
+    tile = (x + 10, y + 32, 112, 132)
+    if view.trump is not None:
+        if view.trump.is_red:
+            hatch(c, tile, 12, WHITE, CARD_RED, spacing=11)
+            c.fill((tile[0] + 9, tile[1] + 9, tile[2] - 18, tile[3] - 18), WHITE, radius=8)
+        else:
+            c.fill(tile, WHITE, radius=12)
+        color = CARD_RED if view.trump.is_red else INK
+        c.text(view.trump.symbol, 104, color, (tile[0] + tile[2] / 2, tile[1] + tile[3] / 2))
+    elif view.no_trump:
+        c.fill(tile, WHITE, radius=12)
+        c.text("NO", 34, INK, (tile[0] + tile[2] / 2, tile[1] + 46), bold=True)
+        c.text("TRUMP", 24, INK, (tile[0] + tile[2] / 2, tile[1] + 84), bold=True)
+    else:
+        c.fill(tile, PANEL_EDGE, radius=12, width=2)
+        if view.stage in (Stage.DEALING, Stage.BIDDING):
+            c.text("?", 70, PANEL_EDGE, (tile[0] + tile[2] / 2, tile[1] + tile[3] / 2), bold=True)
+    info_x, info_w = x + 130, w - 136
+    if view.maker is not None and (view.trump is not None or view.no_trump):
+        c.text("made by", 13, DIM, (info_x + info_w / 2, y + 56))
+        c.text(view.seats[view.maker].name, 19, WHITE, (info_x + info_w / 2, y + 80), bold=True, max_width=info_w)
+        if view.maker in view.alone:
+            pill(c, "ALONE", (info_x + info_w / 2, y + 114), 13, WHITE, CARD_RED, max_width=info_w)
+    elif view.stage is Stage.BIDDING:
+        c.text("round", 13, DIM, (info_x + info_w / 2, y + 66))
+        c.text(str(view.bid_round), 44, WHITE, (info_x + info_w / 2, y + 102), bold=True)
+
+
+def _history(c: Canvas, view: ScoreboardView) -> None:
+    x, y, w, h = c.width - SIDE + 6, 192.0, SIDE - 14, MAIN_H - 200
+    c.fill((x, y, w, h), PANEL, radius=12)
+    c.text("HANDS", 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
+    c.text("points · score", 11, DIM, (x + w - 10, y + 16), anchor="midright")
+    rows = view.history[-6:]
+    if not rows:
+        c.text("no hands yet", 14, PANEL_EDGE, (x + w / 2, y + h / 2))
+    for i, row in enumerate(rows):
+        _history_row(c, view, row, (x, y + 34 + i * 24, w, 24))
+
+
+def _history_row(c: Canvas, view: ScoreboardView, row: HistoryRow, box: Box) -> None:
+    x, y, w, h = box
+    mid = y + h / 2
+    c.line((x + 8, y), (x + w - 8, y), PANEL_EDGE, 1)
+    c.text(str(row.number), 13, DIM, (x + 18, mid), bold=True)
+    if row.trump is not None:
+        _suit_chip(c, row.trump, (x + 42, mid), 18)
+    elif row.maker:
+        c.text("NT", 12, WHITE, (x + 42, mid), bold=True)
+    who = row.maker + (" \u2022A" if row.alone else "") if row.maker else (row.note or "thrown in")
+    c.text(who, 14, WHITE if row.maker else DIM, (x + 56, mid), anchor="midleft", max_width=70)
+    for team in (0, 1):
+        if row.points[team]:
+            c.text(f"+{row.points[team]}", 15, TEAM_COLORS[team], (x + 146, mid), anchor="midright", bold=True)
+    score = f"{row.score[0]}\u2013{row.score[1]}"
+    c.text(score, 15, WHITE, (x + w - 10, mid), anchor="midright", bold=True)
+
+
+def _suit_chip(c: Canvas, suit: Suit, center: tuple[float, float], size: float) -> None:
+    """A suit symbol on a small white square, striped for the red suits."""
+    box = (center[0] - size / 2, center[1] - size / 2, size, size)
+    if suit.is_red:
+        hatch(c, box, 3, WHITE, CARD_RED, spacing=4)
+        c.fill((box[0] + 2.5, box[1] + 2.5, size - 5, size - 5), WHITE, radius=2)
+    else:
+        c.fill(box, WHITE, radius=3)
+    c.text(suit.symbol, size * 0.75, CARD_RED if suit.is_red else INK, center)
+
+
+# --- the table -------------------------------------------------------------------------------------------------
+
+CARD_W = 64.0
+
+
+def _seat_positions(c: Canvas) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """(label centre, card centre) for seats 0-3, clockwise from the top of the screen."""
+    cx, cy = c.width / 2, MAIN_H / 2
+    return [
+        ((cx, 20), (cx, 86)),
+        ((cx + 112, cy - 58), (cx + 112, cy + 8)),
+        ((cx, MAIN_H - 20), (cx, MAIN_H - 86)),
+        ((cx - 112, cy - 58), (cx - 112, cy + 8)),
+    ]
+
+
+def _table(c: Canvas, view: ScoreboardView) -> None:
+    cx, cy = c.width / 2, MAIN_H / 2
+    positions = _seat_positions(c)
+    if view.stage is Stage.PLAYING:
+        for seat, (_, card_pos) in enumerate(positions):
+            s = view.seats[seat]
+            if s.card is not None:
+                draw_card(c, s.card, card_pos, CARD_W, highlight=GOLD if s.winning else None)
+            elif not s.sitting_out:
+                draw_card_slot(c, card_pos, CARD_W, PANEL_EDGE)
+        if view.trick_number:
+            c.text(f"trick {view.trick_number}", 15, DIM, (cx, cy + 6), bold=True)
+    elif view.stage is Stage.BIDDING and view.up_card is not None:
+        label = "TURNED DOWN" if view.up_card_turned_down else "UP-CARD"
+        draw_card(c, view.up_card, (cx, cy), 88, turned_down=view.up_card_turned_down)
+        c.text(label, 13, DIM, (cx, cy + 76), bold=True)
+    elif view.stage in (Stage.NEW_GAME, Stage.DEALING):
+        head = "New game" if view.stage is Stage.NEW_GAME else "Dealing"
+        c.text(head, 34, WHITE, (cx, cy - 6), bold=True)
+        if view.dealer is not None:
+            c.text(f"{view.seats[view.dealer].name} deals", 18, DIM, (cx, cy + 28))
+    for seat, (label_pos, _) in enumerate(positions):
+        _seat_label(c, view, seat, label_pos)
+    if view.stage is Stage.HAND_OVER:
+        _result_box(c, view)
+    elif view.stage is Stage.GAME_OVER:
+        _game_over(c, view)
+
+
+def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float, float]) -> None:
+    s = view.seats[seat]
+    turn = view.turn == seat
+    if s.sitting_out:
+        fg, bg, text = DIM, PANEL, f"{s.name} (out)"
+    elif turn:
+        fg, bg, text = INK, GOLD, f"\u25b6 {s.name}"
+    else:
+        fg, bg, text = WHITE, SEAT_BG, s.name
+    box = pill(c, text, center, 19, fg, bg, max_width=150)
+    chips = [k for k, on in (("ALONE", seat in view.alone), ("D", view.dealer == seat)) if on]
+    if not chips:
+        return
+    if seat % 2 == 0:  # top and bottom: chips to the right of the name
+        x, y = box[0] + box[2] + 6, center[1]
+    else:  # the sides: chips in a row under the card
+        widths = [_chip_width(c, k) for k in chips]
+        x, y = center[0] - (sum(widths) + 6 * (len(chips) - 1)) / 2, center[1] + 128
+    for k in chips:
+        w = _chip_width(c, k)
+        if k == "D":
+            c.circle((x + w / 2, y), 13, WHITE)
+            c.text("D", 15, INK, (x + w / 2, y), bold=True)
+        else:
+            pill(c, k, (x + w / 2, y), 11, WHITE, CARD_RED)
+        x += w + 6
+
+
+def _chip_width(c: Canvas, chip: str) -> float:
+    return 26.0 if chip == "D" else c.text_size(chip, 11, True)[0] + 11
+
+
+def _result_box(c: Canvas, view: ScoreboardView) -> None:
+    cx, cy = c.width / 2, MAIN_H / 2
+    w = c.width - 2 * SIDE - 24
+    lines = c.wrap(view.result or "Hand over", 24, w - 28, bold=True)[:4]
+    h = 56 + 32 * len(lines)
+    box = (cx - w / 2, cy - h / 2, w, h)
+    c.fill(box, WHITE, radius=14)
+    c.fill(box, GOLD, radius=14, width=4)
+    for i, line in enumerate(lines):
+        c.text(line, 24, INK, (cx, box[1] + 30 + i * 32), bold=True)
+    c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 16, (90, 90, 96), (cx, box[1] + h - 20))
+
+
+def _game_over(c: Canvas, view: ScoreboardView) -> None:
+    cx, cy = c.width / 2, MAIN_H / 2
+    w = c.width - 2 * SIDE - 16
+    box = (cx - w / 2, 44, w, MAIN_H - 88)
+    c.fill(box, PANEL, radius=16)
+    team = view.winner if view.winner is not None else 0
+    c.fill(box, TEAM_COLORS[team], radius=16, width=5)
+    c.text("GAME!", 26, GOLD, (cx, box[1] + 34), bold=True)
+    c.text(view.team_name(team), 36, TEAM_COLORS[team], (cx, box[1] + 82), bold=True, max_width=w - 24)
+    c.text("win", 22, WHITE, (cx, box[1] + 118), bold=True)
+    c.text(f"{view.score[team]}\u2013{view.score[1 - team]}", 64, WHITE, (cx, cy + 50), bold=True)
+    c.text("New game: hold Undo, or press N", 15, DIM, (cx, box[1] + box[3] - 22))
+
+
+# --- bottom strips ---------------------------------------------------------------------------------------------
+
+
+def _strips(c: Canvas, view: ScoreboardView) -> None:
+    ann = (0.0, MAIN_H, c.width, ANN_H)
+    if view.banner is not None:
+        bg, fg = BANNER_COLORS[view.banner.kind]
+        c.fill(ann, bg)
+        icon = "?" if view.banner.kind is BannerKind.CHECK_CARD else "\u26a0"
+        c.circle((24, MAIN_H + ANN_H / 2), 14, fg)
+        c.text(icon, 18, bg, (24, MAIN_H + ANN_H / 2 + 1), bold=True)
+        _strip_text(c, view.banner.text, 46, c.width - 56, fg, bold=True)
+    else:
+        c.fill(ann, STRIP_BG)
+        _strip_text(c, view.announcement, 16, c.width - 32, WHITE)
+    top = MAIN_H + ANN_H
+    c.fill((0.0, top, c.width, c.height - top), PROMPT_BG)
+    right = c.width - 10
+    mid = top + (c.height - top) / 2
+    if not view.camera_ok:
+        text = view.camera_text.upper()
+        w = c.text_size(text, 15, True)[0] + 15
+        pill(c, text, (right - w / 2, mid), 15, WHITE, ALERT_RED)
+        right -= w + 12
+    if view.muted:
+        w = c.text_size("MUTED", 13, True)[0]
+        c.text("MUTED", 13, DIM, (right, mid), anchor="midright", bold=True)
+        right -= w + 12
+    if view.prompt:
+        c.text(f"\u25b6 {view.prompt}", 26, GOLD, (14, mid), anchor="midleft", bold=True, max_width=right - 24)
+
+
+def _strip_text(c: Canvas, text: str, x: float, max_width: float, color: Color, bold: bool = False) -> None:
+    """One line in the announcement strip; a long one wraps to two smaller lines before it shrinks."""
+    mid = MAIN_H + ANN_H / 2
+    if c.text_size(text, 20, bold)[0] <= max_width:
+        c.text(text, 20, color, (x, mid), anchor="midleft", bold=bold)
+        return
+    lines = c.wrap(text, 16, max_width, bold)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    for i, line in enumerate(lines):
+        y = mid + (i - (len(lines) - 1) / 2) * 19
+        c.text(line, 16, color, (x, y), anchor="midleft", bold=bold, max_width=max_width)
+
+
+# --- renege alert ----------------------------------------------------------------------------------------------
+
+
+def _renege(c: Canvas, alert: RenegeAlert, t: float) -> None:
+    """Full screen, flashing (from ``t``), with hazard stripes so it reads without colour too."""
+    bright = int(t * FLASH_HZ * 2) % 2 == 0
+    c.fill((0.0, 0.0, c.width, c.height), ALERT_RED if bright else ALERT_DARK)
+    edge = 16.0
+    for box in ((0.0, 0.0, c.width, edge), (0.0, c.height - edge, c.width, edge)):
+        hatch(c, box, 0, (255, 210, 0) if bright else INK, INK if bright else (255, 210, 0), spacing=22)
+    cx = c.width / 2
+    c.text("RENEGE!", 70, WHITE, (cx, 66), bold=True)
+    c.text(alert.offender, 30, GOLD, (cx, 120), bold=True, max_width=c.width - 40)
+    lines = c.wrap(alert.evidence, 23, c.width - 60)[:3]
+    for i, line in enumerate(lines):
+        c.text(line, 23, WHITE, (cx, 158 + i * 30))
+    y = 160 + 30 * len(lines)
+    if alert.snapshots:
+        _snapshots(c, alert.snapshots, (30, y, c.width - 60, 370 - y))
+    if alert.penalty:
+        c.text(f"Penalty: {alert.penalty}", 19, WHITE, (cx, 388), bold=True, max_width=c.width - 40)
+    half = (c.width - 48) / 2
+    for k, (hint, bg, fg) in enumerate(((alert.accept_hint, GOLD, INK), (alert.dismiss_hint, WHITE, INK))):
+        box = (16 + k * (half + 16), 410, half, 46)
+        c.fill(box, bg, radius=10)
+        c.text(hint, 20, fg, (box[0] + half / 2, box[1] + 23), bold=True, max_width=half - 16)
+
+
+def _snapshots(c: Canvas, snaps: tuple[Snapshot, ...], area: Box) -> None:
+    x, y, w, h = area
+    n = min(len(snaps), 3)
+    slot_w = (w - (n - 1) * 16) / n
+    for i, snap in enumerate(snaps[:n]):
+        image = _snapshot_surface(snap)
+        sx = x + i * (slot_w + 16)
+        if image is None:
+            c.fill((sx, y, slot_w, h - 22), ALERT_DARK, radius=6)
+            c.text("no picture", 16, DIM, (sx + slot_w / 2, y + (h - 22) / 2))
+        else:
+            iw, ih = image.get_size()
+            fit = min(c.px(slot_w) / iw, c.px(h - 22) / ih)
+            scaled = pygame.transform.smoothscale(image, (max(1, round(iw * fit)), max(1, round(ih * fit))))
+            dest = scaled.get_rect(midtop=(c.px(sx + slot_w / 2), c.px(y)))
+            pygame.draw.rect(c.surface, WHITE, dest.inflate(6, 6))
+            c.surface.blit(scaled, dest)
+        c.text(snap.caption, 16, WHITE, (sx + slot_w / 2, y + h - 10), bold=True, max_width=slot_w)
+
+
+def _snapshot_surface(snap: Snapshot) -> pygame.Surface | None:
+    if snap.rgb and snap.size[0] * snap.size[1] * 3 == len(snap.rgb):
+        return pygame.image.frombuffer(snap.rgb, snap.size, "RGB")
+    if snap.path:
+        return _load_image(snap.path)
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_image(path: str) -> pygame.Surface | None:
+    """A snapshot file, read once: the app writes it before the alert shows, so this is a cache hit later."""
+    try:
+        return pygame.image.load(path)
+    except (pygame.error, OSError, FileNotFoundError):
+        return None

@@ -1,0 +1,410 @@
+"""The append-only match log: every input as a JSON line, fsynced before its announcement is shown.
+
+The match state is a pure fold over the inputs, so this file is the only state
+that must survive a power cut. Format (JSON lines, UTF-8)::
+
+    {"format": "euchre-table input log", "version": 1, "created": "2026-11-29T20:15:00Z",
+     "rules": {...Rules.to_dict()...}, "first_dealer": 0, "score": [0, 0], "seats": ["Ann", "Bo", "Cy", "Di"]}
+    {"i": 0, "type": "UpCard", "card": "Jd", "confidence": 1.0}
+    {"i": 1, "type": "Pass", "seat": 1, "time": 12.5, "frame": 311}
+    {"i": 2, "type": "Play", "seat": 2, "card": "Jd", "confidence": 0.93}
+
+- Line 1 is the header, written atomically (temporary file, fsync, rename) when
+  the log is created; ``created`` and ``seats`` are whatever the caller passed.
+- Each later line is one input (``table.codec``) plus ``"i"``, its index in this
+  file, and optional caller metadata ``"time"``, ``"frame"`` and ``"meta"``.
+  ``"i"`` counts up from 0 and never repeats. A ``ReviseCard`` names the input it
+  corrects by that ``"i"``; in memory it names the input's position in
+  :attr:`MatchLog.inputs`. The two differ only after a damaged line was skipped,
+  and the log translates between them both ways.
+- :meth:`MatchLog.append` writes the whole line with one ``write``, then
+  ``fsync``, before it returns: an input the caller saw acknowledged is on disk.
+
+Recovery when a log is read (never fatal, never loses the lines before a fault):
+
+- A **torn last line** (no final newline: the power failed mid-write, so it was
+  never acknowledged) is skipped with a warning; :meth:`MatchLog.open` also
+  truncates it so the next append starts on a clean line.
+- A **corrupt line** anywhere (not JSON, not an object, unknown type, bad card,
+  an ``"i"`` that does not count up, NUL bytes from a file system that lost the
+  data) is skipped with one warning naming the file and line number. The lines
+  **after** it are kept: each input is a separate fact, and losing one bid or
+  card is better than losing the rest of the game. A ``ReviseCard`` of a skipped
+  input is skipped too (with its own warning).
+- A missing or damaged **header** makes the file unusable (:class:`LogError`):
+  without the rules and the first dealer nothing can be replayed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from table.codec import CodecError, input_from_dict, input_to_dict
+from table.inputs import Input, ReviseCard
+from table.match import EngineError, Match
+from table.rules import Rules, RulesError
+
+__all__ = [
+    "LOG_FORMAT",
+    "LOG_VERSION",
+    "LogContents",
+    "LogEntry",
+    "LogError",
+    "LogHeader",
+    "MatchLog",
+    "is_log_text",
+    "fold_entries",
+    "load_match",
+    "read_log",
+]
+
+LOG_FORMAT = "euchre-table input log"
+LOG_VERSION = 1
+_META_KEYS = frozenset({"i", "time", "frame", "meta"})
+
+
+class LogError(ValueError):
+    """A file that cannot be used as a match log at all (missing, or its header is damaged)."""
+
+
+@dataclass(frozen=True)
+class LogHeader:
+    """The first line: what is needed to replay the inputs."""
+
+    rules: Rules
+    first_dealer: int = 0
+    score: tuple[int, int] = (0, 0)
+    created: Any = None  # JSON value given by the caller (an ISO time, usually)
+    seats: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": LOG_FORMAT,
+            "version": LOG_VERSION,
+            "created": self.created,
+            "rules": self.rules.to_dict(),
+            "first_dealer": self.first_dealer,
+            "score": [self.score[0], self.score[1]],
+            "seats": None if self.seats is None else list(self.seats),
+        }
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One input line as read back: the file index ``i`` and the caller's metadata."""
+
+    i: int
+    input: Input
+    time: Any = None
+    frame: Any = None
+    meta: Any = None
+    line: int = 0  # 1-based line number in the file (0: not read from a file)
+
+
+@dataclass
+class LogContents:
+    """Everything a log holds after recovery. ``inputs[k]`` is ``entries[k].input``."""
+
+    path: Path
+    header: LogHeader
+    entries: list[LogEntry] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    torn_tail_offset: int | None = None  # byte offset where a torn last line starts
+    next_i: int = 0
+    lines: int = 1  # complete lines in the file, the header included
+
+    @property
+    def inputs(self) -> list[Input]:
+        return [e.input for e in self.entries]
+
+
+def is_log_text(first_line: str) -> bool:
+    """True when ``first_line`` looks like this log's header (for telling a log from an EGN file)."""
+    try:
+        obj = json.loads(first_line)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and obj.get("format") == LOG_FORMAT
+
+
+def _parse_header(path: Path, raw: bytes) -> LogHeader:
+    where = f"{path}: line 1 (header)"
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise LogError(f"{where}: not JSON; this is not a match log or its header is damaged") from None
+    if not isinstance(obj, dict) or obj.get("format") != LOG_FORMAT:
+        raise LogError(f'{where}: not a match log (expected "format": "{LOG_FORMAT}")')
+    if obj.get("version") != LOG_VERSION:
+        raise LogError(f"{where}: log version {obj.get('version')!r} is not supported (expected {LOG_VERSION})")
+    rules_obj = obj.get("rules")
+    if not isinstance(rules_obj, dict):
+        raise LogError(f'{where}: "rules" must be an object')
+    try:
+        rules = Rules.from_dict(rules_obj)
+    except (RulesError, TypeError, ValueError) as exc:
+        raise LogError(f"{where}: bad rules: {exc}") from None
+    dealer = obj.get("first_dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+        raise LogError(f'{where}: "first_dealer" must be a seat 0-3, not {dealer!r}')
+    score = obj.get("score", [0, 0])
+    if (
+        not isinstance(score, list)
+        or len(score) != 2
+        or any(isinstance(s, bool) or not isinstance(s, int) for s in score)
+    ):
+        raise LogError(f'{where}: "score" must be a list of two integers, not {score!r}')
+    seats = obj.get("seats")
+    if seats is not None and (not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)):
+        raise LogError(f'{where}: "seats" must be null or a list of names')
+    return LogHeader(
+        rules=rules,
+        first_dealer=dealer,
+        score=(score[0], score[1]),
+        created=obj.get("created"),
+        seats=None if seats is None else tuple(seats),
+    )
+
+
+def _parse_entry(raw: bytes, previous_i: int, lineno: int) -> LogEntry:
+    """One input line; raises ValueError (CodecError) saying what is wrong with it."""
+    if b"\x00" in raw:
+        raise ValueError("NUL bytes (data lost by the file system)")
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except ValueError as exc:
+        raise ValueError(f"not JSON ({exc.args[0] if exc.args else exc})") from None
+    if not isinstance(obj, dict):
+        raise ValueError(f"not a JSON object but {type(obj).__name__}")
+    i = obj.get("i")
+    if isinstance(i, bool) or not isinstance(i, int):
+        raise ValueError(f'"i" must be an integer, not {i!r}')
+    if i <= previous_i:
+        raise ValueError(f'"i" = {i} does not count up (previous {previous_i})')
+    inp = input_from_dict(obj, ignore=_META_KEYS)
+    return LogEntry(i=i, input=inp, time=obj.get("time"), frame=obj.get("frame"), meta=obj.get("meta"), line=lineno)
+
+
+def read_log(path: str | os.PathLike[str]) -> LogContents:
+    """Read a log and recover what it holds (see the module docstring); the file is not changed."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise LogError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise LogError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    lines = data.split(b"\n")
+    # The segment after the last newline is b"" for a clean file, else a torn line.
+    torn = lines.pop()
+    if not lines:
+        raise LogError(f"{p}: line 1 (header): missing or torn; this log has no usable header")
+    contents = LogContents(path=p, header=_parse_header(p, lines[0]))
+    previous_i = -1
+    position_of_i: dict[int, int] = {}
+    for lineno, raw in enumerate(lines[1:], start=2):
+        try:
+            entry = _parse_entry(raw, previous_i, lineno)
+            if isinstance(entry.input, ReviseCard):
+                if entry.input.index not in position_of_i:
+                    raise ValueError(f"revises input i={entry.input.index}, which is not in the log")
+                revised = ReviseCard(index=position_of_i[entry.input.index], card=entry.input.card)
+                entry = dataclasses.replace(entry, input=revised)
+        except (CodecError, ValueError) as exc:
+            contents.warnings.append(f"{p}: line {lineno}: skipped a damaged line: {exc}")
+            continue
+        previous_i = entry.i
+        position_of_i[entry.i] = len(contents.entries)
+        contents.entries.append(entry)
+    if torn:
+        contents.torn_tail_offset = len(data) - len(torn)
+        contents.warnings.append(
+            f"{p}: line {len(lines) + 1}: skipped a torn last line ({len(torn)} bytes, no newline; "
+            "cut off before it was saved)"
+        )
+    contents.next_i = previous_i + 1
+    contents.lines = len(lines)
+    return contents
+
+
+class MatchLog:
+    """An open log to append inputs to. Use :meth:`create` for a new game, :meth:`open` to resume.
+
+    ``inputs`` are the inputs so far (recovered ones first), ``warnings`` what
+    recovery skipped. Appending is the only write; each append is durable on return.
+    """
+
+    def __init__(self, path: Path, fd: int, contents: LogContents) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self.header = contents.header
+        self.entries: list[LogEntry] = list(contents.entries)
+        self.warnings: list[str] = list(contents.warnings)
+        self._next_i = contents.next_i
+        self._lines = contents.lines
+
+    @property
+    def inputs(self) -> list[Input]:
+        return [e.input for e in self.entries]
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        rules: Rules,
+        *,
+        first_dealer: int = 0,
+        score: tuple[int, int] = (0, 0),
+        created: Any = None,
+        seats: Sequence[str] | None = None,
+    ) -> MatchLog:
+        """Start a new log at ``path`` (which must not exist) holding only the header."""
+        p = Path(path)
+        if p.exists():
+            raise FileExistsError(f"{p}: a match log already exists here; open it to resume")
+        header = LogHeader(rules, first_dealer, (score[0], score[1]), created, None if seats is None else tuple(seats))
+        line = (json.dumps(header.to_dict(), separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+        tmp = p.with_name(p.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        # The rename makes the header appear whole or not at all.
+        os.replace(tmp, p)
+        _fsync_dir(p.parent)
+        return cls.open(p)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> MatchLog:
+        """Open an existing log to resume: recover it, cut off a torn last line, append after it."""
+        contents = read_log(path)
+        p = contents.path
+        fd = os.open(p, os.O_WRONLY | os.O_APPEND)
+        try:
+            if contents.torn_tail_offset is not None:
+                os.ftruncate(fd, contents.torn_tail_offset)
+                os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(p, fd, contents)
+
+    @classmethod
+    def open_or_create(
+        cls,
+        path: str | os.PathLike[str],
+        rules: Rules,
+        *,
+        first_dealer: int = 0,
+        score: tuple[int, int] = (0, 0),
+        created: Any = None,
+        seats: Sequence[str] | None = None,
+    ) -> MatchLog:
+        """Resume the log at ``path`` if it exists (its header wins), else create it."""
+        if Path(path).exists():
+            return cls.open(path)
+        return cls.create(path, rules, first_dealer=first_dealer, score=score, created=created, seats=seats)
+
+    def append(self, inp: Input, *, time: Any = None, frame: Any = None, meta: Any = None) -> int:
+        """Write ``inp`` as one line and fsync it; returns its position in :attr:`inputs`.
+
+        Metadata must be JSON values. If the write fails the file is cut back to
+        where it was, so a failed append never leaves half a line behind.
+        """
+        if self._fd is None:
+            raise ValueError(f"{self.path}: the match log is closed")
+        obj: dict[str, Any] = {"i": self._next_i}
+        to_write = inp
+        if isinstance(inp, ReviseCard) and 0 <= inp.index < len(self.entries):
+            to_write = ReviseCard(index=self.entries[inp.index].i, card=inp.card)
+        obj.update(input_to_dict(to_write))
+        for key, value in (("time", time), ("frame", frame), ("meta", meta)):
+            if value is not None:
+                obj[key] = value
+        line = (json.dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+        size = os.fstat(self._fd).st_size
+        try:
+            _write_all(self._fd, line)
+            os.fsync(self._fd)
+        except OSError:
+            with contextlib.suppress(OSError):  # if this fails too, the next open() skips the torn line
+                os.ftruncate(self._fd, size)
+            raise
+        self.entries.append(LogEntry(self._next_i, inp, time, frame, meta, self._lines + 1))
+        self._lines += 1
+        self._next_i += 1
+        return len(self.entries) - 1
+
+    def match(self) -> tuple[Match, list[str]]:
+        """The match these inputs fold into, and a warning for each input the engine refused."""
+        return fold_entries(self.path, self.header, self.entries)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> MatchLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def fold_entries(path: Path, header: LogHeader, entries: Sequence[LogEntry]) -> tuple[Match, list[str]]:
+    """Apply each entry to a new match. An input the engine refuses as malformed (``EngineError``, e.g. a
+    ``ReviseCard`` of an input that has no card) is skipped with a warning, like a damaged line.
+    """
+    match = Match(header.rules, header.first_dealer, header.score)
+    warnings: list[str] = []
+    history_index: dict[int, int] = {}  # position in ``entries`` -> index in match.history
+    for position, entry in enumerate(entries):
+        inp = entry.input
+        try:
+            if isinstance(inp, ReviseCard):
+                if inp.index not in history_index:
+                    raise EngineError(f"{inp!r}: it revises an input that was skipped")
+                inp = ReviseCard(index=history_index[inp.index], card=inp.card)
+            match.apply(inp)
+        except EngineError as exc:
+            warnings.append(f"{path}: line {entry.line}: skipped an input the engine refused: {exc}")
+            continue
+        history_index[position] = len(match.history) - 1
+    return match, warnings
+
+
+def load_match(path: str | os.PathLike[str]) -> tuple[Match, list[str]]:
+    """Fold a log into its match (read only); returns the match and every warning (damaged lines first)."""
+    contents = read_log(path)
+    match, refused = fold_entries(contents.path, contents.header, contents.entries)
+    return match, contents.warnings + refused
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # some systems cannot open a directory; the rename is still atomic
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)

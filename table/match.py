@@ -1,0 +1,917 @@
+"""The match: a phase machine over the inputs a table produces, with score, dealer rotation and game end.
+
+``Match.apply(input)`` is the single entry point; it returns the announcements
+for the table. The state is a pure fold over the effective inputs, so ``Undo``
+and ``ReviseCard`` rebuild it by replaying (``Match.replay`` does the same
+from a log).
+
+The engine accepts what really happened (DESIGN.md): a table event that breaks
+the rules (a renege, a card out of turn, a duplicate, a forbidden bid) is
+recorded and announced, never raised. Only a programming error -- a seat that
+does not exist, an input type the engine does not know, a ``ReviseCard`` of an
+input that is not there -- raises ``EngineError``.
+
+How the turn continues after a card out of turn: the card counts as that
+seat's card in the trick; the first card of a trick is its lead whoever played
+it; the next expected seat is the first active seat clockwise from the actual
+leader that has not played yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+
+from table.announcements import (
+    Announcement,
+    Expect,
+    GameDrawn,
+    GameWon,
+    HandScored,
+    Irregularity,
+    IrregularityKind,
+    PenaltyApplied,
+    Prompt,
+    RenegeEvidence,
+    RenegeProven,
+    ThrownIn,
+    TrickWon,
+    TrumpMade,
+    WentAlone,
+)
+from table.cards import Card, Rank, Suit, deck
+from table.deal import DealRecord, DealState, Phase, hand_points
+from table.inputs import (
+    AcceptPenalty,
+    Discard,
+    DismissRenege,
+    Exchange,
+    GoAlone,
+    Input,
+    NameTrump,
+    NewGame,
+    OrderUp,
+    Pass,
+    Play,
+    ReviseCard,
+    Undo,
+    UpCard,
+)
+from table.renege import CHECK_CONFIDENCE
+from table.rules import BennyTurnedUp, DefenderAlone, LonerLead, RenegePenalty, Rules
+from table.trump import effective_suit, is_trump, trick_winner
+from table.view import HandRow, MatchView
+
+__all__ = ["CHECK_CONFIDENCE", "DealRecord", "EngineError", "Match", "MatchView", "Phase"]
+
+EXCHANGE_KINDS = ("call_for_best", "farmers_hand", "nines_and_tens")
+_SEATED = (Pass, OrderUp, NameTrump, GoAlone, Discard, Exchange, Play)
+_BIDS = (Pass, OrderUp, NameTrump)
+_KIND = IrregularityKind
+
+
+# Prompts are small values that repeat all game: one instance per value (positional arguments only).
+_P = functools.cache(Prompt)
+
+
+class EngineError(ValueError):
+    """A programming error: an input the engine cannot interpret at all (names the input and the phase)."""
+
+
+@functools.cache
+def _deck_set(size: int) -> frozenset[Card]:
+    return frozenset(deck(size))
+
+
+def _card_of(inp: Input) -> Card | None:
+    if isinstance(inp, UpCard | Play | Discard):
+        return inp.card
+    return None
+
+
+class Match:
+    """One game of Euchre at one table, as a fold over its inputs."""
+
+    def __init__(self, rules: Rules, first_dealer: int = 0, score: tuple[int, int] = (0, 0)) -> None:
+        if not isinstance(rules, Rules):
+            raise EngineError(f"Match needs a Rules record, not {rules!r}")
+        if first_dealer not in range(4):
+            raise EngineError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
+        self.rules = rules
+        self._deck = _deck_set(rules.deck_size)
+        self._first_dealer = first_dealer
+        self._initial_score = (int(score[0]), int(score[1]))
+        self._history: list[Input] = []
+        # Effective inputs as (index in history, input); an undo pops the last one.
+        self._effective: list[tuple[int, Input]] = []
+        self._handlers: dict[Phase, Callable[[Input], list[Announcement]]] = {
+            Phase.UP_CARD: self._on_up_card,
+            Phase.HAND_OVER: self._on_up_card,
+            Phase.BID_ROUND_1: self._on_bid_round_1,
+            Phase.BID_ROUND_2: self._on_bid_round_2,
+            Phase.NAME_TRUMP_BLIND: self._on_name_trump_blind,
+            Phase.DISCARD: self._on_discard,
+            Phase.GO_ALONE: self._on_go_alone,
+            Phase.PLAY: self._on_play,
+            Phase.RENEGE_DECISION: self._on_renege_decision,
+            Phase.GAME_OVER: self._on_game_over,
+        }
+        self._log: list[Announcement] = []  # every announcement of the fold, to tell what a correction changed
+        self._last: tuple[Announcement, ...] = ()
+        self._reset(first_dealer, self._initial_score)
+
+    def _reset(self, first_dealer: int, score: tuple[int, int]) -> None:
+        self.score: tuple[int, int] = score
+        self.dealer = first_dealer
+        self.phase = Phase.UP_CARD
+        self.game_over = False
+        self.winner: int | None = None
+        self._deals: list[DealState] = []
+        self._cur: DealState | None = None
+        self._deals_played = 0
+        self._orphans: list[Irregularity] = []  # irregularities before the first deal
+
+    # ----------------------------------------------------------------- public API
+
+    @classmethod
+    def replay(
+        cls, rules: Rules, inputs: Iterable[Input], first_dealer: int = 0, score: tuple[int, int] = (0, 0)
+    ) -> Match:
+        """A match with ``inputs`` applied in order."""
+        m = cls(rules, first_dealer, score)
+        for inp in inputs:
+            m.apply(inp)
+        return m
+
+    @property
+    def history(self) -> tuple[Input, ...]:
+        """Every input applied, undos and revisions included."""
+        return tuple(self._history)
+
+    @property
+    def effective_inputs(self) -> tuple[Input, ...]:
+        """The inputs the state is a fold of: undone ones dropped, revised cards substituted."""
+        return tuple(self._fold_inputs())
+
+    @property
+    def deals(self) -> list[DealRecord]:
+        """Every deal of this game so far, the one in progress last."""
+        return [d.record() for d in self._deals]
+
+    @property
+    def expected(self) -> Prompt:
+        """Whose turn it is and what is expected now."""
+        return self._prompt()
+
+    @property
+    def last_announcements(self) -> tuple[Announcement, ...]:
+        return self._last
+
+    def apply(self, inp: Input) -> list[Announcement]:
+        """Apply one input and return what the table should be told (ending with the new prompt)."""
+        cls = type(inp)
+        if cls is Undo or cls is ReviseCard:
+            assert isinstance(inp, Undo | ReviseCard)
+            out = self._apply_correction(inp)
+        else:
+            self._check(inp)
+            index = len(self._history)
+            self._history.append(inp)
+            self._effective.append((index, inp))
+            out = self._step(inp)
+            self._log.extend(out)
+        out.append(self._prompt())
+        self._last = tuple(out)
+        return out
+
+    def view(self) -> MatchView:
+        """A plain snapshot for the display."""
+        d = self._cur
+        rows = tuple(
+            HandRow(
+                number=x.number,
+                dealer=x.dealer,
+                trump=x.trump,
+                no_trump=x.trump_made and x.trump is None,
+                maker_seat=x.maker_seat,
+                alone_seats=tuple(x.alone),
+                tricks_won=(x.tricks_won[0], x.tricks_won[1]),
+                points=x.points,
+                reason=x.reason,
+                score_after=x.score_after if x.score_after is not None else self.score,
+            )
+            for x in self._deals
+            if x.finished
+        )
+        trick: tuple[tuple[int, Card], ...] = ()
+        if d is not None and d.tricks and not d.finished:
+            trick = tuple(d.tricks[-1])
+        return MatchView(
+            score=self.score,
+            target=self.rules.target,
+            num_deals=self.rules.num_deals,
+            deals_played=self._deals_played,
+            dealer=self.dealer,
+            phase=self.phase,
+            expected=self._prompt(),
+            up_card=None if d is None or d.finished else d.up_card,
+            trump=None if d is None or d.finished else d.trump,
+            trump_made=d is not None and not d.finished and d.trump_made,
+            maker_seat=None if d is None or d.finished else d.maker_seat,
+            alone_seats=() if d is None or d.finished else tuple(d.alone),
+            current_trick=trick,
+            tricks_won=(0, 0) if d is None or d.finished else (d.tricks_won[0], d.tricks_won[1]),
+            last_announcements=self._last,
+            history=rows,
+            pending_renege=None if d is None else d.pending,
+            game_over=self.game_over,
+            winner=self.winner,
+        )
+
+    # ----------------------------------------------------------------- folding, undo, revise
+
+    def _error(self, inp: object, what: str) -> EngineError:
+        return EngineError(f"{inp!r}: {what} (phase {self.phase.value})")
+
+    def _check(self, inp: Input) -> None:
+        if type(inp) is Play:  # the common case, checked fast
+            if type(inp.seat) is not int or not 0 <= inp.seat <= 3:
+                raise self._error(inp, "no such seat (seats are 0-3)")
+            if type(inp.card) is not Card:
+                raise self._error(inp, "card must be a Card")
+            return
+        if isinstance(inp, _SEATED):
+            if not isinstance(inp.seat, int) or isinstance(inp.seat, bool) or inp.seat not in range(4):
+                raise self._error(inp, "no such seat (seats are 0-3)")
+        elif not isinstance(inp, NewGame | UpCard | AcceptPenalty | DismissRenege):
+            raise self._error(inp, "not an engine input")
+        card = _card_of(inp)
+        if isinstance(inp, UpCard | Play) and not isinstance(card, Card):
+            raise self._error(inp, "card must be a Card")
+        if isinstance(inp, Discard) and card is not None and not isinstance(card, Card):
+            raise self._error(inp, "card must be a Card or None")
+        if isinstance(inp, NameTrump) and inp.suit is not None and not isinstance(inp.suit, Suit):
+            raise self._error(inp, "suit must be a Suit or None")
+        if isinstance(inp, Exchange) and inp.kind not in EXCHANGE_KINDS:
+            raise self._error(inp, f"unknown exchange kind (one of {', '.join(EXCHANGE_KINDS)})")
+        if isinstance(inp, NewGame) and inp.first_dealer not in range(4):
+            raise self._error(inp, "first_dealer must be a seat 0-3")
+
+    def _apply_correction(self, inp: Undo | ReviseCard) -> list[Announcement]:
+        if isinstance(inp, ReviseCard):
+            target = self._history[inp.index] if isinstance(inp.index, int) and 0 <= inp.index < len(self) else None
+            if target is None:
+                raise self._error(inp, f"no input {inp.index} (the history has {len(self)})")
+            if _card_of(target) is None and not isinstance(target, Discard):
+                raise self._error(inp, f"input {inp.index} ({target!r}) has no card to revise")
+            if not isinstance(inp.card, Card):
+                raise self._error(inp, "card must be a Card")
+        index = len(self._history)
+        self._history.append(inp)
+        if isinstance(inp, Undo):
+            if not self._effective:
+                return []
+            self._effective.pop()
+        else:
+            self._effective.append((index, inp))
+        before = Counter(self._log)
+        self._log = []
+        self._reset(self._first_dealer, self._initial_score)
+        for x in self._fold_inputs():
+            self._log.extend(self._step(x))
+        # Tell the table only what changed: announcements the corrected history makes that the old one did not.
+        return list((Counter(self._log) - before).elements())
+
+    def __len__(self) -> int:
+        return len(self._history)
+
+    def _fold_inputs(self) -> list[Input]:
+        revised: dict[int, Card] = {}
+        for _, x in self._effective:
+            if isinstance(x, ReviseCard):
+                revised[x.index] = x.card
+        out: list[Input] = []
+        for i, x in self._effective:
+            if isinstance(x, ReviseCard):
+                continue
+            if i in revised:
+                if isinstance(x, UpCard | Play):
+                    x = dataclasses.replace(x, card=revised[i], confidence=1.0)
+                elif isinstance(x, Discard):
+                    x = dataclasses.replace(x, card=revised[i])
+            out.append(x)
+        return out
+
+    def _step(self, inp: Input) -> list[Announcement]:
+        if isinstance(inp, NewGame):
+            self._reset(inp.first_dealer, (int(inp.score[0]), int(inp.score[1])))
+            return []
+        return self._handlers[self.phase](inp)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _irr(
+        self, kind: IrregularityKind, detail: str, seat: int | None = None, card: Card | None = None
+    ) -> Irregularity:
+        irr = Irregularity(kind, detail, seat, card)
+        (self._cur.irregularities if self._cur is not None else self._orphans).append(irr)
+        return irr
+
+    def _prompt(self) -> Prompt:
+        d, ph = self._cur, self.phase
+        if ph in (Phase.UP_CARD, Phase.HAND_OVER):
+            return _P(self.dealer, Expect.UP_CARD)
+        if ph is Phase.GAME_OVER:
+            return _P(None, Expect.NEW_GAME)
+        assert d is not None
+        if ph is Phase.BID_ROUND_1:
+            return _P(d.turn, Expect.BID_ROUND_1, None, d.up_card)
+        if ph is Phase.BID_ROUND_2:
+            return _P(d.turn, Expect.BID_ROUND_2, None, d.up_card)
+        if ph is Phase.NAME_TRUMP_BLIND:
+            return _P(d.dealer, Expect.NAME_TRUMP_BLIND, None, d.up_card)
+        if ph is Phase.DISCARD:
+            return _P(d.dealer, Expect.DISCARD, None, d.up_card)
+        if ph is Phase.RENEGE_DECISION:
+            # The seat is who plays next if the table plays on (None once the hand is over).
+            return _P(None if d.finished else self._play_turn(d), Expect.RENEGE_DECISION)
+        trick = d.tricks[-1] if d.tricks else []
+        if not trick:
+            return _P(self._play_turn(d), Expect.LEAD)
+        return _P(self._play_turn(d), Expect.FOLLOW, effective_suit(trick[0][1], d.trump))
+
+    def _play_turn(self, d: DealState) -> int:
+        trick = d.tricks[-1] if d.tricks else []
+        start = trick[0][0] if trick else d.leader
+        out = d.sitting_out
+        s = start
+        for _ in range(4):
+            if s not in out:
+                for played, _card in trick:
+                    if played == s:
+                        break
+                else:
+                    return s
+            s = (s + 1) % 4
+        return start
+
+    def _first_leader(self, d: DealState) -> int:
+        if d.alone and self.rules.loner_lead is LonerLead.LEFT_OF_LONER:
+            if len(d.alone) == 2:
+                # Two loners: the defender leads (British rule).
+                return next(s for s in d.alone if s % 2 != d.makers)
+            return (d.alone[0] + 1) % 4
+        out = d.sitting_out
+        return next(s for s in ((d.dealer + k) % 4 for k in range(1, 5)) if s not in out)
+
+    def _card_checks(self, d: DealState, card: Card, seat: int | None, what: str) -> tuple[bool, list[Announcement]]:
+        """Deck and duplicate checks for a card that appears on the table; returns (usable as evidence, news)."""
+        if card not in self._deck:
+            return False, [
+                self._irr(_KIND.NOT_IN_DECK, f"{what} {card} is not in a {self.rules.deck_size}-card deck", seat, card)
+            ]
+        if card in d.seen:
+            if card == d.up_card and not d.dealer_took_up:
+                irr = self._irr(_KIND.UP_CARD_PLAYED, f"{what} {card} is the up-card that was turned down", seat, card)
+            else:
+                irr = self._irr(_KIND.DUPLICATE_CARD, f"{what} {card} was already seen this hand", seat, card)
+            return False, [irr]
+        return True, []
+
+    # ----------------------------------------------------------------- phase handlers
+
+    def _on_up_card(self, inp: Input) -> list[Announcement]:
+        if not isinstance(inp, UpCard):
+            return self._unexpected(inp)
+        if self.phase is Phase.HAND_OVER or self._cur is None or self._cur.finished:
+            self._cur = DealState(len(self._deals), self.dealer)
+            self._deals.append(self._cur)
+        d = self._cur
+        out: list[Announcement] = []
+        card = inp.card
+        reliable = inp.confidence >= CHECK_CONFIDENCE
+        if not reliable:
+            out.append(
+                self._irr(_KIND.CHECK_CARD, f"check the up-card: read as {card} with low confidence", None, card)
+            )
+        ok, news = self._card_checks(d, card, None, "up-card")
+        out += news
+        if card.is_benny and (not self.rules.has_benny or self.rules.benny_turned_up is BennyTurnedUp.SET_ASIDE):
+            # The Benny is put aside and the next card turned up (or a stray joker in a deck without one).
+            d.set_aside.append(card)
+            d.seen.add(card)
+            return out
+        d.up_card = card
+        d.up_reliable = reliable and ok
+        d.seen.add(card)  # taken up, it becomes the dealer's card (see _play)
+        if card.is_benny:
+            self.phase = Phase.NAME_TRUMP_BLIND
+        else:
+            self.phase = Phase.BID_ROUND_1
+            d.turn = (d.dealer + 1) % 4
+        return out
+
+    def _out_of_turn_bid(self, d: DealState, inp: Pass | OrderUp | NameTrump) -> Irregularity:
+        return self._irr(_KIND.BID_OUT_OF_TURN, f"seat {inp.seat} bid out of turn (seat {d.turn} to bid)", inp.seat)
+
+    def _on_bid_round_1(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None and d.up_card is not None and d.up_card.suit is not None
+        if isinstance(inp, NameTrump) and inp.suit is d.up_card.suit:
+            inp = OrderUp(inp.seat, inp.alone)  # naming the up-card's suit in round 1 is ordering it up
+        if isinstance(inp, Pass):
+            if inp.seat != d.turn:
+                return [self._out_of_turn_bid(d, inp)]  # ignored: the turn stays where it was
+            d.calls.append(inp)
+            d.passed[1].add(inp.seat)
+            if inp.seat == d.dealer:
+                self.phase = Phase.BID_ROUND_2
+            d.turn = (inp.seat + 1) % 4
+            return []
+        if isinstance(inp, OrderUp):
+            out: list[Announcement] = []
+            if inp.seat != d.turn:
+                out.append(self._out_of_turn_bid(d, inp))  # accepted: trump is made as the table says
+            d.calls.append(inp)
+            alone = inp.alone
+            partner = (d.dealer + 2) % 4
+            if self.rules.dealer_partner_must_go_alone and inp.seat == partner and not alone:
+                alone = True
+                out.append(self._irr(_KIND.NOT_ALLOWED, "the dealer's partner who orders up must play alone", inp.seat))
+            out += self._make_trump(d, inp.seat, d.up_card.suit, alone, 1)
+            return out
+        if isinstance(inp, NameTrump):
+            return [self._irr(_KIND.NOT_ALLOWED, "round 1: only the up-card's suit can be made trump", inp.seat)]
+        if isinstance(inp, GoAlone) and self._blind_lone_allowed(d, inp.seat):
+            d.blind = True
+            d.calls.append(OrderUp(inp.seat, True))
+            return self._make_trump(d, inp.seat, d.up_card.suit, True, 1)
+        return self._unexpected(inp)
+
+    def _blind_lone_allowed(self, d: DealState, seat: int) -> bool:
+        return (
+            self.rules.blind_lone
+            and seat == d.dealer
+            and not d.calls
+            and d.up_card is not None
+            and d.up_card.rank is Rank.JACK
+        )
+
+    def _on_bid_round_2(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None and d.up_card is not None
+        if isinstance(inp, Pass):
+            if inp.seat != d.turn:
+                return [self._out_of_turn_bid(d, inp)]
+            if inp.seat == d.dealer and self.rules.stick_the_dealer:
+                return [self._irr(_KIND.NOT_ALLOWED, "stick the dealer: the dealer must name a suit", inp.seat)]
+            d.calls.append(inp)
+            d.passed[2].add(inp.seat)
+            if inp.seat == d.dealer:
+                return self._throw_in(d)
+            d.turn = (inp.seat + 1) % 4
+            return []
+        if isinstance(inp, NameTrump):
+            out: list[Announcement] = []
+            if inp.seat != d.turn:
+                out.append(self._out_of_turn_bid(d, inp))
+            if inp.suit is not None and inp.suit is d.up_card.suit:
+                out.append(
+                    self._irr(_KIND.NOT_ALLOWED, f"{inp.suit.noun} was turned down and cannot be named", inp.seat)
+                )
+            if inp.suit is None and not self.rules.no_trump:
+                out.append(self._irr(_KIND.NOT_ALLOWED, "no trump is not played at this table", inp.seat))
+            d.calls.append(inp)
+            return out + self._make_trump(d, inp.seat, inp.suit, inp.alone, 2)
+        if isinstance(inp, OrderUp):
+            return [self._irr(_KIND.NOT_ALLOWED, "round 2: the up-card was turned down; name a suit", inp.seat)]
+        return self._unexpected(inp)
+
+    def _on_name_trump_blind(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None
+        if isinstance(inp, NameTrump):
+            if inp.seat != d.dealer:
+                return [self._irr(_KIND.BID_OUT_OF_TURN, "a Benny was turned up: the dealer names trump", inp.seat)]
+            out: list[Announcement] = []
+            if inp.suit is None and not self.rules.no_trump:
+                out.append(self._irr(_KIND.NOT_ALLOWED, "no trump is not played at this table", inp.seat))
+            d.calls.append(inp)
+            return out + self._make_trump(d, inp.seat, inp.suit, inp.alone, 0)
+        if isinstance(inp, Pass | OrderUp):
+            return [self._irr(_KIND.NOT_ALLOWED, "a Benny was turned up: the dealer must name trump", inp.seat)]
+        return self._unexpected(inp)
+
+    def _make_trump(self, d: DealState, seat: int, suit: Suit | None, alone: bool, rnd: int) -> list[Announcement]:
+        d.trump, d.trump_made, d.maker_seat, d.round_made = suit, True, seat, rnd
+        if alone:
+            d.add_alone(seat)
+        if rnd in (0, 1):  # the up-card (or the Benny) goes to the dealer unless the dealer sits out
+            d.dealer_took_up = d.dealer not in d.sitting_out
+        out: list[Announcement] = [TrumpMade(seat, suit, alone, rnd)]
+        if d.dealer_took_up:
+            self.phase = Phase.DISCARD
+        else:
+            self._open_window(d)
+        return out
+
+    def _open_window(self, d: DealState) -> None:
+        self.phase = Phase.GO_ALONE
+        if not d.tricks:
+            d.tricks.append([])
+            d.trick_reliable.append([])
+        d.leader = self._first_leader(d)
+
+    def _on_discard(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None
+        if isinstance(inp, Discard):
+            out = self._discard(d, inp)
+            if inp.seat == d.dealer:
+                self._open_window(d)
+            return out
+        if isinstance(inp, Play):
+            self._open_window(d)  # the discard went unseen and play began
+            return self._on_go_alone(inp)
+        return self._unexpected(inp)
+
+    def _discard(self, d: DealState, inp: Discard) -> list[Announcement]:
+        if inp.seat != d.dealer:
+            return [self._irr(_KIND.NOT_ALLOWED, "only the dealer discards", inp.seat)]
+        if d.discard_given:
+            return [self._irr(_KIND.NOT_ALLOWED, "the dealer has already discarded", inp.seat)]
+        d.discard_given = True
+        out: list[Announcement] = []
+        if inp.card is None:
+            return out
+        card = inp.card
+        if card == d.up_card:
+            if not self.rules.dealer_may_discard_upcard:
+                out.append(self._irr(_KIND.NOT_ALLOWED, "the dealer may not discard the up-card", inp.seat, card))
+        else:
+            _, news = self._card_checks(d, card, inp.seat, "discard")
+            out += news
+        d.discard = card
+        d.seen.add(card)
+        return out
+
+    def _on_go_alone(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None
+        if isinstance(inp, Play):
+            self.phase = Phase.PLAY
+            return self._play(d, inp)
+        if isinstance(inp, Discard) and d.dealer_took_up:
+            return self._discard(d, inp)  # a late report of the discard, before the lead
+        return self._unexpected(inp)
+
+    def _go_alone(self, d: DealState, seat: int) -> list[Announcement]:
+        why = self._alone_refusal(d, seat)
+        if why is not None:
+            return [self._irr(_KIND.NOT_ALLOWED, why, seat)]
+        if seat in d.alone:
+            return []
+        d.add_alone(seat)
+        defender = seat % 2 != d.makers
+        if d.dealer in d.sitting_out:
+            d.dealer_took_up = False
+            if self.phase is Phase.DISCARD:
+                self._open_window(d)
+        if self.phase is Phase.GO_ALONE:
+            d.leader = self._first_leader(d)
+        return [WentAlone(seat, defender)]
+
+    def _alone_refusal(self, d: DealState, seat: int) -> str | None:
+        """Why ``seat`` may not go alone now, or None if it may."""
+        if self.phase not in (Phase.DISCARD, Phase.GO_ALONE) or d.play_started:
+            return "going alone is declared after trump is made and before the first lead"
+        if seat in d.sitting_out:
+            return f"seat {seat}'s partner is already alone"
+        if seat in d.alone:
+            return None
+        if self.rules.passed_player_may_not_go_alone and d.round_made in d.passed and seat in d.passed[d.round_made]:
+            return f"seat {seat} passed in the round trump was made and may not go alone"
+        makers_alone = any(s % 2 == d.makers for s in d.alone)
+        rule = self.rules.defender_may_go_alone
+        if seat % 2 == d.makers:
+            if seat != d.maker_seat and rule is not DefenderAlone.ALWAYS:
+                return "only the maker may go alone"
+            return None
+        if rule is DefenderAlone.NEVER:
+            return "defenders may not go alone at this table"
+        if rule is DefenderAlone.AGAINST_LONE_MAKER and not makers_alone:
+            return "a defender may go alone only against a lone maker"
+        return None
+
+    def _on_play(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None
+        if isinstance(inp, Play):
+            return self._play(d, inp)
+        return self._unexpected(inp)
+
+    def _on_renege_decision(self, inp: Input) -> list[Announcement]:
+        d = self._cur
+        assert d is not None
+        if isinstance(inp, Play) and not d.finished:
+            d.pending = None  # the table played on: an implicit dismissal (the renege stays on record)
+            self.phase = Phase.PLAY
+            return self._play(d, inp)
+        if isinstance(inp, UpCard) and d.finished:
+            d.pending = None
+            self.phase = Phase.HAND_OVER
+            return self._on_up_card(inp)
+        return self._unexpected(inp)
+
+    def _on_game_over(self, inp: Input) -> list[Announcement]:
+        if isinstance(inp, AcceptPenalty | DismissRenege):
+            return self._unexpected(inp)
+        return [
+            self._irr(_KIND.NOT_ALLOWED, f"the game is over; {type(inp).__name__} ignored", getattr(inp, "seat", None))
+        ]
+
+    def _unexpected(self, inp: Input) -> list[Announcement]:
+        """Inputs valid in several phases, and the table events that do not fit the current one."""
+        d, ph = self._cur, self.phase
+        if isinstance(inp, AcceptPenalty):
+            return self._accept_penalty()
+        if isinstance(inp, DismissRenege):
+            if d is not None and d.pending is not None:
+                d.pending = None
+                self.phase = Phase.PLAY if not d.finished else self._settled_phase()
+            return []
+        seat = getattr(inp, "seat", None)
+        before_play = ph in (
+            Phase.BID_ROUND_1,
+            Phase.BID_ROUND_2,
+            Phase.NAME_TRUMP_BLIND,
+            Phase.DISCARD,
+            Phase.GO_ALONE,
+        )
+        if isinstance(inp, GoAlone):
+            if d is not None and ph in (Phase.DISCARD, Phase.GO_ALONE):
+                return self._go_alone(d, inp.seat)
+            return [
+                self._irr(
+                    _KIND.NOT_ALLOWED, "going alone is declared after trump is made and before the first lead", seat
+                )
+            ]
+        if isinstance(inp, Exchange):
+            if d is None or not before_play:
+                return [
+                    self._irr(_KIND.NOT_ALLOWED, f"{inp.kind}: cards change hands only before the first lead", seat)
+                ]
+            return self._exchange(d, inp)
+        if isinstance(inp, Play):
+            detail = "a card was played before bidding ended" if ph is not Phase.GAME_OVER else "the game is over"
+            return [self._irr(_KIND.PLAY_BEFORE_BIDDING_ENDED, detail, seat, inp.card)]
+        if isinstance(inp, UpCard):
+            return [
+                self._irr(
+                    _KIND.NOT_ALLOWED, f"an up-card ({inp.card}) while the deal is in phase {ph.value}", None, inp.card
+                )
+            ]
+        if isinstance(inp, _BIDS):
+            if ph in (Phase.UP_CARD, Phase.HAND_OVER):
+                return [self._irr(_KIND.BID_OUT_OF_TURN, "a bid before the up-card was turned", seat)]
+            return [self._irr(_KIND.NOT_ALLOWED, "bidding is over", seat)]
+        if isinstance(inp, Discard):
+            return [
+                self._irr(_KIND.NOT_ALLOWED, "a discard now (only the dealer, after taking up, before the lead)", seat)
+            ]
+        raise self._error(inp, "not an input the engine knows")
+
+    def _exchange(self, d: DealState, inp: Exchange) -> list[Announcement]:
+        out: list[Announcement] = []
+        allowed = {
+            "call_for_best": self.rules.call_for_best and (inp.seat in d.alone or inp.seat in d.sitting_out),
+            "farmers_hand": self.rules.farmers_hand,
+            "nines_and_tens": self.rules.nines_and_tens,
+        }[inp.kind]
+        if not allowed:
+            out.append(self._irr(_KIND.NOT_ALLOWED, f"{inp.kind} is not allowed here", inp.seat))
+        # Recorded either way: unseen cards changed hands, so what a seat provably holds is no longer known.
+        d.exchanges.append(inp)
+        d.exchanged.add(inp.seat)
+        if inp.kind == "call_for_best":
+            d.exchanged.add((inp.seat + 2) % 4)
+        return out
+
+    # ----------------------------------------------------------------- play
+
+    def _play(self, d: DealState, p: Play) -> list[Announcement]:
+        seat, card = p.seat, p.card
+        trick = d.tricks[-1]
+        n = len(d.tricks) - 1
+        if seat in d.sitting_out:
+            return [self._irr(_KIND.LONE_PARTNER_PLAYED, f"seat {seat}'s partner is alone; card ignored", seat, card)]
+        for s, _ in trick:
+            if s == seat:
+                return [
+                    self._irr(
+                        _KIND.OUT_OF_TURN, f"seat {seat} already played to trick {n + 1}; card ignored", seat, card
+                    )
+                ]
+        out: list[Announcement] = []
+        reliable = p.confidence >= CHECK_CONFIDENCE
+        if not reliable:
+            out.append(
+                self._irr(_KIND.CHECK_CARD, f"check seat {seat}'s card: read as {card} with low confidence", seat, card)
+            )
+        if card == d.up_card and d.dealer_took_up and not d.up_card_played and d.discard != card:
+            if seat == d.dealer:
+                d.up_card_played = True
+            elif not d.exchanges:
+                reliable = False
+                out.append(self._irr(_KIND.UP_CARD_PLAYED, f"{card} is the up-card the dealer took", seat, card))
+        else:
+            ok, news = self._card_checks(d, card, seat, "card")
+            reliable = reliable and ok
+            out += news
+        expected = self._play_turn(d)
+        if seat != expected:
+            out.append(
+                self._irr(_KIND.OUT_OF_TURN, f"seat {seat} played out of turn (seat {expected} to play)", seat, card)
+            )
+        trick.append((seat, card))
+        d.trick_reliable[-1].append(reliable)
+        d.seen.add(card)
+        if seat == d.dealer:
+            d.dealer_cards.append((card, reliable))
+        if reliable:
+            out += self._renege_check(d, seat, card, n)
+        if len(trick) == len(d.active):
+            out += self._finish_trick(d)
+        return out
+
+    def _renege_check(self, d: DealState, seat: int, card: Card, n: int) -> list[Announcement]:
+        trick = d.tricks[-1]
+        led = trick[0][1] if len(trick) > 1 and d.trick_reliable[-1][0] else None
+        evidence, new_out = d.tracker.on_play(seat, card, led, n, d.trump)
+        out: list[Announcement] = []
+        if evidence is not None:
+            out += self._proven(d, evidence)
+        up = d.up_card
+        if (
+            new_out is not None
+            and seat == d.dealer
+            and d.dealer_took_up
+            and up is not None
+            and not d.up_card_played
+            and effective_suit(up, d.trump) is new_out
+            and d.discard != up
+        ):
+            # The dealer took the up-card: still holding it is proof only if the discard is known (or may
+            # not be the up-card) and no unseen exchange could have moved it.
+            provable = (
+                d.up_reliable
+                and seat not in d.exchanged
+                and (d.discard is not None or not self.rules.dealer_may_discard_upcard)
+            )
+            held = d.tracker.prove_held(seat, new_out, n, up) if provable else None
+            if held is not None:
+                out += self._proven(d, held)
+            elif not provable:
+                detail = f"the dealer showed out of {new_out.noun} and may still hold the up-card {up} (unproven)"
+                out.append(self._irr(_KIND.SUSPECTED_RENEGE, detail, seat, card))
+        return out
+
+    def _proven(self, d: DealState, evidence: RenegeEvidence) -> list[Announcement]:
+        d.reneges.append(evidence)
+        d.pending = evidence
+        self.phase = Phase.RENEGE_DECISION
+        return [RenegeProven(evidence.seat, evidence)]
+
+    def _finish_trick(self, d: DealState) -> list[Announcement]:
+        trick = d.tricks[-1]
+        w = trick_winner([c for _, c in trick], d.trump)
+        seat, card = trick[w]
+        d.trick_winners.append(seat)
+        d.tricks_won[seat % 2] += 1
+        out: list[Announcement] = [TrickWon(seat, card, len(d.tricks) - 1)]
+        if len(d.trick_winners) == 5:
+            out += self._score_hand(d)
+        else:
+            d.tricks.append([])
+            d.trick_reliable.append([])
+            d.leader = seat
+        return out
+
+    # ----------------------------------------------------------------- scoring and game end
+
+    def _score_hand(self, d: DealState) -> list[Announcement]:
+        assert d.makers is not None
+        makers = d.makers
+        out: list[Announcement] = self._natural_trump_check(d)
+        points, reason = hand_points(
+            self.rules,
+            makers,
+            (d.tricks_won[0], d.tricks_won[1]),
+            any(s % 2 == makers for s in d.alone),
+            any(s % 2 != makers for s in d.alone),
+            d.blind,
+        )
+        return out + self._close(d, points, reason)
+
+    def _natural_trump_check(self, d: DealState) -> list[Announcement]:
+        """natural_trump_to_pick_up: the dealer who took up without a natural trump (left bower not counted)."""
+        up = d.up_card
+        if (
+            not self.rules.natural_trump_to_pick_up
+            or d.round_made != 1
+            or d.maker_seat != d.dealer
+            or up is None
+            or d.dealer in d.exchanged
+            or len(d.dealer_cards) != 5
+            or not all(ok for _, ok in d.dealer_cards)
+        ):
+            return []
+        played = [c for c, _ in d.dealer_cards]
+        if d.up_card_played:
+            if d.discard is None:
+                return []  # the unseen discard may have been the natural trump: no claim
+            original = [c for c in played if c != up] + [d.discard]
+        else:
+            original = played  # the up-card was discarded: the five played are the dealt hand
+        if any(c.is_benny or (c.suit is d.trump and is_trump(c, d.trump)) for c in original):
+            return []
+        return [self._irr(_KIND.NOT_ALLOWED, "the dealer took up the card without holding a natural trump", d.dealer)]
+
+    def _throw_in(self, d: DealState) -> list[Announcement]:
+        d.thrown_in = True
+        return [ThrownIn(d.dealer), *self._close(d, (0, 0), "thrown_in")]
+
+    def _close(self, d: DealState, points: tuple[int, int], reason: str, voided: bool = False) -> list[Announcement]:
+        """Finish (or re-finish, after a late penalty) deal ``d`` with ``points``."""
+        if d.finished:
+            self.score = (self.score[0] - d.points[0], self.score[1] - d.points[1])
+            if not d.voided:
+                self._deals_played -= 1
+        d.finished, d.points, d.reason, d.voided = True, points, reason, voided
+        self.score = (self.score[0] + points[0], self.score[1] + points[1])
+        d.score_after = self.score
+        if not voided:
+            self._deals_played += 1
+        self.dealer = d.dealer if voided else (d.dealer + 1) % 4
+        out: list[Announcement] = []
+        if not d.thrown_in:
+            out.append(HandScored(points, (d.tricks_won[0], d.tricks_won[1]), d.makers or 0, reason, self.score))
+        out += self._check_game_over()
+        self.phase = self._settled_phase()
+        return out
+
+    def _settled_phase(self) -> Phase:
+        d = self._cur
+        if d is not None and d.pending is not None:
+            return Phase.RENEGE_DECISION
+        return Phase.GAME_OVER if self.game_over else Phase.HAND_OVER
+
+    def _check_game_over(self) -> list[Announcement]:
+        r, (a, b) = self.rules, self.score
+        over, winner = False, None
+        if r.target > 0:
+            lead_team = 0 if a > b else 1 if b > a else None
+            if lead_team is not None and max(a, b) >= r.target and (not r.win_by_two or abs(a - b) >= 2):
+                over, winner = True, lead_team
+        if not over and r.num_deals > 0 and self._deals_played >= r.num_deals:
+            over, winner = True, (0 if a > b else 1 if b > a else None)
+        was = self.game_over
+        self.game_over, self.winner = over, winner
+        if not over or was:
+            return []
+        return [GameWon(winner, self.score) if winner is not None else GameDrawn(self.score)]
+
+    def _accept_penalty(self) -> list[Announcement]:
+        d = self._cur
+        if d is None or not d.reneges:
+            return [self._irr(_KIND.NOT_ALLOWED, "no proven renege to penalise")]
+        if d.penalty_accepted:
+            return [self._irr(_KIND.NOT_ALLOWED, "the penalty for this hand was already applied")]
+        evidence = d.pending or d.reneges[-1]
+        d.pending = None
+        d.penalty_accepted = True
+        offenders = evidence.seat % 2
+        rule = self.rules.renege_penalty
+        points = [0, 0]
+        if rule is RenegePenalty.TWO_OR_FOUR:
+            points[1 - offenders] = 4 if d.alone else 2
+        elif rule is RenegePenalty.DEDUCT:
+            points[offenders] = -2
+        pts = (points[0], points[1])
+        if self.game_over:
+            self.game_over, self.winner = False, None  # the late penalty may change the result
+        voided = rule is RenegePenalty.REPLAY
+        return [
+            PenaltyApplied(evidence.seat, pts),
+            *self._close(d, pts, "renege_replay" if voided else "renege", voided),
+        ]
+
+
+def apply_all(match: Match, inputs: Sequence[Input]) -> list[Announcement]:
+    """Apply several inputs; all their announcements in order (a convenience for tests and importers)."""
+    out: list[Announcement] = []
+    for inp in inputs:
+        out += match.apply(inp)
+    return out

@@ -1,0 +1,585 @@
+"""Simulated deals with full hands: the engine inputs of a seeded random game and its ground truth.
+
+The engine never sees a hand (DESIGN.md); this helper does. It deals every
+card from a seeded ``random.Random``, bids at random within the rules (alone,
+defender alone, stick the dealer, Canadian loner, no trump, a turned-up Benny),
+lets the dealer discard (seen or unseen), and plays the hand out: each seat
+plays a legal card, or, with probability ``renege_rate`` at a point where it
+could follow suit and holds another suit too, deliberately fails to follow
+(an injected renege).
+
+The result is a script, the inputs a table would produce in order, plus the
+ground truth the engine must reproduce from those inputs alone: hands, trick
+winners, points, and for each injected renege whether and where it becomes
+provable (the first later card of that suit from the offender in the same
+hand; or the show-out itself when the dealer provably still holds the
+up-card). Scoring here is written independently of ``table.deal`` so the two
+check each other. Everything is a pure function of the seed and the options.
+
+Not simulated (never generated): blind lones, farmer's hand, call for best,
+nines and tens, low-confidence readings and table irregularities other than
+reneges.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from table.cards import Card, Suit, deck
+from table.inputs import (
+    AcceptPenalty,
+    Discard,
+    DismissRenege,
+    GoAlone,
+    Input,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    UpCard,
+)
+from table.rules import BennyTurnedUp, DefenderAlone, LoneDefenderScoring, LonerLead, RenegePenalty, Rules
+from table.trump import card_power, effective_suit
+
+__all__ = [
+    "BiddingOdds",
+    "InjectedRenege",
+    "SimDeal",
+    "SimGame",
+    "SimTrick",
+    "first_leader",
+    "game_over",
+    "score_hand",
+    "simulate_deal",
+    "simulate_game",
+]
+
+_SUITS = tuple(Suit)
+
+
+@dataclass(frozen=True)
+class BiddingOdds:
+    """How the random players bid: each probability applies at each chance to do so."""
+
+    order_up: float = 0.25  # round 1: accept the up-card's suit
+    name_trump: float = 0.35  # round 2: name a suit (forced under stick the dealer)
+    no_trump: float = 0.2  # round 2, where allowed: of the names, the share that are "no trump"
+    maker_alone: float = 0.15  # the maker declares alone with the bid
+    late_alone: float = 0.05  # the maker (or partner, where allowed) declares alone after the bid
+    defender_alone: float = 0.15  # each defender allowed to, in turn
+    discard_seen: float = 0.5  # the camera saw the dealer's discard
+    accept_penalty: float = 0.0  # a proven renege: the table accepts the penalty (else plays on)
+
+
+@dataclass(frozen=True)
+class InjectedRenege:
+    """A deliberate failure to follow ``suit``, and where it becomes provable (``None``: never in this hand)."""
+
+    seat: int
+    suit: Suit  # the effective suit led and not followed
+    trick: int
+    card: Card  # the card played instead
+    led: Card
+    held: tuple[Card, ...]  # the seat's cards of ``suit`` at that moment: why it is a renege
+    proof_trick: int | None
+    proof_card: Card | None
+    proof: str  # "played", "held_up_card", or "" when never provable
+    proof_input: int | None  # index into ``SimDeal.inputs`` of the play that proves it
+
+
+@dataclass(frozen=True)
+class SimTrick:
+    leader: int
+    plays: tuple[tuple[int, Card], ...]  # (seat, card) in play order
+    winner: int  # seat; -1 when the hand ended before the trick was complete
+
+
+@dataclass(frozen=True)
+class SimDeal:
+    """One simulated deal: what was dealt, what the table showed (``inputs``) and what must come of it."""
+
+    number: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # per seat, as dealt (before any pick-up)
+    up_card: Card  # the card bid on (after a set-aside Benny, the next one)
+    set_aside: tuple[Card, ...]
+    kitty: tuple[Card, ...]  # the undealt cards after the up-card
+    calls: tuple[Pass | OrderUp | NameTrump, ...]
+    trump: Suit | None
+    no_trump: bool
+    maker_seat: int | None
+    round_made: int | None  # 1, 2, or 0 (Benny turned up, named blind)
+    alone_seats: tuple[int, ...]
+    discard: Card | None  # the dealer's real discard (None: the up-card was not taken)
+    discard_seen: bool
+    tricks: tuple[SimTrick, ...]
+    trick_winners: tuple[int, ...]
+    tricks_won: tuple[int, int]
+    points: tuple[int, int]  # added to (team 0, team 1)
+    reason: str  # as HandScored.reason ("renege", "renege_replay"...), or "thrown_in"
+    reneges: tuple[InjectedRenege, ...]
+    penalty_accepted: bool
+    inputs: tuple[Input, ...]
+    thrown_in: bool
+
+    @property
+    def plays(self) -> list[tuple[int, Card]]:
+        """Every (seat, card) played, in order (what the simulated table video shows)."""
+        return [p for t in self.tricks for p in t.plays]
+
+
+@dataclass(frozen=True)
+class SimGame:
+    """A whole simulated game: the deals, every input in order, and the score at the end."""
+
+    rules: Rules
+    seed: int
+    first_dealer: int
+    deals: tuple[SimDeal, ...]
+    inputs: tuple[Input, ...]
+    score: tuple[int, int]
+    over: bool  # False when ``max_deals`` cut the game short
+    winner: int | None  # team; None while not over, or a draw after a fixed number of deals
+
+
+# Cards are small ints (indices into the deck) inside the simulator: the play loop runs on table
+# look-ups built once per deck from table.trump, so a deal costs tens of microseconds, not hundreds.
+_NO_SUIT = 4  # suit code of "no suit": the Benny under no trump; also the trump code of no trump
+
+
+def _suit_code(suit: Suit | None) -> int:
+    return _NO_SUIT if suit is None else _SUITS.index(suit)
+
+
+@dataclass(frozen=True)
+class _Deck:
+    cards: tuple[Card, ...]
+    benny: tuple[bool, ...]  # per card: is it the Benny?
+    plays: tuple[tuple[Play, ...], ...]  # [seat][card] -> Play(seat, card): inputs are immutable, so shared
+    eff: tuple[tuple[int, ...], ...]  # [trump code][card] -> effective suit code
+    power: tuple[tuple[tuple[int, ...], ...], ...]  # [trump code][led suit code][card] -> card_power
+
+
+_DECKS: dict[int, _Deck] = {}
+
+
+def _deck(size: int) -> _Deck:
+    tables = _DECKS.get(size)
+    if tables is None:
+        cards = deck(size)
+        trumps: tuple[Suit | None, ...] = (*_SUITS, None)
+        leds: tuple[Suit | None, ...] = (*_SUITS, None)
+        eff = tuple(tuple(_suit_code(effective_suit(c, t)) for c in cards) for t in trumps)
+        power = tuple(tuple(tuple(card_power(c, led, t) for c in cards) for led in leds) for t in trumps)
+        plays = tuple(tuple(Play(seat, c) for c in cards) for seat in range(4))
+        tables = _DECKS[size] = _Deck(cards, tuple(c.is_benny for c in cards), plays, eff, power)
+    return tables
+
+
+@dataclass
+class _Hand:
+    """Mutable state of one deal inside the simulator (cards as deck indices)."""
+
+    rules: Rules
+    tables: _Deck
+    dealer: int
+    hands: list[list[int]]
+    inputs: list[Input] = field(default_factory=list)
+    calls: list[Pass | OrderUp | NameTrump] = field(default_factory=list)
+    trump: Suit | None = None
+    trump_made: bool = False
+    maker: int | None = None
+    round_made: int | None = None
+    alone: list[int] = field(default_factory=list)
+    passed: dict[int, set[int]] = field(default_factory=lambda: {1: set(), 2: set()})
+    took_up: bool = False
+    discard: int | None = None
+    discard_seen: bool = False
+
+
+def first_leader(rules: Rules, dealer: int, alone: list[int], maker: int | None) -> int:
+    """Who leads the first trick: left of the dealer, or per ``loner_lead`` when someone is alone."""
+    out = {(s + 2) % 4 for s in alone}
+    if alone and rules.loner_lead is LonerLead.LEFT_OF_LONER:
+        if len(alone) == 1:
+            start = alone[0] + 1
+        else:
+            makers = None if maker is None else maker % 2
+            return next(s for s in alone if s % 2 != makers)
+    else:
+        start = dealer + 1
+    for i in range(4):
+        seat = (start + i) % 4
+        if seat not in out:
+            return seat
+    raise AssertionError("no active seat")  # unreachable: at most two seats sit out
+
+
+def score_hand(
+    rules: Rules, makers: int, made: int, maker_alone: bool, defender_alone: bool
+) -> tuple[tuple[int, int], str]:
+    """Points for (team 0, team 1) and the reason, for a hand played out in which the makers took ``made`` tricks."""
+    if made >= 3:
+        if made == 5:
+            pts, reason = (rules.loner_march_points, "lone_march") if maker_alone else (2, "march")
+        else:
+            pts, reason = 1, "made"
+        team = makers
+    else:
+        team = 1 - makers
+        if defender_alone:
+            four = rules.lone_defender_scoring is LoneDefenderScoring.FOUR_FOR_THREE_PLUS or made == 0
+            pts, reason = (4 if four else 2), "lone_defender"
+        elif maker_alone:
+            pts, reason = rules.loner_euchred_points, "lone_euchre"
+        else:
+            pts, reason = 2, "euchre"
+        if rules.super_euchre and made == 0 and pts < 4:
+            pts, reason = 4, "super_euchre"
+    return ((pts, 0) if team == 0 else (0, pts)), reason
+
+
+def _renege_points(rules: Rules, offender: int, anyone_alone: bool) -> tuple[tuple[int, int], str]:
+    """Points for an accepted renege penalty (``REPLAY`` scores nothing: the hand is dealt again)."""
+    if rules.renege_penalty is RenegePenalty.TWO_OR_FOUR:
+        pts = 4 if anyone_alone else 2
+        return ((pts, 0) if offender % 2 == 1 else (0, pts)), "renege"
+    if rules.renege_penalty is RenegePenalty.DEDUCT:
+        return ((-2, 0) if offender % 2 == 0 else (0, -2)), "renege"
+    return (0, 0), "renege_replay"
+
+
+def _may_go_alone(h: _Hand, seat: int) -> bool:
+    """May ``seat`` still declare alone (after trump is made, before the lead)?"""
+    rules = h.rules
+    assert h.maker is not None
+    if seat in h.alone or (seat + 2) % 4 in h.alone:
+        return False
+    if rules.passed_player_may_not_go_alone and h.round_made in h.passed and seat in h.passed[h.round_made]:
+        return False
+    if seat % 2 == h.maker % 2:
+        return seat == h.maker or rules.defender_may_go_alone is DefenderAlone.ALWAYS
+    if rules.defender_may_go_alone is DefenderAlone.NEVER:
+        return False
+    if rules.defender_may_go_alone is DefenderAlone.AGAINST_LONE_MAKER:
+        return any(s % 2 == h.maker % 2 for s in h.alone)
+    return True
+
+
+def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card) -> None:
+    """Both bidding rounds (or the blind naming under a turned-up Benny); sets trump and the maker."""
+    rules, dealer, rnd = h.rules, h.dealer, rng.random
+    if up.is_benny:  # only reached under DEALER_NAMES_BLIND
+        blind_suit = _SUITS[int(rnd() * 4)]
+        alone = rnd() < odds.maker_alone
+        call = NameTrump(dealer, blind_suit, alone)
+        h.calls.append(call)
+        h.inputs.append(call)
+        h.trump, h.trump_made, h.maker, h.round_made = blind_suit, True, dealer, 0
+        if alone:
+            h.alone.append(dealer)
+        h.took_up = True
+        return
+    up_suit = up.suit
+    assert up_suit is not None
+    for i in range(1, 5):
+        seat = (dealer + i) % 4
+        may_order = True
+        if seat == dealer and rules.natural_trump_to_pick_up:
+            cards = h.tables.cards
+            may_order = any(cards[c].suit is up_suit or cards[c].is_benny for c in h.hands[dealer])
+        if may_order and rnd() < odds.order_up:
+            forced = rules.dealer_partner_must_go_alone and seat == (dealer + 2) % 4
+            alone = forced or rnd() < odds.maker_alone
+            order = OrderUp(seat, alone)
+            h.calls.append(order)
+            h.inputs.append(order)
+            h.trump, h.trump_made, h.maker, h.round_made = up_suit, True, seat, 1
+            if alone:
+                h.alone.append(seat)
+            h.took_up = (dealer + 2) % 4 not in h.alone  # a dealer who sits out does not take the card
+            return
+        h.passed[1].add(seat)
+        h.calls.append(Pass(seat))
+        h.inputs.append(Pass(seat))
+    others = [s for s in _SUITS if s is not up_suit]
+    for i in range(1, 5):
+        seat = (dealer + i) % 4
+        must = rules.stick_the_dealer and seat == dealer
+        if must or rnd() < odds.name_trump:
+            suit: Suit | None = others[int(rnd() * 3)]
+            if rules.no_trump and rnd() < odds.no_trump:
+                suit = None
+            alone = rnd() < odds.maker_alone
+            name = NameTrump(seat, suit, alone)
+            h.calls.append(name)
+            h.inputs.append(name)
+            h.trump, h.trump_made, h.maker, h.round_made = suit, True, seat, 2
+            if alone:
+                h.alone.append(seat)
+            return
+        h.passed[2].add(seat)
+        h.calls.append(Pass(seat))
+        h.inputs.append(Pass(seat))
+
+
+def _discard(h: _Hand, rng: random.Random, odds: BiddingOdds, up: int) -> None:
+    hand = h.hands[h.dealer]
+    hand.append(up)
+    n = len(hand) if h.rules.dealer_may_discard_upcard else len(hand) - 1
+    card = hand.pop(int(rng.random() * n))
+    h.discard = card
+    h.discard_seen = rng.random() < odds.discard_seen
+    h.inputs.append(Discard(h.dealer, h.tables.cards[card] if h.discard_seen else None))
+
+
+def _late_alone(h: _Hand, rng: random.Random, odds: BiddingOdds) -> None:
+    """Declarations after trump is made: the maker's side first (if nobody there is alone), then defenders."""
+    assert h.maker is not None
+    if not any(s % 2 == h.maker % 2 for s in h.alone) and rng.random() < odds.late_alone:
+        seat = h.maker
+        if h.rules.defender_may_go_alone is DefenderAlone.ALWAYS and rng.random() < 0.5:
+            seat = (h.maker + 2) % 4
+        if _may_go_alone(h, seat):
+            h.alone.append(seat)
+            h.inputs.append(GoAlone(seat))
+    if h.rules.defender_may_go_alone is DefenderAlone.NEVER:
+        return
+    for i in range(1, 5):
+        seat = (h.dealer + i) % 4
+        if seat % 2 != h.maker % 2 and _may_go_alone(h, seat) and rng.random() < odds.defender_alone:
+            h.alone.append(seat)
+            h.inputs.append(GoAlone(seat))
+
+
+@dataclass
+class _Renege:
+    """An injected renege while the hand is played (frozen into ``InjectedRenege`` at the end)."""
+
+    seat: int
+    suit: int
+    trick: int
+    card: int
+    led: int
+    held: tuple[int, ...]
+    proof_trick: int | None = None
+    proof_card: int | None = None
+    proof: str = ""
+    proof_input: int | None = None
+
+    def freeze(self, cards: tuple[Card, ...]) -> InjectedRenege:
+        return InjectedRenege(
+            self.seat, _SUITS[self.suit], self.trick, cards[self.card], cards[self.led],
+            tuple(cards[c] for c in self.held), self.proof_trick,
+            None if self.proof_card is None else cards[self.proof_card], self.proof, self.proof_input,
+        )  # fmt: skip
+
+
+def simulate_deal(
+    rules: Rules,
+    rng: random.Random,
+    dealer: int,
+    *,
+    number: int = 0,
+    renege_rate: float = 0.0,
+    odds: BiddingOdds = BiddingOdds(),
+) -> SimDeal:
+    """Deal, bid, discard and play one hand; return its inputs and ground truth (see the module docstring)."""
+    tables = _deck(rules.deck_size)
+    cards = tables.cards
+    order = list(range(len(cards)))
+    rnd = rng.random
+    for i in range(len(order) - 1, 0, -1):  # Fisher-Yates on random(): several times faster than shuffle()
+        j = int(rnd() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    hands = [order[((s - dealer - 1) % 4) * 5 : ((s - dealer - 1) % 4) * 5 + 5] for s in range(4)]
+    dealt = tuple(tuple(cards[c] for c in hand) for hand in hands)
+    pos = 20
+    set_aside: list[Card] = []
+    h = _Hand(rules, tables, dealer, hands)
+    while tables.benny[order[pos]] and rules.benny_turned_up is BennyTurnedUp.SET_ASIDE:
+        set_aside.append(cards[order[pos]])
+        h.inputs.append(UpCard(cards[order[pos]]))
+        pos += 1
+    up = order[pos]
+    kitty = tuple(cards[c] for c in order[pos + 1 :])
+    h.inputs.append(UpCard(cards[up]))
+    _bid(h, rng, odds, cards[up])
+    if not h.trump_made:
+        return SimDeal(
+            number, dealer, dealt, cards[up], tuple(set_aside), kitty, tuple(h.calls), None, False, None, None, (),
+            None, False, (), (), (0, 0), (0, 0), "thrown_in", (), False, tuple(h.inputs), True,
+        )  # fmt: skip
+    if h.took_up:
+        _discard(h, rng, odds, up)
+    _late_alone(h, rng, odds)
+    return _play(h, rng, renege_rate, odds, number, dealt, up, tuple(set_aside), kitty)
+
+
+def _play(
+    h: _Hand,
+    rng: random.Random,
+    renege_rate: float,
+    odds: BiddingOdds,
+    number: int,
+    dealt: tuple[tuple[Card, ...], ...],
+    up: int,
+    set_aside: tuple[Card, ...],
+    kitty: tuple[Card, ...],
+) -> SimDeal:
+    rules, hands, inputs, cards, rnd = h.rules, h.hands, h.inputs, h.tables.cards, rng.random
+    play_inputs = h.tables.plays
+    assert h.maker is not None
+    tc = _suit_code(h.trump)
+    eff, power = h.tables.eff[tc], h.tables.power[tc]
+    makers = h.maker % 2
+    out = {(s + 2) % 4 for s in h.alone}
+    n_active = 4 - len(out)
+    order = [s for s in range(4) if s not in out]  # active seats clockwise
+    # The dealer provably holds the taken-up card until it is played when the discard was seen
+    # (and was another card) or discarding it is not allowed.
+    held_up = h.took_up and h.discard != up and (h.discard_seen or not rules.dealer_may_discard_upcard)
+    shown_out: list[dict[int, int]] = [{}, {}, {}, {}]  # per seat: suit code -> trick of an unproven show-out
+    injected: list[_Renege] = []
+    tricks: list[SimTrick] = []
+    won = [0, 0]
+    penalty: tuple[int, int] | None = None
+    reason = ""
+    leader = first_leader(rules, h.dealer, h.alone, h.maker)
+    for t in range(5):
+        k = order.index(leader)
+        seats = order[k:] + order[:k]
+        plays: list[int] = []
+        led = -1
+        led_suit = _NO_SUIT
+        for seat in seats:
+            hand = hands[seat]
+            if led < 0:
+                card = hand[int(rnd() * len(hand))]
+            else:
+                follow = [c for c in hand if eff[c] == led_suit] if led_suit != _NO_SUIT else []
+                if follow and len(follow) < len(hand) and renege_rate > 0 and rnd() < renege_rate:
+                    others = [c for c in hand if eff[c] != led_suit]
+                    card = others[int(rnd() * len(others))]
+                    injected.append(_Renege(seat, led_suit, t, card, led, tuple(follow)))
+                else:
+                    pool = follow or hand
+                    card = pool[int(rnd() * len(pool))]
+            hand.remove(card)
+            plays.append(card)
+            inputs.append(play_inputs[seat][card])
+            # Evidence, as the table sees it: a card of a suit the seat showed out of proves every renege
+            # of that suit not proven yet; a later show-out of the same suit is a new offence, proven anew.
+            suit = eff[card]
+            proofs: list[tuple[int, int, str]] = []  # (suit code, proof card, kind)
+            seat_out = shown_out[seat]
+            if suit in seat_out:
+                del seat_out[suit]
+                proofs.append((suit, card, "played"))
+            if led >= 0 and led_suit != _NO_SUIT and suit != led_suit and led_suit not in seat_out:
+                if held_up and seat == h.dealer and eff[up] == led_suit:
+                    proofs.append((led_suit, up, "held_up_card"))
+                else:
+                    seat_out[led_suit] = t
+            if seat == h.dealer and card == up:
+                held_up = False
+            if led < 0:
+                led, led_suit = card, suit
+            if proofs:
+                for r in injected:
+                    for p_suit, p_card, p_kind in proofs:
+                        if r.proof_trick is None and r.seat == seat and r.suit == p_suit:
+                            r.proof_trick, r.proof_card, r.proof, r.proof_input = t, p_card, p_kind, len(inputs) - 1
+                if rnd() < odds.accept_penalty:
+                    inputs.append(AcceptPenalty())
+                    penalty, reason = _renege_points(rules, seat, bool(h.alone))
+                    break
+                if rnd() < 0.5:
+                    inputs.append(DismissRenege())  # else the next card plays on: an implicit dismissal
+        winner = -1
+        if len(plays) == n_active:  # a trick cut short by an accepted penalty has no winner
+            pw = power[led_suit]
+            best = 0
+            for i in range(1, n_active):
+                if pw[plays[i]] > pw[plays[best]]:
+                    best = i
+            winner = seats[best]
+            won[winner % 2] += 1
+        tricks.append(SimTrick(seats[0], tuple([(seat, cards[c]) for seat, c in zip(seats, plays)]), winner))
+        if penalty is not None:
+            break
+        leader = winner
+    if penalty is None:
+        maker_alone = any(s % 2 == makers for s in h.alone)
+        defender_alone = any(s % 2 != makers for s in h.alone)
+        points, reason = score_hand(rules, makers, won[makers], maker_alone, defender_alone)
+    else:
+        points = penalty
+    return SimDeal(
+        number=number,
+        dealer=h.dealer,
+        hands=dealt,
+        up_card=cards[up],
+        set_aside=set_aside,
+        kitty=kitty,
+        calls=tuple(h.calls),
+        trump=h.trump,
+        no_trump=h.trump is None,
+        maker_seat=h.maker,
+        round_made=h.round_made,
+        alone_seats=tuple(h.alone),
+        discard=None if h.discard is None else cards[h.discard],
+        discard_seen=h.discard_seen,
+        tricks=tuple(tricks),
+        trick_winners=tuple(t.winner for t in tricks if t.winner >= 0),
+        tricks_won=(won[0], won[1]),
+        points=points,
+        reason=reason,
+        reneges=tuple(r.freeze(cards) for r in injected),
+        penalty_accepted=penalty is not None,
+        inputs=tuple(inputs),
+        thrown_in=False,
+    )
+
+
+def simulate_game(
+    rules: Rules,
+    seed: int,
+    *,
+    first_dealer: int = 0,
+    score: tuple[int, int] = (0, 0),
+    renege_rate: float = 0.0,
+    odds: BiddingOdds = BiddingOdds(),
+    max_deals: int | None = None,
+) -> SimGame:
+    """Deals from ``first_dealer`` until the game is won (or ``max_deals``), all from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    deals: list[SimDeal] = []
+    inputs: list[Input] = []
+    dealer = first_dealer
+    s0, s1 = score
+    played = 0
+    over, winner = False, None
+    while not over and (max_deals is None or len(deals) < max_deals):
+        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate, odds=odds)
+        deals.append(d)
+        inputs.extend(d.inputs)
+        s0, s1 = s0 + d.points[0], s1 + d.points[1]
+        if d.reason != "renege_replay":  # a voided hand is dealt again by the same dealer
+            played += 1
+            dealer = (dealer + 1) % 4
+        over, winner = game_over(rules, (s0, s1), played)
+    return SimGame(rules, seed, first_dealer, tuple(deals), tuple(inputs), (s0, s1), over, winner)
+
+
+def game_over(rules: Rules, score: tuple[int, int], deals_played: int) -> tuple[bool, int | None]:
+    """(Is the game over, the winning team or ``None`` for a draw); ``deals_played`` excludes voided deals."""
+    a, b = score
+    if rules.target > 0:
+        lead = 0 if a > b else 1 if b > a else None
+        if lead is not None and max(a, b) >= rules.target and (not rules.win_by_two or abs(a - b) >= 2):
+            return True, lead
+    if rules.num_deals > 0 and deals_played >= rules.num_deals:
+        return True, (0 if a > b else 1 if b > a else None)
+    return False, None

@@ -1,0 +1,431 @@
+"""The tracker, fed literal detection sequences: what lands, what lifts, and what must not happen."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from table.cards import ALL_CARDS, Card, deck
+from vision.detection import CardDetection
+from vision.observations import (
+    KITTY,
+    TRICK,
+    CardLanded,
+    CardLifted,
+    CardRevised,
+    Observation,
+    UpCardShown,
+    Zone,
+    ZoneCleared,
+)
+from vision.tracker import Tracker, TrackerConfig
+from vision.zones import Calibration, TableLayout
+
+# The camera sees the mat as a 1000 x 1000 pixel square, so pixel / 1000 = mat units.
+CALIBRATION = Calibration.from_corners([(0, 0), (1000, 0), (1000, 1000), (0, 1000)])
+PLACES = {
+    "seat0": (500.0, 770.0),
+    "seat1": (230.0, 500.0),
+    "seat2": (500.0, 230.0),
+    "seat3": (770.0, 500.0),
+    "trick": (500.0, 500.0),
+    "kitty": (780.0, 220.0),
+    "off": (500.0, 980.0),  # on the mat, in no zone (the edge by seat 0)
+}
+HALF_W, HALF_H = 30.0, 45.0
+
+
+@dataclass(frozen=True)
+class F:
+    """One frame of a scene: cards as "CARD@PLACE[+DX,DY][:CONF]", and the detector's hand flag."""
+
+    cards: tuple[str, ...] = ()
+    occluded: bool = False
+    expected: int | None = None
+
+
+def f(*cards: str, occluded: bool = False, expected: int | None = None) -> F:
+    return F(cards, occluded, expected)
+
+
+HAND = f(occluded=True)
+EMPTY = f()
+
+
+def detections(frame: F, number: int) -> list[CardDetection]:
+    out = []
+    for token in frame.cards:
+        conf = 0.9
+        if ":" in token:
+            token, conf_text = token.split(":")
+            conf = float(conf_text)
+        card_text, place = token.split("@")
+        dx = dy = 0.0
+        if "+" in place:
+            place, offset = place.split("+")
+            dx, dy = (float(v) for v in offset.split(","))
+        x, y = PLACES[place]
+        x, y = x + dx, y + dy
+        box = (x - HALF_W, y - HALF_H, x + HALF_W, y + HALF_H)
+        out.append(CardDetection(Card.parse(card_text), conf, box, number))
+    return out
+
+
+def fmt(obs: Observation) -> str:
+    """An observation as a short line, so the expected tables below read like a transcript."""
+    flag = " uncertain" if getattr(obs, "uncertain", False) else ""
+    if isinstance(obs, CardLanded):
+        return f"landed {obs.zone} {obs.card} seat={obs.seat} @{obs.frame}{flag}"
+    if isinstance(obs, CardLifted):
+        return f"lifted {obs.zone} {obs.card} @{obs.frame}"
+    if isinstance(obs, ZoneCleared):
+        return f"cleared {obs.zone} {' '.join(map(str, obs.cards))} @{obs.frame}"
+    if isinstance(obs, UpCardShown):
+        return f"up {obs.card} @{obs.frame}{flag}"
+    if isinstance(obs, CardRevised):
+        return f"revised {obs.zone} {obs.old}->{obs.new} @{obs.frame}{flag}"
+    raise AssertionError(f"unknown observation {obs!r}")
+
+
+def run(scene: list[F], config: TrackerConfig | None = None, layout: TableLayout | None = None) -> list[str]:
+    tracker = Tracker(CALIBRATION, layout, config)
+    out: list[str] = []
+    for number, frame in enumerate(scene):
+        events = tracker.update(detections(frame, number), number, frame.expected, occluded=frame.occluded)
+        out.extend(fmt(e) for e in events)
+    return out
+
+
+# Defaults: min_frames 3, window 5, lost_frames 6, resume_frames 3.
+SCENES: dict[str, tuple[list[F], list[str]]] = {
+    "steady card lands on its third frame": (
+        [f("Jd@seat0")] * 6,
+        ["landed seat0 Jd seat=0 @2"],
+    ),
+    "one frame alone never lands": (
+        [f("Jd@seat0"), EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY],
+        [],
+    ),
+    "two frames are not enough": (
+        [f("Jd@seat0"), f("Jd@seat0"), EMPTY, EMPTY, EMPTY, EMPTY, EMPTY],
+        [],
+    ),
+    "flicker before landing: three readings in the window still land": (
+        [f("Jd@seat1"), f("Jd@seat1"), EMPTY, f("Jd@seat1"), f("Jd@seat1")],
+        ["landed seat1 Jd seat=1 @3"],
+    ),
+    "flicker after landing lifts nothing": (
+        [f("Jd@seat1")] * 3 + [EMPTY, EMPTY, f("Jd@seat1"), EMPTY, f("Jd@seat1")] + [f("Jd@seat1")] * 3,
+        ["landed seat1 Jd seat=1 @2"],
+    ),
+    "a card gone for good is lifted after lost_frames": (
+        [f("Jd@seat2")] * 3 + [EMPTY] * 7,
+        ["landed seat2 Jd seat=2 @2", "lifted seat2 Jd @8"],
+    ),
+    "two corner indices of one card count once": (
+        [f("Ac@seat3+-25,-40", "Ac@seat3+25,40:0.8")] * 4,
+        ["landed seat3 Ac seat=3 @2"],
+    ),
+    "overlapping boxes of one card count once": (
+        [f("Ac@seat3", "Ac@seat3+5,3:0.7")] * 4,
+        ["landed seat3 Ac seat=3 @2"],
+    ),
+    "a misread for one frame before landing is outvoted": (
+        [f("Jd@seat0"), f("Jd@seat0"), f("Jh@seat0"), f("Jd@seat0"), f("Jd@seat0"), f("Jd@seat0")],
+        ["landed seat0 Jd seat=0 @3"],
+    ),
+    "a misread for one frame after landing changes nothing": (
+        [f("Jd@seat0")] * 4 + [f("Jh@seat0")] + [f("Jd@seat0")] * 6,
+        ["landed seat0 Jd seat=0 @2"],
+    ),
+    "a steady double read at one spot lands the stronger card only": (
+        [f("Qs@seat2", "Qc@seat2+2,2:0.4")] * 6,
+        ["landed seat2 Qs seat=2 @2"],
+    ),
+    "two cards overlapping in the pile, laid together, both land": (
+        [f("9s@trick+-40,0", "Ts@trick+0,-40")] * 3,
+        ["landed trick 9s seat=None @2", "landed trick Ts seat=None @2"],
+    ),
+    "a misread while the card is also seen changes nothing": (
+        [f("Jd@seat0")] * 4 + [f("Jd@seat0", "Jh@seat0+3,3:0.4")] * 2 + [f("Jd@seat0")] * 3,
+        ["landed seat0 Jd seat=0 @2"],
+    ),
+    "late correction of a low-confidence landing": (
+        [f("Qh@seat0:0.45")] * 3 + [f("Qd@seat0:0.9")] * 4,
+        ["landed seat0 Qh seat=0 @2 uncertain", "revised seat0 Qh->Qd @5"],
+    ),
+    "low confidence lands uncertain": (
+        [f("9c@seat1:0.4")] * 4,
+        ["landed seat1 9c seat=1 @2 uncertain"],
+    ),
+    "a contested vote lands uncertain": (
+        [f("Ts@seat0"), f("Th@seat0"), f("Ts@seat0"), f("Th@seat0:0.5"), f("Ts@seat0")],
+        ["landed seat0 Ts seat=0 @4 uncertain"],
+    ),
+    "a card nudged across a zone line keeps its first zone": (
+        [f("Kd@seat0")] * 3
+        + [f("Kd@seat0+0,-40"), f("Kd@seat0+0,-90"), f("Kd@seat0+0,-150"), f("Kd@seat0+0,-150")]
+        + [EMPTY] * 6,
+        ["landed seat0 Kd seat=0 @2", "lifted seat0 Kd @12"],
+    ),
+    "a card sliding into the pile lands where it comes to rest": (
+        [f("Kd@seat0+0,60"), f("Kd@seat0"), f("Kd@seat0+0,-110"), f("Kd@trick+0,40"), f("Kd@trick")]
+        + [f("Kd@trick", expected=2)] * 3,
+        ["landed trick Kd seat=2 @5"],
+    ),
+    "a card pushed from its seat zone into the pile keeps its seat zone": (
+        [f("Kd@seat0")] * 3 + [EMPTY] + [f("Kd@trick")] * 4 + [EMPTY] * 6,
+        ["landed seat0 Kd seat=0 @2", "lifted seat0 Kd @13"],
+    ),
+    "the same card in two places at once lands twice (the engine calls it a duplicate)": (
+        [f("Kd@seat0", "Kd@seat2")] * 4,
+        ["landed seat0 Kd seat=0 @2", "landed seat2 Kd seat=2 @2"],
+    ),
+    "a card taken back and played again lands again": (
+        [f("7h@seat1")] * 3 + [EMPTY] * 6 + [f("7h@seat1")] * 3,
+        ["landed seat1 7h seat=1 @2", "lifted seat1 7h @8", "landed seat1 7h seat=1 @11"],
+    ),
+    "a misread up-card is revised": (
+        [f("Jh@kitty:0.5")] * 3 + [f("Jd@kitty:0.95")] * 3,
+        ["up Jh @2 uncertain", "revised kitty Jh->Jd @5"],
+    ),
+    "the up-card picked up and played at once is a lift and a landing": (
+        [f("Jd@kitty")] * 3 + [f("Jd@seat3")] * 4 + [EMPTY] * 3,
+        ["up Jd @2", "landed seat3 Jd seat=3 @5", "lifted kitty Jd @8"],
+    ),
+    "a card outside every zone never lands": (
+        [f("Kd@off")] * 8,
+        [],
+    ),
+    "a hand over the table suspends judgement": (
+        [f("9s@seat0", "Ts@seat1", "Js@seat2")] * 3
+        + [f("9s@seat0"), f("Ah@seat1+40,0:0.5"), f("Js@seat2", "Ah@seat1+40,0:0.5"), EMPTY, f("Ts@seat1")]
+        + [f("9s@seat0", "Ts@seat1", "Js@seat2")] * 5,
+        ["landed seat0 9s seat=0 @2", "landed seat1 Ts seat=1 @2", "landed seat2 Js seat=2 @2"],
+    ),
+    "the detector's hand flag suspends judgement, then calm frames resume it": (
+        [f("9s@seat0")] * 3 + [HAND] * 8 + [f("9s@seat0")] * 2 + [f("9s@seat0", "Qc@seat1")] * 4,
+        ["landed seat0 9s seat=0 @2", "landed seat1 Qc seat=1 @15"],
+    ),
+    "cards laid under a hand land only once it has gone": (
+        [f("Qc@seat1", occluded=True)] * 5 + [f("Qc@seat1")] * 4,
+        ["landed seat1 Qc seat=1 @7"],
+    ),
+    "the up-card turned, then turned down": (
+        [f("Jd@kitty")] * 4 + [EMPTY] * 7,
+        ["up Jd @2", "lifted kitty Jd @9"],
+    ),
+    "a trick gathered from the pile clears it": (
+        [f("9s@trick+-40,0", expected=1)] * 3
+        + [f("9s@trick+-40,0", "Ts@trick+0,-40", expected=2)] * 3
+        + [f("9s@trick+-40,0", "Ts@trick+0,-40", "Js@trick+40,0", expected=3)] * 3
+        + [f("9s@trick+-40,0", "Ts@trick+0,-40", "Js@trick+40,0", "Qs@trick+0,40", expected=0)] * 3
+        + [HAND, HAND]
+        + [EMPTY] * 4,
+        [
+            "landed trick 9s seat=1 @2",
+            "landed trick Ts seat=2 @5",
+            "landed trick Js seat=3 @8",
+            "landed trick Qs seat=0 @11",
+            "cleared trick 9s Ts Js Qs @16",
+        ],
+    ),
+    "a trick gathered and the next lead laid under the same hand": (
+        [f("9s@trick+-40,0", "Ts@trick+0,-40")] * 3
+        + [f("Ah@trick", occluded=True)] * 2
+        + [f("Ah@trick", expected=3)] * 3,
+        [
+            "landed trick 9s seat=None @2",
+            "landed trick Ts seat=None @2",
+            "cleared trick 9s Ts @7",
+            "landed trick Ah seat=3 @7",
+        ],
+    ),
+    "cards pushed into the pile under a hand keep their seat zones": (
+        [f("Kd@seat0", "Ts@seat1")] * 3
+        + [HAND] * 2
+        + [f("Kd@trick+0,30", "Ts@trick+-30,0")] * 4
+        + [HAND]
+        + [EMPTY] * 3,
+        [
+            "landed seat0 Kd seat=0 @2",
+            "landed seat1 Ts seat=1 @2",
+            "cleared seat0 Kd @12",
+            "cleared seat1 Ts @12",
+        ],
+    ),
+    "a trick gathered from the seat zones clears each zone": (
+        [f("9s@seat0", "Ts@seat1", "Js@seat2", "Qs@seat3")] * 3 + [f("Qs@seat3")] + [EMPTY] * 4,
+        [
+            "landed seat0 9s seat=0 @2",
+            "landed seat1 Ts seat=1 @2",
+            "landed seat2 Js seat=2 @2",
+            "landed seat3 Qs seat=3 @2",
+            "cleared seat0 9s @7",
+            "cleared seat1 Ts @7",
+            "cleared seat2 Js @7",
+            "cleared seat3 Qs @7",
+        ],
+    ),
+    "two cards arriving together in the pile: only the first gets the expected seat": (
+        [f("As@trick+-40,0", expected=3), f("Ks@trick+40,0", expected=3)]
+        + [f("Ks@trick+40,0", "As@trick+-40,0", expected=3)] * 2,
+        ["landed trick As seat=3 @3", "landed trick Ks seat=None @3"],
+    ),
+    "a card laid on a confidently landed card is a new card, not a revision": (
+        [f("Ah@trick")] * 3 + [f("Kh@trick+20,20")] * 3 + [f("Kh@trick+20,20")] * 5,
+        ["landed trick Ah seat=None @2", "landed trick Kh seat=None @5", "lifted trick Ah @8"],
+    ),
+}
+
+
+@pytest.mark.parametrize("scene, expected", SCENES.values(), ids=list(SCENES))
+def test_scene(scene: list[F], expected: list[str]) -> None:
+    assert run(scene) == expected
+
+
+def test_observation_values() -> None:
+    tracker = Tracker(CALIBRATION)
+    events: list[Observation] = []
+    for n in range(3):
+        events += tracker.update(detections(f("Jd@seat2:0.8"), n), n)
+    assert events == [CardLanded(Zone.of_seat(2), Card.parse("Jd"), 0.8, 2, seat=2, uncertain=False)]
+    assert tracker.landed_cards() == [(Zone.of_seat(2), Card.parse("Jd"))]
+
+
+def test_rotation_relabels_seat_zones() -> None:
+    # Seat 0 at the left edge: the zone at the bottom belongs to seat 3.
+    assert run([f("Jd@seat0")] * 3, layout=TableLayout(rotation=1)) == ["landed seat3 Jd seat=3 @2"]
+
+
+def test_min_frames_is_configurable() -> None:
+    config = TrackerConfig(min_frames=5, window=6)
+    assert run([f("Jd@seat0")] * 6, config) == ["landed seat0 Jd seat=0 @4"]
+
+
+@pytest.mark.parametrize("kwargs", [{"min_frames": 1}, {"window": 2}, {"min_share": 0.4}, {"lost_frames": 1}])
+def test_config_refuses_unsafe_values(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        TrackerConfig(**kwargs)  # type: ignore[arg-type]
+
+
+def test_frames_must_move_forward() -> None:
+    tracker = Tracker(CALIBRATION)
+    tracker.update([], 5)
+    with pytest.raises(ValueError, match="increase"):
+        tracker.update([], 5)
+
+
+def test_suspended_is_visible_while_a_hand_is_over() -> None:
+    tracker = Tracker(CALIBRATION)
+    tracker.update([], 0, occluded=True)
+    assert tracker.suspended
+    for n in range(1, 4):
+        tracker.update([], n)
+    assert not tracker.suspended
+
+
+def test_up_card_and_trick_zones_emit_their_own_types() -> None:
+    tracker = Tracker(CALIBRATION)
+    events: list[Observation] = []
+    for n in range(3):
+        events += tracker.update(detections(f("Jd@kitty", "9c@trick"), n), n, expected_seat=1)
+    assert [type(e) for e in events] == [UpCardShown, CardLanded]
+    assert isinstance(events[1], CardLanded) and events[1].zone == TRICK and events[1].seat == 1
+    assert tracker.landed_cards()[0][0] == KITTY
+
+
+card_st = st.sampled_from(ALL_CARDS)
+det_st = st.builds(
+    lambda card, x, y, conf: CardDetection(card, conf, (x - 30, y - 45, x + 30, y + 45), 0),
+    card_st,
+    st.floats(0, 1000),
+    st.floats(0, 1000),
+    st.floats(0.01, 1.0),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(det_st, max_size=12), st.integers(0, 3))
+def test_never_on_a_first_reading(dets: list[CardDetection], seat: int) -> None:
+    tracker = Tracker(CALIBRATION)
+    assert tracker.update(dets, 0, seat) == []
+    # And one more frame of the same is still only two readings.
+    assert tracker.update(dets, 1, seat) == []
+
+
+def test_bench_runs_and_sees_the_table() -> None:
+    from vision.tracker_bench import bench_tracker
+
+    result = bench_tracker(frames=200, cards=10, seed=1)
+    # 5 rounds of 10 cards: every card lands (or shows as the up-card) and is cleared or lifted.
+    assert result.events >= 5 * 10
+    assert 0 < result.median_us < 50_000
+
+
+def noisy_game(seed: int) -> tuple[list[tuple[list[CardDetection], bool]], list[str], list[int]]:
+    """Five tricks played card by card into the seat zones, then gathered under a hand, through a noisy detector.
+
+    Returns the frames (detections, hand flag), the expected transcript
+    without frame numbers, and the frame each card was laid on.
+    """
+    rng = random.Random(seed)
+    cards = rng.sample(list(deck(24)), 20)
+    frames: list[tuple[list[CardDetection], bool]] = []
+    expected: list[str] = []
+    laid: list[int] = []
+    for trick in range(5):
+        leader = rng.randrange(4)
+        on_table: list[tuple[Card, tuple[float, float]]] = []
+        for k in range(4):
+            seat = (leader + k) % 4
+            card = cards[trick * 4 + k]
+            x, y = PLACES[f"seat{seat}"]
+            on_table.append((card, (x + rng.uniform(-20, 20), y + rng.uniform(-20, 20))))
+            expected.append(f"landed seat{seat} {card} seat={seat}")
+            laid.append(len(frames))
+            for _ in range(rng.randint(6, 9)):
+                frames.append((noisy(on_table, rng, len(frames)), False))
+        for _ in range(2):
+            frames.append(([], True))  # the winner's hand gathers the trick
+        expected.extend(f"cleared seat{(leader + k) % 4} {c}" for k, (c, _) in enumerate(on_table))
+        for _ in range(4):
+            frames.append(([], False))
+    return frames, expected, laid
+
+
+def noisy(on_table: list[tuple[Card, tuple[float, float]]], rng: random.Random, number: int) -> list[CardDetection]:
+    out = []
+    for card, (x, y) in on_table:
+        if rng.random() < 0.05:
+            continue  # a dropout
+        read = card if rng.random() > 0.03 else rng.choice([c for c in ALL_CARDS if c != card])
+        conf = rng.uniform(0.6, 0.99) if read == card else rng.uniform(0.3, 0.6)
+        jx, jy = x + rng.gauss(0, 3), y + rng.gauss(0, 3)
+        out.append(CardDetection(read, conf, (jx - HALF_W, jy - HALF_H, jx + HALF_W, jy + HALF_H), number))
+        if rng.random() < 0.3:  # the opposite corner index, boxed on its own
+            out.append(CardDetection(read, conf * 0.9, (jx + 10, jy + 25, jx + 30, jy + 45), number))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_noisy_game_reads_every_card_once(seed: int) -> None:
+    frames, expected, laid = noisy_game(seed)
+    tracker = Tracker(CALIBRATION)
+    got: list[str] = []
+    landed_at: list[int] = []
+    for number, (dets, hand) in enumerate(frames):
+        for event in tracker.update(dets, number, occluded=hand):
+            assert not isinstance(event, (CardLifted, CardRevised)), fmt(event)
+            got.append(fmt(event).split(" @")[0])
+            if isinstance(event, CardLanded):
+                landed_at.append(event.frame)
+    # Landings come in play order; a gathered trick clears its zones in the order the cards came.
+    assert got == expected
+    latencies = [at - laid_on for at, laid_on in zip(landed_at, laid, strict=True)]
+    assert min(latencies) >= 2  # never on the first reading
+    assert sorted(latencies)[len(latencies) // 2] <= 3  # the issue's bar: median latency <= 3 frames

@@ -1,0 +1,163 @@
+"""The corner-index crop recipe shared by classifier training and inference (numpy + OpenCV only).
+
+A card found by the oriented-box detector is described by its four corners
+in frame pixels. This module puts the card upright (long side vertical),
+cuts out its four corners as small RGB crops in which the corner index
+(rank over suit pip) reads upright, normalises each crop by its own paper
+white, and turns the classifier's per-corner answers into one card name.
+
+The index of a real card sits in the top-left corner and, turned 180
+degrees, in the bottom-right; a few decks print it in all four corners or
+top-right/bottom-left. Because the two indices are 180 degrees apart, the
+upright card's remaining 180-degree ambiguity does not matter: the same four
+crops come out either way, only in a different order.
+
+Training (``vision/synth/crops.py``) and inference (``vision/onnx_detector``
+and friends) both call :func:`corner_crops`, so the network always sees
+exactly the pixels it was trained on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+CROP_H = 64
+CROP_W = 48
+# The corner region in card coordinates (u across, v down, 0..1 over the card).
+# Indices occupy up to ~20% of the width and ~32% of the height; the small
+# negative margin keeps an index whole when the detector's box is a little tight.
+U0, U1 = -0.03, 0.36
+V0, V1 = -0.025, 0.34
+CORNER_NAMES = ("TL", "TR", "BR", "BL")
+
+SUITS = "cdhs"
+RANKS = "789TJQKA"
+CARD_CLASSES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("B",)
+NONE_CLASS = "none"
+CLASSIFIER_CLASSES: tuple[str, ...] = (*CARD_CLASSES, NONE_CLASS)
+
+FloatArray = npt.NDArray[np.float32]
+
+
+def obb_to_corners(cx: float, cy: float, w: float, h: float, angle: float) -> FloatArray:
+    """Ultralytics ``xywhr`` (angle in radians) to four corner points, shape (4, 2)."""
+    c, s = math.cos(angle), math.sin(angle)
+    v1 = np.array([w / 2 * c, w / 2 * s], np.float32)
+    v2 = np.array([-h / 2 * s, h / 2 * c], np.float32)
+    ctr = np.array([cx, cy], np.float32)
+    return np.stack([ctr + v1 + v2, ctr + v1 - v2, ctr - v1 - v2, ctr - v1 + v2]).astype(np.float32)
+
+
+def order_corners(quad: npt.ArrayLike) -> FloatArray:
+    """Order four corner points as TL, TR, BR, BL of the upright card (short edge first, clockwise on screen)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    ctr = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - ctr[1], q[:, 0] - ctr[0])
+    q = q[np.argsort(ang)]  # increasing angle with y down = clockwise on screen
+    e01 = float(np.linalg.norm(q[1] - q[0]))
+    e12 = float(np.linalg.norm(q[2] - q[1]))
+    if e01 > e12:  # make edge 0->1 a short (top) edge
+        q = np.roll(q, -1, axis=0)
+    # Of the two upright choices (180 degrees apart), start at the one nearer the frame's top-left:
+    # it makes the order deterministic; the crops are the same set either way.
+    if q[2].sum() < q[0].sum():
+        q = np.roll(q, -2, axis=0)
+    return q.astype(np.float32)
+
+
+def _region_homography(quad: FloatArray, u0: float, u1: float, v0: float, v1: float) -> npt.NDArray[np.float64]:
+    """Homography from crop pixels to frame pixels for the card region [u0,u1] x [v0,v1]."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    card = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))  # card (u, v) -> frame
+    crop_to_uv = np.array(
+        [[(u1 - u0) / CROP_W, 0, u0], [0, (v1 - v0) / CROP_H, v0], [0, 0, 1]], np.float64
+    )  # crop pixel (x, y) -> (u, v); pixel centres handled by OpenCV's convention
+    h: npt.NDArray[np.float64] = card @ crop_to_uv
+    return h
+
+
+def normalise_crop(crop_bgr: npt.NDArray[np.uint8]) -> FloatArray:
+    """BGR uint8 crop (H, W, 3) -> RGB float32 (3, H, W), each channel divided by its paper white (90th pct)."""
+    x = crop_bgr.astype(np.float32)
+    white = np.percentile(x.reshape(-1, 3), 90, axis=0)
+    white = np.maximum(white, 25.0)
+    x = np.clip(x / white, 0.0, 1.2)
+    return np.ascontiguousarray(x[:, :, ::-1].transpose(2, 0, 1))
+
+
+def corner_crops_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> list[npt.NDArray[np.uint8]]:
+    """The four corner crops (TL, TR, BR, BL) as upright BGR uint8 images of CROP_H x CROP_W."""
+    q = order_corners(quad)
+    frame = frame_bgr
+    # A big card would alias when warped straight down to 64 px: shrink the frame first (area filter).
+    long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    factor = (V1 - V0) * long_side / CROP_H
+    if factor > 1.5:
+        x0, y0 = np.floor(q.min(axis=0)).astype(int) - 4
+        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 4
+        fh, fw = frame.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(fw, x1), min(fh, y1)
+        if x1 - x0 >= 8 and y1 - y0 >= 8:
+            sub = frame[y0:y1, x0:x1]
+            new_w = max(2, round((x1 - x0) / factor))
+            new_h = max(2, round((y1 - y0) / factor))
+            frame = cv2.resize(sub, (new_w, new_h), interpolation=cv2.INTER_AREA)
+            sx, sy = new_w / (x1 - x0), new_h / (y1 - y0)
+            q = np.stack([(q[:, 0] - x0) * sx, (q[:, 1] - y0) * sy], axis=1).astype(np.float32)
+    turned = np.roll(q, -2, axis=0)  # the same card seen upside down: its TL is our BR
+    regions = [
+        (q, U0, U1, V0, V1),  # TL
+        (q, 1 - U1, 1 - U0, V0, V1),  # TR
+        (turned, U0, U1, V0, V1),  # BR, turned 180 degrees
+        (turned, 1 - U1, 1 - U0, V0, V1),  # BL, turned 180 degrees
+    ]
+    out = []
+    for quad_k, u0, u1, v0, v1 in regions:
+        h = _region_homography(quad_k, u0, u1, v0, v1)
+        out.append(
+            cv2.warpPerspective(
+                frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+        )
+    return out
+
+
+def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatArray:
+    """Classifier input for one card: float32 (4, 3, CROP_H, CROP_W), corners TL, TR, BR, BL."""
+    return np.stack([normalise_crop(c) for c in corner_crops_bgr(frame_bgr, quad)]).astype(np.float32)
+
+
+def softmax(logits: npt.ArrayLike) -> FloatArray:
+    z = np.asarray(logits, np.float32)
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+
+
+def combine_corners(
+    logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5
+) -> tuple[str, float]:
+    """One card name from the per-corner logits (shape (k, len(classes))), and a confidence in 0..1.
+
+    Each corner's vote is weighted by how sure it is that it sees an index
+    (1 - p(none)); corners that see no index drop out. If no corner sees an
+    index with at least ``min_index``, the answer is ``("none", p)``.
+    """
+    p = softmax(logits).reshape(-1, len(classes))
+    none_idx = list(classes).index(NONE_CLASS)
+    seen = 1.0 - p[:, none_idx]
+    if float(seen.max()) < min_index:
+        return NONE_CLASS, float(1.0 - seen.max())
+    w = seen * (seen >= 0.5 * float(seen.max()))
+    card_p = np.delete(p, none_idx, axis=1)
+    card_p = card_p / np.maximum(card_p.sum(axis=1, keepdims=True), 1e-9)
+    mix = (w[:, None] * card_p).sum(axis=0) / max(float(w.sum()), 1e-9)
+    best = int(np.argmax(mix))
+    names = [c for c in classes if c != NONE_CLASS]
+    return names[best], float(mix[best] * seen.max())

@@ -1,0 +1,63 @@
+"""The detector protocol every backend fulfils, and the loader that picks a backend for a model file.
+
+A detector turns one BGR frame into the cards it sees (``CardDetection``,
+the one type that crosses the vision boundary). Two backends exist:
+
+- ``vision.onnx_detector.OnnxDetector`` (ONNX Runtime, numpy post-processing):
+  the default and the one the table runs; it never imports torch.
+- ``vision.ultralytics_detector.UltralyticsDetector`` (.pt, .onnx or an NCNN
+  folder through Ultralytics): for comparison and for NCNN on a Pi; it
+  imports torch through Ultralytics, so it is only loaded when asked for.
+
+Both letterbox the same way, decode the same classes, suppress overlaps
+class-agnostically and merge two detections of one card in
+``vision.postprocess``, so they report the same cards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.errors import UserError
+from vision.detection import CardDetection
+
+BACKENDS = ("auto", "onnx", "ultralytics")
+
+
+@runtime_checkable
+class Detector(Protocol):
+    """Finds cards in a frame."""
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        """The cards in ``frame_bgr`` (H x W x 3, BGR uint8); ``frame`` is stamped on each detection."""
+        ...
+
+
+def load_detector(
+    model: Path,
+    backend: str = "auto",
+    threads: int | None = None,
+    conf_threshold: float | None = None,
+) -> Detector:
+    """Open ``model`` with ``backend``: ``auto`` takes ONNX Runtime for ``.onnx`` and Ultralytics otherwise.
+
+    ``threads`` limits the backend's CPU threads (None: the library default).
+    A missing or unreadable model raises UserError.
+    """
+    if backend not in BACKENDS:
+        raise UserError(f"unknown detector backend {backend!r} (choose from {', '.join(BACKENDS)})")
+    if not model.exists():
+        raise UserError(f"{model}: model not found")
+    if backend == "auto":
+        backend = "onnx" if model.suffix.lower() == ".onnx" else "ultralytics"
+    if backend == "onnx":
+        from vision.onnx_detector import OnnxDetector
+
+        return OnnxDetector(model, threads=threads, conf_threshold=conf_threshold)
+    from vision.ultralytics_detector import UltralyticsDetector
+
+    return UltralyticsDetector(model, threads=threads, conf_threshold=conf_threshold)

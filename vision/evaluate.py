@@ -1,0 +1,360 @@
+"""Scores a card detector on labelled photos by card identity: precision, recall, F1 and suit swaps.
+
+The score is about *which cards* the detector names, not where its boxes
+are: the labels box whole visible cards, while a detector may box corner
+indices. Per image, the SET of cards reported is compared with the SET of
+cards labelled (a card reported twice counts once):
+
+- true positive: a card both reported and labelled;
+- false alarm: a card reported but not labelled;
+- miss: a card labelled but not reported.
+
+Over all images, ``precision = TP / (TP + false alarms)`` (1.0 when nothing
+is reported), ``recall = TP / (TP + misses)`` (1.0 when nothing is
+labelled), ``f1`` their harmonic mean (0.0 when both are 0).
+
+A **red suit swap** is one labelled red card X of suit S in one image that
+was missed while the card of the same rank in the other red suit (S's
+partner: hearts <-> diamonds) was reported there and is not itself labelled
+in that image. Each such pair is one miss plus one false alarm that the
+engine would read as the wrong red suit: the error that turns into a false
+renege alarm. A **black suit swap** is the same for clubs <-> spades. The
+Benny has no suit and never swaps.
+
+The confusion table pairs each labelled card with what was reported for it:
+hits on the diagonal; then suit swaps; then a missed labelled card and an
+unexplained reported card whose boxes overlap (at least half of the
+reported box lies inside the labelled box); what is left is a miss
+(reported ``none``) or a false alarm (labelled ``none``).
+
+Labels are a CSV with the header ``image,class,x_center,y_center,width,height``
+(coordinates normalised to 0..1) as in ``data/real-photos-dev``. Every
+image file in the images folder is scored; one with no label rows is a scene
+with no cards, so anything reported there is a false alarm. A label row
+naming an image that is not in the folder is an error.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.errors import UserError
+from table.cards import ALL_CARDS, Card, CardParseError
+from vision.detector import Detector
+
+LABEL_HEADER = ("image", "class", "x_center", "y_center", "width", "height")
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+NONE = "none"  # the confusion table's name for "no card" (a miss's report, a false alarm's label)
+
+
+@dataclass(frozen=True)
+class LabelledCard:
+    """One label row: the card and its whole-card box, normalised x_center, y_center, width, height."""
+
+    card: Card
+    box: tuple[float, float, float, float]
+    line: int
+
+
+def read_labels(path: Path) -> dict[str, list[LabelledCard]]:
+    """Label rows grouped by image file name. Bad files raise UserError naming the file and line."""
+    if not path.is_file():
+        raise UserError(f"{path}: labels file not found")
+    labels: dict[str, list[LabelledCard]] = {}
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is None or tuple(h.strip() for h in header) != LABEL_HEADER:
+                raise UserError(f"{path}:1: expected the header {','.join(LABEL_HEADER)!r}, got {','.join(header or [])!r}")
+            for row in reader:
+                line = reader.line_num
+                if not row or all(not cell.strip() for cell in row):
+                    continue
+                if len(row) != len(LABEL_HEADER):
+                    raise UserError(f"{path}:{line}: expected {len(LABEL_HEADER)} fields, got {len(row)}")
+                image, cls = row[0].strip(), row[1].strip()
+                if not image:
+                    raise UserError(f"{path}:{line}: empty image name")
+                try:
+                    card = Card.parse(cls)
+                except CardParseError as exc:
+                    raise UserError(f"{path}:{line}: bad class {cls!r}: {exc}") from None
+                try:
+                    coords = tuple(float(v) for v in row[2:6])
+                except ValueError:
+                    raise UserError(f"{path}:{line}: box coordinates must be numbers, got {row[2:6]}") from None
+                if not all(0.0 <= v <= 1.0 for v in coords):
+                    raise UserError(f"{path}:{line}: box coordinates must lie in 0..1, got {row[2:6]}")
+                entries = labels.setdefault(image, [])
+                for other in entries:
+                    if other.card == card:
+                        raise UserError(f"{path}:{line}: {image} already has {card} (line {other.line}); one deck holds each card once")
+                entries.append(LabelledCard(card=card, box=(coords[0], coords[1], coords[2], coords[3]), line=line))
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+    except csv.Error as exc:
+        raise UserError(f"{path}: not a readable CSV file ({exc})") from None
+    return labels
+
+
+def list_images(images_dir: Path, labels: dict[str, list[LabelledCard]], labels_path: Path) -> list[str]:
+    """The image files to score: every image in the folder; each labelled image must be there."""
+    if not images_dir.is_dir():
+        raise UserError(f"{images_dir}: images folder not found")
+    present = sorted(p.name for p in images_dir.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+    names = set(present)
+    for image, entries in labels.items():
+        if image not in names:
+            raise UserError(f"{labels_path}:{entries[0].line}: image {image!r} is not in {images_dir}")
+    if not present:
+        raise UserError(f"{images_dir}: no images (.jpg, .jpeg, .png, .bmp, .webp)")
+    return present
+
+
+def load_image(path: Path) -> npt.NDArray[np.uint8]:
+    """A BGR image from disk, or UserError naming the file."""
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise UserError(f"{path}: cannot read this image")
+    return np.asarray(image, dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class ImageScore:
+    """One image's outcome: the cards labelled and reported, and how they were paired up."""
+
+    image: str
+    labelled: frozenset[Card]
+    reported: frozenset[Card]
+    pairs: tuple[tuple[str, str], ...]  # (labelled, reported) card strings; "none" for a miss or false alarm
+    red_suit_swaps: int
+    black_suit_swaps: int
+    ms: float
+
+    @property
+    def true_positives(self) -> int:
+        return len(self.labelled & self.reported)
+
+    @property
+    def false_alarms(self) -> int:
+        return len(self.reported - self.labelled)
+
+    @property
+    def misses(self) -> int:
+        return len(self.labelled - self.reported)
+
+
+def _overlap_of_reported(label_box_px: tuple[float, float, float, float], reported_box: tuple[float, float, float, float]) -> float:
+    """Fraction of the reported box (x1, y1, x2, y2) that lies inside the labelled box."""
+    lx1, ly1, lx2, ly2 = label_box_px
+    rx1, ry1, rx2, ry2 = reported_box
+    iw = max(0.0, min(lx2, rx2) - max(lx1, rx1))
+    ih = max(0.0, min(ly2, ry2) - max(ly1, ry1))
+    area = max((rx2 - rx1) * (ry2 - ry1), 1e-9)
+    return iw * ih / area
+
+
+def score_image(
+    image: str,
+    labelled: Sequence[LabelledCard],
+    reported_boxes: dict[Card, tuple[float, float, float, float]],
+    frame_size: tuple[int, int] = (1, 1),
+    ms: float = 0.0,
+) -> ImageScore:
+    """Compare one image's labelled cards with the reported ones (card -> a reported box, in pixels).
+
+    ``frame_size`` is (width, height), to turn the normalised label boxes into
+    pixels for the confusion table's box pairing; it does not affect the scores.
+    """
+    lab = {entry.card: entry for entry in labelled}
+    labelled_set, reported_set = frozenset(lab), frozenset(reported_boxes)
+    pairs: list[tuple[str, str]] = [(str(c), str(c)) for c in sorted(labelled_set & reported_set)]
+    missed = sorted(labelled_set - reported_set)
+    extra = set(reported_set - labelled_set)
+    red = black = 0
+    still_missed: list[Card] = []
+    for card in missed:
+        if card.rank is not None and card.suit is not None:
+            twin = Card(card.rank, card.suit.partner)
+            if twin in extra:
+                extra.discard(twin)
+                pairs.append((str(card), str(twin)))
+                if card.suit.is_red:
+                    red += 1
+                else:
+                    black += 1
+                continue
+        still_missed.append(card)
+    # Pair what is left by where it lies: the best-overlapping reported card for each miss.
+    width, height = frame_size
+    candidates: list[tuple[float, Card, Card]] = []
+    for card in still_missed:
+        cx, cy, w, h = lab[card].box
+        px = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+        for other in extra:
+            overlap = _overlap_of_reported(px, reported_boxes[other])
+            if overlap >= 0.5:
+                candidates.append((overlap, card, other))
+    candidates.sort(key=lambda t: (-t[0], str(t[1]), str(t[2])))
+    paired_l: set[Card] = set()
+    for _, card, other in candidates:
+        if card in paired_l or other not in extra:
+            continue
+        paired_l.add(card)
+        extra.discard(other)
+        pairs.append((str(card), str(other)))
+    pairs.extend((str(c), NONE) for c in still_missed if c not in paired_l)
+    pairs.extend((NONE, str(c)) for c in sorted(extra))
+    return ImageScore(
+        image=image,
+        labelled=labelled_set,
+        reported=reported_set,
+        pairs=tuple(pairs),
+        red_suit_swaps=red,
+        black_suit_swaps=black,
+        ms=ms,
+    )
+
+
+@dataclass
+class EvalResult:
+    """Totals over a set of labelled images."""
+
+    per_image: list[ImageScore] = field(default_factory=list)
+
+    @property
+    def images(self) -> int:
+        return len(self.per_image)
+
+    @property
+    def cards(self) -> int:
+        return sum(len(s.labelled) for s in self.per_image)
+
+    @property
+    def reported(self) -> int:
+        return sum(len(s.reported) for s in self.per_image)
+
+    @property
+    def true_positives(self) -> int:
+        return sum(s.true_positives for s in self.per_image)
+
+    @property
+    def false_alarms(self) -> int:
+        return sum(s.false_alarms for s in self.per_image)
+
+    @property
+    def misses(self) -> int:
+        return sum(s.misses for s in self.per_image)
+
+    @property
+    def precision(self) -> float:
+        tp, fp = self.true_positives, self.false_alarms
+        return tp / (tp + fp) if tp + fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        tp, fn = self.true_positives, self.misses
+        return tp / (tp + fn) if tp + fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def red_suit_swaps(self) -> int:
+        return sum(s.red_suit_swaps for s in self.per_image)
+
+    @property
+    def black_suit_swaps(self) -> int:
+        return sum(s.black_suit_swaps for s in self.per_image)
+
+    @property
+    def ms_per_image(self) -> float:
+        """Median detector time per image (reading the file from disk not included)."""
+        return statistics.median(s.ms for s in self.per_image) if self.per_image else 0.0
+
+    def confusion(self) -> Counter[tuple[str, str]]:
+        """(labelled, reported) -> count over all images; ``"none"`` marks misses and false alarms."""
+        counts: Counter[tuple[str, str]] = Counter()
+        for s in self.per_image:
+            counts.update(s.pairs)
+        return counts
+
+
+def evaluate(
+    detector: Detector,
+    images_dir: Path,
+    labels_csv: Path,
+    progress: Callable[[ImageScore], None] | None = None,
+) -> EvalResult:
+    """Run ``detector`` on every image in ``images_dir`` and score it against ``labels_csv``."""
+    labels = read_labels(labels_csv)
+    names = list_images(images_dir, labels, labels_csv)
+    result = EvalResult()
+    for frame_no, name in enumerate(names):
+        image = load_image(images_dir / name)
+        start = time.perf_counter()
+        detections = detector.detect(image, frame_no)
+        ms = (time.perf_counter() - start) * 1000.0
+        boxes: dict[Card, tuple[float, float, float, float]] = {}
+        for det in sorted(detections, key=lambda d: -d.confidence):
+            boxes.setdefault(det.card, det.box)
+        score = score_image(name, labels.get(name, []), boxes, (image.shape[1], image.shape[0]), ms)
+        result.per_image.append(score)
+        if progress is not None:
+            progress(score)
+    return result
+
+
+def confusion_rows(counts: Counter[tuple[str, str]], extra_cards: Iterable[str] = ()) -> list[list[str]]:
+    """The confusion table as CSV rows: labelled card down, reported card across, ``none`` last on both.
+
+    Every card of the 33-card deck gets a row and a column, so tables from
+    different runs line up.
+    """
+    names = [str(c) for c in ALL_CARDS]
+    for extra in sorted({*extra_cards, *(k for pair in counts for k in pair)}):
+        if extra not in names and extra != NONE:
+            names.append(extra)
+    names.append(NONE)
+    rows = [["labelled\\reported", *names]]
+    for lab in names:
+        rows.append([lab, *(str(counts.get((lab, rep), 0)) for rep in names)])
+    return rows
+
+
+def write_confusion(path: Path, result: EvalResult) -> None:
+    """Write the confusion table, then a blank row and one ``name,count`` row per total.
+
+    The totals are ``true_positives``, ``misses``, ``false_alarms``,
+    ``red_suit_swaps`` and ``black_suit_swaps``.
+    """
+    rows = confusion_rows(result.confusion())
+    rows.append([])
+    rows.extend(
+        [
+            ["true_positives", str(result.true_positives)],
+            ["misses", str(result.misses)],
+            ["false_alarms", str(result.false_alarms)],
+            ["red_suit_swaps", str(result.red_suit_swaps)],
+            ["black_suit_swaps", str(result.black_suit_swaps)],
+        ]
+    )
+    try:
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh).writerows(rows)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write the confusion table ({exc.strerror})") from None

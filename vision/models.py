@@ -1,0 +1,77 @@
+"""Finds the shipped detector model: the ``models/`` folder of the source tree, or one named by the environment.
+
+The weights are not Python package data: they live in the repository's
+``models/`` folder next to ``vision/`` (``models/MODEL_CARD.md`` describes
+them): the card finder ``card-obb.onnx`` (also ``card-obb.pt``), and the
+corner-index classifier ``corner-cls.onnx`` with its class list in
+``classes.json`` (key ``"classifier"``). The classifier and class list are
+looked for next to whichever finder model is used, so ``--model
+other/card-obb.onnx`` picks up ``other/corner-cls.onnx``. The table runs from that tree (an editable install, or the Pi install
+with ``WorkingDirectory=`` the checkout), so the default is found relative
+to this file. Elsewhere, point at a model explicitly:
+
+1. ``EUCHRE_TABLE_MODEL`` = a model file (used as is);
+2. ``EUCHRE_TABLE_MODELS_DIR`` = a folder holding ``DEFAULT_MODEL_NAME``;
+3. ``<source tree>/models/DEFAULT_MODEL_NAME``;
+4. ``./models/DEFAULT_MODEL_NAME`` in the working directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from companion.errors import UserError
+
+DEFAULT_MODEL_NAME = "card-obb.onnx"
+CLASSIFIER_NAME = "corner-cls.onnx"
+CLASSES_NAME = "classes.json"
+REPO_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+def model_candidates() -> list[Path]:
+    """Where the default model is looked for, in order."""
+    found: list[Path] = []
+    if env := os.environ.get("EUCHRE_TABLE_MODEL"):
+        return [Path(env)]
+    if env_dir := os.environ.get("EUCHRE_TABLE_MODELS_DIR"):
+        found.append(Path(env_dir) / DEFAULT_MODEL_NAME)
+    found.append(REPO_MODELS_DIR / DEFAULT_MODEL_NAME)
+    found.append(Path.cwd() / "models" / DEFAULT_MODEL_NAME)
+    return found
+
+
+def default_model_path() -> Path:
+    """The shipped ONNX model, or UserError listing where it was looked for."""
+    candidates = model_candidates()
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise UserError(f"no detector model found (looked at {', '.join(str(p) for p in candidates)}); pass --model PATH")
+
+
+def _models_dir_of(model: Path) -> Path:
+    # An NCNN export is a folder (models/card-obb_ncnn_model/): its companions sit beside the folder.
+    return model.parent
+
+
+def classifier_path_for(model: Path) -> Path | None:
+    """The corner-index classifier that goes with the finder ``model``, if there is one beside it."""
+    path = _models_dir_of(model) / CLASSIFIER_NAME
+    return path if path.is_file() else None
+
+
+def classifier_classes_for(model: Path) -> list[str] | None:
+    """The classifier's class names from ``classes.json`` beside ``model`` (None if there is no such file)."""
+    path = _models_dir_of(model) / CLASSES_NAME
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path}: cannot read the class list ({exc})") from None
+    classes = data.get("classifier") if isinstance(data, dict) else None
+    if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
+        raise UserError(f"{path}: expected a list of class names under \"classifier\"")
+    return classes

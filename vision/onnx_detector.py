@@ -1,0 +1,234 @@
+"""The table's card detector: YOLO networks exported to ONNX, run by ONNX Runtime with numpy post-processing.
+
+This is the runtime path on the Pi, so it imports neither torch nor
+Ultralytics (a test checks ``"torch" not in sys.modules`` after a detect).
+
+Two model shapes are served:
+
+- **two stages** (the shipped model, see ``vision/synth/README.md``): a
+  finder whose only class is ``card`` (oriented boxes around whole cards),
+  then the corner-index classifier ``corner-cls.onnx`` on the four corner
+  crops of each card (``vision.cardcrop``), whose votes make one card name.
+  Chosen when no finder class names a card.
+- **one stage**: a YOLO whose classes are the cards themselves (whole-card
+  or corner-index boxes), decoded straight to cards.
+
+The finder's class names, input size and task come from the metadata
+Ultralytics writes into the ONNX file (``names``, ``imgsz``, ``task``,
+``end2end``); the output layouts understood are listed in
+``vision.postprocess``. NMS and the merging of two detections of one card
+happen in ``vision.postprocess``, once, for both backends.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.errors import UserError
+from table.cards import Card, CardParseError
+from vision import postprocess as pp
+from vision.detection import CardDetection
+
+DEFAULT_CONF = 0.25
+DEFAULT_IOU = 0.5
+# Two detections of one card: corner-index boxes lie up to a card's length apart; whole-card boxes
+# of one card overlap. In units of the larger box's longer side (see postprocess.merge_same_card).
+MERGE_GAP_CORNERS = 4.0
+MERGE_GAP_WHOLE_CARDS = 0.0
+
+
+def _literal(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def ort_session(path: Path, threads: int | None, what: str) -> Any:
+    """An ONNX Runtime CPU session; ``threads`` limits intra-op threads (None: one per core)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    if threads is not None:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    if not path.is_file():
+        raise UserError(f"{path}: {what} not found")
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ORT raises its own exception types for a corrupt file
+        raise UserError(f"{path}: cannot load this {what} ({str(exc).splitlines()[0]})") from None
+
+
+class ModelInfo:
+    """What the post-processing needs to know about a finder network, read from its ONNX metadata."""
+
+    def __init__(self, names: dict[int, str], imgsz: tuple[int, int], task: str, end2end: bool | None) -> None:
+        self.names = names
+        self.cards: list[Card | None] = pp.class_cards(names)
+        self.imgsz = imgsz
+        self.task = task
+        self.end2end = end2end
+
+    @property
+    def names_cards(self) -> bool:
+        """Whether the classes are cards (one stage) rather than "a card is here" (two stages)."""
+        return any(card is not None for card in self.cards)
+
+    @classmethod
+    def from_metadata(cls, meta: dict[str, str], input_shape: list[Any], source: Path) -> ModelInfo:
+        names = _literal(meta.get("names"))
+        if not isinstance(names, dict) or not names:
+            raise UserError(f"{source}: the model has no class names in its metadata (export it with Ultralytics)")
+        imgsz_meta = _literal(meta.get("imgsz"))
+        if isinstance(imgsz_meta, (list, tuple)) and len(imgsz_meta) == 2:
+            imgsz = (int(imgsz_meta[0]), int(imgsz_meta[1]))
+        elif isinstance(imgsz_meta, int):
+            imgsz = (imgsz_meta, imgsz_meta)
+        elif len(input_shape) == 4 and all(isinstance(v, int) for v in input_shape[2:]):
+            imgsz = (int(input_shape[2]), int(input_shape[3]))
+        else:
+            raise UserError(f"{source}: cannot tell the model's input size (no imgsz metadata, dynamic input)")
+        e2e = _literal(meta.get("end2end"))
+        return cls(
+            names={int(k): str(v) for k, v in names.items()},
+            imgsz=imgsz,
+            task=str(meta.get("task", "detect")),
+            end2end=e2e if isinstance(e2e, bool) else None,
+        )
+
+
+class CornerClassifier:
+    """Names the card inside each outline from its four corner crops (``vision.cardcrop``), in one batch."""
+
+    def __init__(self, path: Path, classes: Sequence[str] | None = None, threads: int | None = None) -> None:
+        from vision import cardcrop
+
+        self.path = Path(path)
+        self.session = ort_session(self.path, threads, "corner-index classifier")
+        self.input_name = self.session.get_inputs()[0].name
+        self.classes = list(classes) if classes is not None else list(cardcrop.CLASSIFIER_CLASSES)
+        out_shape = self.session.get_outputs()[0].shape
+        if len(out_shape) != 2 or (isinstance(out_shape[1], int) and out_shape[1] != len(self.classes)):
+            raise UserError(f"{self.path}: classifier output {out_shape} does not match {len(self.classes)} classes")
+        if cardcrop.NONE_CLASS not in self.classes:
+            raise UserError(f"{self.path}: the classifier's classes lack {cardcrop.NONE_CLASS!r}")
+        self.cards: dict[str, Card] = {}
+        for name in self.classes:
+            if name == cardcrop.NONE_CLASS:
+                continue
+            try:
+                self.cards[name] = Card.parse(name)
+            except CardParseError:
+                raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
+
+    def classify(self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]) -> list[tuple[Card | None, float]]:
+        """For each outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence."""
+        from vision import cardcrop
+
+        if len(quads) == 0:
+            return []
+        crops = np.concatenate([cardcrop.corner_crops(frame_bgr, q) for q in quads]).astype(np.float32)
+        logits = np.asarray(self.session.run(None, {self.input_name: crops})[0], dtype=np.float32)
+        per_card = logits.reshape(len(quads), -1, len(self.classes))
+        answers: list[tuple[Card | None, float]] = []
+        for block in per_card:
+            name, conf = cardcrop.combine_corners(block, self.classes)
+            answers.append((self.cards.get(name), conf))
+        return answers
+
+
+def name_outlines(
+    frame_bgr: npt.NDArray[np.uint8],
+    quads: npt.NDArray[np.float32],
+    scores: npt.NDArray[np.float32],
+    classifier: CornerClassifier,
+    frame: int,
+) -> list[CardDetection]:
+    """Second stage: card outlines (K, 4, 2) in frame pixels with finder scores -> named cards.
+
+    The confidence is the finder's score times the classifier's; an outline
+    whose corners show no index is dropped.
+    """
+    h, w = frame_bgr.shape[:2]
+    dets: list[CardDetection] = []
+    for quad, score, (card, conf) in zip(quads, scores, classifier.classify(frame_bgr, quads), strict=True):
+        if card is not None:
+            dets.append(pp.quad_detection(card, float(score) * conf, quad, w, h, frame))
+    return dets
+
+
+class OnnxDetector:
+    """Cards in a BGR frame from a YOLO ONNX model, plus the corner classifier when the model only finds cards.
+
+    ``threads`` sets ONNX Runtime's intra-op threads for both networks (None:
+    one per core). ``conf_threshold`` drops weaker finder candidates before
+    NMS. ``classifier`` defaults to ``corner-cls.onnx`` beside ``model``
+    (``vision.models``); ``merge_gap`` defaults to the model kind's
+    (:data:`MERGE_GAP_WHOLE_CARDS` with a classifier, else
+    :data:`MERGE_GAP_CORNERS`).
+    """
+
+    def __init__(
+        self,
+        model: Path,
+        threads: int | None = None,
+        conf_threshold: float | None = None,
+        iou_threshold: float = DEFAULT_IOU,
+        merge_gap: float | None = None,
+        classifier: Path | None = None,
+    ) -> None:
+        from vision.models import classifier_classes_for, classifier_path_for
+
+        self.path = Path(model)
+        self.session = ort_session(self.path, threads, "ONNX model")
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.info = ModelInfo.from_metadata(dict(meta), list(inp.shape), self.path)
+        self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
+        self.iou_threshold = iou_threshold
+        self.classifier: CornerClassifier | None = None
+        if not self.info.names_cards:
+            cls_path = classifier if classifier is not None else classifier_path_for(self.path)
+            if cls_path is None:
+                raise UserError(
+                    f"{self.path}: this model only finds cards (classes {sorted(self.info.names.values())}); "
+                    f"its corner-index classifier corner-cls.onnx is not beside it"
+                )
+            self.classifier = CornerClassifier(cls_path, classifier_classes_for(self.path), threads)
+        if merge_gap is None:
+            merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
+        self.merge_gap = merge_gap
+
+    @property
+    def input_size(self) -> tuple[int, int]:
+        """(height, width) of the finder's input."""
+        return self.info.imgsz
+
+    def raw_output(self, frame_bgr: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], pp.Letterbox]:
+        """The finder's first output for one frame, and how the frame was letterboxed."""
+        image, box = pp.letterbox(frame_bgr, self.info.imgsz)
+        out = self.session.run(None, {self.input_name: pp.to_tensor(image)})[0]
+        return np.asarray(out, dtype=np.float32), box
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        out, box = self.raw_output(frame_bgr)
+        raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
+        # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
+        raw = pp.nms(raw, self.iou_threshold)
+        if self.classifier is not None:
+            dets = name_outlines(frame_bgr, pp.frame_quads(raw, box), raw.scores, self.classifier, frame)
+        else:
+            dets = pp.to_detections(raw, box, self.info.cards, frame)
+        return pp.merge_same_card(dets, self.merge_gap)

@@ -1,0 +1,144 @@
+"""Build the training datasets from the fetched artwork: OBB scenes for the card finder, and the synthetic test set.
+
+    python -m vision.synth.build obb --art work-data/art --out work-data/datasets/obb --train 5000 --val 400
+    python -m vision.synth.build test --art work-data/art --out work-data/datasets/synth-test --count 300
+
+``obb`` renders scenes from the training decks (every deck in the manifest
+except ``faces.HELD_OUT_DECKS``) into the Ultralytics OBB layout with a
+``data.yaml``; ``test`` renders scenes from the held-out decks only, with a
+``labels.csv`` in the real-photos format (``image,class,x_center,y_center,
+width,height``, normalised visible-part boxes) for ``euchre-table eval-vision``.
+Scene ``i`` of a split uses seed ``base_seed + i`` (train and val and test use
+disjoint seed ranges), so a dataset is rebuilt bit for bit from the same art.
+With ``--procedural`` the scenes use procedurally drawn faces (no fetched art).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import multiprocessing as mp
+import os
+import sys
+from pathlib import Path
+
+import cv2
+
+from vision.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
+from vision.synth.scenes import Scene, render_scene
+
+SEED_TRAIN = 1_000_000
+SEED_VAL = 2_000_000
+SEED_TEST = 3_000_000
+
+_FS: FaceSet | None = None
+
+
+def obb_label_lines(scene: Scene) -> list[str]:
+    """YOLO-OBB label lines: ``0 x1 y1 ... x4 y4`` (corners TL TR BR BL, normalised, clipped to the frame)."""
+    h, w = scene.image.shape[:2]
+    lines = []
+    for c in scene.cards:
+        pts = []
+        for x, y in c.corners:
+            pts += [min(max(float(x) / w, 0.0), 1.0), min(max(float(y) / h, 0.0), 1.0)]
+        lines.append("0 " + " ".join(f"{v:.6f}" for v in pts))
+    return lines
+
+
+def _init(art: str | None, decks: str) -> None:
+    global _FS
+    cv2.setNumThreads(1)
+    if art is None:
+        _FS = procedural_faceset()
+    elif decks == "train":
+        _FS = load_manifest(Path(art), exclude=HELD_OUT_DECKS)
+    else:
+        _FS = load_manifest(Path(art), decks=set(HELD_OUT_DECKS))
+        if not _FS.backs:  # backs are not cards: borrow them from the whole manifest
+            _FS.backs = load_manifest(Path(art)).backs
+
+
+def _job_obb(args: tuple[int, str, str]) -> int:
+    seed, img_path, lbl_path = args
+    assert _FS is not None
+    scene = render_scene(_FS, seed)
+    cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
+    return len(scene.cards)
+
+
+def _job_test(args: tuple[int, str]) -> list[tuple[str, str, float, float, float, float]]:
+    seed, img_path = args
+    assert _FS is not None
+    scene = render_scene(_FS, seed)
+    cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    h, w = scene.image.shape[:2]
+    rows = []
+    for c in scene.cards:
+        x1, y1, x2, y2 = c.visible_box
+        rows.append((Path(img_path).name, c.card, (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h))
+    return rows
+
+
+def build_obb(art: str | None, out: Path, n_train: int, n_val: int, procs: int) -> int:
+    jobs = []
+    for split, n, base in (("val", n_val, SEED_VAL), ("train", n_train, SEED_TRAIN)):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for i in range(n):
+            name = f"{split}_{i:06d}"
+            jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
+                         str(out / "labels" / split / f"{name}.txt")))
+    with mp.Pool(procs, initializer=_init, initargs=(art, "train")) as pool:
+        total = 0
+        for k, n in enumerate(pool.imap(_job_obb, jobs, chunksize=8)):
+            total += n
+            if (k + 1) % 500 == 0:
+                print(f"rendered {k + 1}/{len(jobs)}", flush=True)
+    (out / "data.yaml").write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n"
+    )
+    return total
+
+
+def build_test(art: str | None, out: Path, count: int, procs: int) -> int:
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    jobs = [(SEED_TEST + i, str(out / "images" / f"synth_{i:05d}.jpg")) for i in range(count)]
+    rows: list[tuple[str, str, float, float, float, float]] = []
+    with mp.Pool(procs, initializer=_init, initargs=(art, "held-out")) as pool:
+        for r in pool.imap(_job_test, jobs, chunksize=8):
+            rows += r
+    with open(out / "labels.csv", "w", newline="") as fh:
+        wr = csv.writer(fh)
+        wr.writerow(["image", "class", "x_center", "y_center", "width", "height"])
+        for name, card, x, y, bw, bh in rows:
+            wr.writerow([name, card, f"{x:.6f}", f"{y:.6f}", f"{bw:.6f}", f"{bh:.6f}"])
+    return len(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=["obb", "test"])
+    ap.add_argument("--art", default="work-data/art")
+    ap.add_argument("--procedural", action="store_true", help="use procedurally drawn faces, not the fetched art")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--train", type=int, default=5000)
+    ap.add_argument("--val", type=int, default=400)
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--procs", type=int, default=2)
+    args = ap.parse_args(argv)
+    art = None if args.procedural else args.art
+    out = Path(args.out)
+    if args.what == "obb":
+        n = build_obb(art, out, args.train, args.val, args.procs)
+        print(f"scenes={args.train + args.val} cards={n} out={out}")
+    else:
+        n = build_test(art, out, args.count, args.procs)
+        print(f"scenes={args.count} cards={n} out={out}")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""Corner-index crops for the classifier, generated on the fly from card faces with heavy augmentation.
+
+One sample: a card face is laid on a procedural table patch with a random
+pose (any rotation, some perspective, any size from a far overhead camera to
+a close phone photo), sometimes partly covered by another card or a hand,
+lit and degraded like a scene (``scenes.photometric`` / ``scenes.degrade``),
+then its four corners are cut out with ``vision.cardcrop`` from *jittered*
+corner points (the detector's corners are never exact). A crop whose corner
+holds the deck's index is labelled with the card; one whose corner is blank,
+or whose index is covered, is labelled ``none``. Card backs and bare table
+give ``none`` crops too.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import cardcrop
+from vision.synth.faces import (
+    HELD_OUT_DECKS,
+    NO_CLASSIFIER,
+    FaceSet,
+    index_corners,
+    load_manifest,
+    procedural_faceset,
+)
+from vision.synth.scenes import _warp_face, background, degrade, photometric
+
+CLASS_INDEX = {c: i for i, c in enumerate(cardcrop.CLASSIFIER_CLASSES)}
+NONE = CLASS_INDEX[cardcrop.NONE_CLASS]
+# Where the index sits inside a crop (pixels): covering most of this zone hides the index.
+ZONE = (slice(6, 60), slice(4, 30))
+
+
+def _ink(face: npt.NDArray[np.uint8]) -> float:
+    """How much print is in a face's top-left index zone (a blank corner has almost none)."""
+    h, w = face.shape[:2]
+    g = cv2.cvtColor(face[: int(0.3 * h), : int(0.3 * w), :3], cv2.COLOR_BGR2GRAY)
+    return float((g < 150).mean())
+
+
+class CropSampler:
+    """Makes labelled crops from the training (or held-out) decks; deterministic per (seed, epoch, index)."""
+
+    def __init__(self, art: Path | None, split: str = "train", seed: int = 0) -> None:
+        self.art, self.split, self.seed = art, split, seed
+        self.fs: FaceSet | None = None
+
+    def _faces(self) -> FaceSet:
+        if self.fs is None:
+            if self.art is None:
+                fs = procedural_faceset()
+            elif self.split == "train":
+                fs = load_manifest(self.art, exclude=HELD_OUT_DECKS | NO_CLASSIFIER)
+            else:
+                fs = load_manifest(self.art, decks=set(HELD_OUT_DECKS))
+            for deck in fs.decks():  # a joker without a corner index cannot be told from a blank corner
+                joker = fs.faces[deck].get("B")
+                if joker is not None and _ink(joker) < 0.01:
+                    del fs.faces[deck]["B"]
+            self.fs = fs
+        return self.fs
+
+    def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.float32], int]]:
+        """Crops (3, 64, 48) float32 with class indices, from one posed card."""
+        fs = self._faces()
+        decks = fs.decks()
+        deck = decks[int(rng.integers(len(decks)))]
+        is_back = rng.random() < 0.06 and bool(fs.backs)
+        bare = rng.random() < 0.03
+        if is_back:
+            face = fs.backs[int(rng.integers(len(fs.backs)))]
+            card = None
+        else:
+            cards = sorted(fs.faces[deck])
+            card = cards[int(rng.integers(len(cards)))]
+            face = fs.faces[deck][card]
+        # pose: card height in frame pixels from a far overhead view to a close photo
+        ch = float(np.exp(rng.uniform(math.log(45), math.log(320))))
+        aspect = face.shape[1] / face.shape[0]
+        side = int(ch * 1.5) + 8
+        ang = rng.uniform(-math.pi, math.pi)
+        c, s = math.cos(ang), math.sin(ang)
+        w2, h2 = ch * aspect / 2, ch / 2
+        base = np.array([[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]], np.float32)
+        quad = base @ np.array([[c, -s], [s, c]], np.float32).T + side / 2
+        quad += rng.normal(0, 0.03 * ch, (4, 2)).astype(np.float32)  # camera tilt / perspective
+        img = background(rng, side, side).astype(np.float32)
+        patch, x0, y0 = _warp_face(face, quad.astype(np.float32), side, side)
+        if patch.size:
+            ph, pw = patch.shape[:2]
+            roi = img[y0:y0 + ph, x0:x0 + pw]
+            shade = 1.0 + rng.uniform(-0.15, 0.1) * np.linspace(0, 1, pw, dtype=np.float32)[None, :, None]
+            roi[:] = roi * (1 - patch[:, :, 3:4]) + patch[:, :, :3] * shade * rng.uniform(0.85, 1.05)
+        cover = np.zeros((side, side), np.uint8)
+        if rng.random() < 0.3:  # something over part of the card: another card or a hand
+            self._occlude(rng, img, cover, fs, quad, ch)
+        img = photometric(rng, img, float(rng.uniform(0.5, 1.0)))
+        frame = degrade(rng, img, float(rng.uniform(0.5, 1.0)))
+        # the detector's corners are a little off: jitter them (shift, scale, per-corner)
+        q = quad.copy()
+        q += rng.normal(0, 0.025 * ch, (1, 2)).astype(np.float32)
+        ctr = q.mean(axis=0)
+        q = (q - ctr) * rng.uniform(0.95, 1.06) + ctr
+        q += rng.normal(0, 0.018 * ch, (4, 2)).astype(np.float32)
+        if bare:  # a false detection on bare table
+            frame = degrade(rng, photometric(rng, background(rng, side, side).astype(np.float32)))
+        crops = cardcrop.corner_crops_bgr(frame, q)
+        cover_crops = cardcrop.corner_crops_bgr(cv2.cvtColor(cover, cv2.COLOR_GRAY2BGR), q)
+        # which of the four crops (TL, TR, BR, BL of the ordered quad) hold an index: the set is the same
+        # whichever 180-degree turn order_corners picked
+        holds = set(index_corners(deck))
+        out = []
+        for k, (crop, cov) in enumerate(zip(crops, cover_crops, strict=True)):
+            name = cardcrop.CORNER_NAMES[k]
+            covered = float(cov[ZONE][:, :, 0].mean()) / 255.0
+            if card is None or bare or name not in holds:
+                label = NONE
+            elif covered > 0.6:
+                label = NONE
+            elif covered > 0.2:
+                continue  # half-hidden index: ambiguous, leave it out
+            else:
+                label = CLASS_INDEX[card]
+            if label == NONE and rng.random() > 0.45:
+                continue  # keep the classes balanced: most crops would be blank corners
+            out.append((cardcrop.normalise_crop(crop), label))
+        return out
+
+    @staticmethod
+    def _occlude(rng: np.random.Generator, img: npt.NDArray[np.float32], cover: npt.NDArray[np.uint8],
+                 fs: FaceSet, quad: npt.NDArray[np.float32], ch: float) -> None:
+        side = img.shape[0]
+        corner = quad[int(rng.integers(4))]
+        if rng.random() < 0.6:  # another card lying over this corner
+            decks = fs.decks()
+            d = decks[int(rng.integers(len(decks)))]
+            cards = sorted(fs.faces[d])
+            other = fs.faces[d][cards[int(rng.integers(len(cards)))]]
+            a = rng.uniform(-math.pi, math.pi)
+            c, s = math.cos(a), math.sin(a)
+            w2, h2 = ch * 0.36, ch / 2
+            base = np.array([[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]], np.float32)
+            centre = corner + rng.normal(0, 0.4 * ch, 2).astype(np.float32)
+            oq = (base @ np.array([[c, -s], [s, c]], np.float32).T + centre).astype(np.float32)
+            patch, x0, y0 = _warp_face(other, oq, side, side)
+            if patch.size:
+                ph, pw = patch.shape[:2]
+                roi = img[y0:y0 + ph, x0:x0 + pw]
+                roi[:] = roi * (1 - patch[:, :, 3:4]) + patch[:, :, :3]
+                sub = cover[y0:y0 + ph, x0:x0 + pw]
+                sub[patch[:, :, 3] > 0.5] = 255
+        else:  # a finger or thumb
+            col = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90)][rng.integers(4)], np.float64)
+            centre = (int(corner[0] + rng.normal(0, 0.2 * ch)), int(corner[1] + rng.normal(0, 0.2 * ch)))
+            axes = (int(ch * rng.uniform(0.1, 0.3)), int(ch * rng.uniform(0.25, 0.6)))
+            angle = float(rng.uniform(0, 180))
+            cv2.ellipse(img, centre, axes, angle, 0, 360, tuple(col.tolist()), -1, cv2.LINE_AA)
+            cv2.ellipse(cover, centre, axes, angle, 0, 360, 255, -1)
+
+    def batch(self, n: int, procs: int = 1, epoch: int = 0) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """``n`` crops and labels for one epoch; the same (seed, epoch) gives the same crops."""
+        chunks = [(self.art, self.split, self.seed, epoch, k) for k in range(max(1, math.ceil(n / 400)))]
+        if procs > 1:
+            with mp.get_context("fork").Pool(procs) as pool:
+                parts = pool.map(_chunk, chunks)
+        else:
+            parts = [_chunk(c, self) for c in chunks]
+        xs = np.concatenate([p[0] for p in parts])[:n]
+        ys = np.concatenate([p[1] for p in parts])[:n]
+        return xs, ys
+
+
+_SAMPLERS: dict[tuple[str, str, int], CropSampler] = {}
+
+
+def _chunk(args: tuple[Path | None, str, int, int, int], sampler: CropSampler | None = None,
+           ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    art, split, seed, epoch, k = args
+    if sampler is None:
+        key = (str(art), split, seed)
+        sampler = _SAMPLERS.setdefault(key, CropSampler(art, split, seed))
+    rng = np.random.default_rng([seed, epoch, k])
+    xs: list[npt.NDArray[np.float32]] = []
+    ys: list[int] = []
+    while len(ys) < 400:
+        for x, y in sampler.sample(rng):
+            xs.append(x)
+            ys.append(y)
+    return np.stack(xs[:400]), np.array(ys[:400], np.int64)

@@ -1,0 +1,482 @@
+"""Synthetic overhead views of a Euchre table: cards as players leave them, with labels, deterministic from a seed.
+
+:func:`render_scene` draws one frame: a procedural table surface (felt,
+wood, cloth, carpet, printed mat), cards laid out as in play (a trick pile
+with overlaps in the middle, a card near each seat, the up-card on the kitty,
+a fanned hand, or a loose scatter), card backs and table clutter that are
+*not* cards, hands and sleeves over the cards, a camera tilt (one homography
+for the whole table), then pub lighting (uneven light, colour casts, glare,
+shadows), blur, noise and JPEG artefacts.
+
+Every face-up card whose visible part is at least ``MIN_VISIBLE`` of its area
+is labelled with its four corners (TL, TR, BR, BL of the upright card, in
+frame pixels, the whole card even where covered) and the box of its visible
+pixels. Pure numpy + OpenCV; the same seed gives the same pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.synth.faces import BGRA, FaceSet
+
+MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
+# Frame sizes (w, h): a little above the network input, so the resize to it still averages pixels.
+SIZES = ((512, 384), (512, 288), (384, 512), (448, 448), (512, 320), (480, 360))
+
+Image = npt.NDArray[np.uint8]
+Rng = np.random.Generator
+
+
+@dataclass
+class SceneCard:
+    """One labelled card: EGN name, deck, corners (4, 2) TL TR BR BL, visible fraction and visible box."""
+
+    card: str
+    deck: str
+    corners: npt.NDArray[np.float32]
+    visible: float
+    visible_box: tuple[float, float, float, float]
+
+
+@dataclass
+class Scene:
+    image: Image  # BGR uint8
+    cards: list[SceneCard] = field(default_factory=list)
+    seed: int = 0
+
+
+# ---------------------------------------------------------------- backgrounds
+
+
+def _noise(rng: Rng, h: int, w: int, scale: float) -> npt.NDArray[np.float32]:
+    """Smooth noise in -1..1 with features about ``scale`` pixels across."""
+    sh, sw = max(2, round(h / scale)), max(2, round(w / scale))
+    small = rng.standard_normal((sh, sw)).astype(np.float32)
+    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(big / 2.0, -1, 1)
+
+
+def _palette(rng: Rng, kind: str) -> npt.NDArray[np.float32]:
+    if kind == "felt":
+        base = [(40, 110, 30), (110, 60, 20), (30, 30, 140), (60, 60, 60), (30, 25, 20), (90, 40, 90), (30, 90, 90)]
+    elif kind == "wood":
+        base = [(40, 80, 140), (30, 60, 110), (60, 110, 170), (25, 45, 80), (90, 140, 190), (20, 30, 50)]
+    elif kind == "carpet":
+        base = [(60, 50, 120), (50, 80, 60), (90, 90, 90), (120, 100, 80), (40, 40, 100), (140, 140, 150)]
+    else:
+        base = [(200, 200, 200), (60, 140, 200), (180, 120, 60), (50, 50, 160), (120, 160, 60), (230, 220, 210)]
+    c = np.array(base[rng.integers(len(base))], np.float32)
+    return np.clip(c * rng.uniform(0.7, 1.3, 3), 0, 255)
+
+
+def background(rng: Rng, h: int, w: int) -> Image:
+    """A procedural table surface (drawn at half size, then enlarged: textures survive, time halves)."""
+    full_h, full_w = h, w
+    h, w = max(8, h // 2), max(8, w // 2)
+    kind = str(rng.choice(["felt", "wood", "cloth", "carpet", "mat", "felt", "wood"]))
+    col = _palette(rng, kind)
+    if kind == "felt":
+        img = col + 40 * _noise(rng, h, w, rng.uniform(40, 200))[..., None]
+        img += rng.normal(0, rng.uniform(3, 10), (h, w, 1)).astype(np.float32)
+    elif kind == "wood":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        a = rng.uniform(0, math.pi)
+        t = xx * math.cos(a) + yy * math.sin(a)
+        warp = 25 * _noise(rng, h, w, rng.uniform(60, 200))
+        grain = np.sin((t + warp) * rng.uniform(0.05, 0.3)) * 0.5 + 0.5
+        fine = _noise(rng, h, w, 3)
+        img = col * (0.7 + 0.35 * grain[..., None] + 0.08 * fine[..., None])
+        plank = rng.uniform(60, 250)
+        seams = (np.abs(((xx * -math.sin(a) + yy * math.cos(a)) % plank)) < 2).astype(np.float32)
+        img *= (1 - 0.5 * seams)[..., None]
+    elif kind == "cloth":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        period = rng.uniform(12, 80)
+        c2 = _palette(rng, "mat")
+        sx = (np.sin(xx * 2 * math.pi / period) > rng.uniform(-0.5, 0.5)).astype(np.float32)
+        sy = (np.sin(yy * 2 * math.pi / period) > rng.uniform(-0.5, 0.5)).astype(np.float32)
+        m = 0.5 * (sx + sy)
+        img = col * (1 - m[..., None]) + c2 * m[..., None]
+        img += rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+        img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    elif kind == "carpet":
+        img = col + 50 * _noise(rng, h, w, rng.uniform(5, 30))[..., None] * rng.uniform(0.5, 1.2, 3)
+        img += rng.normal(0, 14, (h, w, 3)).astype(np.float32)
+        img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    else:  # printed mat: a base colour with logos, rings, lines and text
+        mat = np.empty((h, w, 3), np.uint8)  # drawn in 8 bits: OpenCV's text drawing needs them
+        mat[:] = col.astype(np.uint8)
+        for _ in range(rng.integers(3, 12)):
+            c = tuple(float(v) for v in rng.uniform(0, 255, 3))
+            shape = rng.integers(4)
+            x, y = int(rng.integers(w)), int(rng.integers(h))
+            if shape == 0:
+                cv2.circle(mat, (x, y), int(rng.integers(10, 120)), c, int(rng.choice([-1, 2, 6])), cv2.LINE_AA)
+            elif shape == 1:
+                cv2.line(mat, (x, y), (int(rng.integers(w)), int(rng.integers(h))), c, int(rng.integers(1, 8)))
+            elif shape == 2:
+                text = "".join(chr(int(c)) for c in rng.integers(65, 91, rng.integers(3, 9)))
+                cv2.putText(mat, text, (x, y), int(rng.integers(8)), rng.uniform(0.8, 3), c, int(rng.integers(1, 5)))
+            else:
+                cv2.ellipse(mat, (x, y), (int(rng.integers(10, 150)), int(rng.integers(10, 80))),
+                            float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
+        img = mat.astype(np.float32) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    small = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.resize(small, (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def card_quad(cx: float, cy: float, ch: float, aspect: float, angle: float) -> npt.NDArray[np.float32]:
+    """Corners TL, TR, BR, BL of an upright card of height ``ch`` turned by ``angle`` (radians) about (cx, cy)."""
+    w, h = ch * aspect, ch
+    pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float32)
+    c, s = math.cos(angle), math.sin(angle)
+    rot = np.array([[c, -s], [s, c]], np.float32)
+    return (pts @ rot.T + np.array([cx, cy], np.float32)).astype(np.float32)
+
+
+def apply_h(hm: npt.NDArray[np.float64], pts: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), hm).reshape(-1, 2)
+
+
+def camera_tilt(rng: Rng, w: int, h: int, strength: float) -> npt.NDArray[np.float64]:
+    """A homography from the flat table to the frame: each frame corner moved by up to ``strength`` of the size."""
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + rng.uniform(-strength, strength, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
+    hm: npt.NDArray[np.float64] = cv2.getPerspectiveTransform(src, dst)
+    return hm
+
+
+# ---------------------------------------------------------------- layouts
+
+
+@dataclass
+class Placement:
+    face: BGRA
+    quad_table: npt.NDArray[np.float32]
+    card: str | None  # None: a card back (not a card)
+    deck: str
+
+
+def _choose_faces(rng: Rng, fs: FaceSet, n: int) -> list[tuple[str, str, BGRA]]:
+    decks = fs.decks()
+    main = decks[int(rng.integers(len(decks)))]
+    mixed = rng.random() < 0.15
+    out = []
+    used: set[tuple[str, str]] = set()
+    for _ in range(n):
+        deck = decks[int(rng.integers(len(decks)))] if mixed else main
+        cards = sorted(fs.faces[deck])
+        for _try in range(10):
+            card = cards[int(rng.integers(len(cards)))]
+            if (deck, card) not in used:
+                break
+        used.add((deck, card))
+        out.append((deck, card, fs.faces[deck][card]))
+    return out
+
+
+def layout(rng: Rng, fs: FaceSet, w: int, h: int) -> list[Placement]:
+    """Where the cards lie on the flat table (bottom first)."""
+    short = min(w, h)
+    ch = float(np.exp(rng.uniform(math.log(0.13), math.log(0.62)))) * short
+    mode = str(rng.choice(["scatter", "table", "table", "fan", "row", "single"]))
+    spots: list[tuple[float, float, float, float]] = []  # cx, cy, height, angle
+    backs: list[tuple[float, float, float, float]] = []
+    jitter = lambda s: float(rng.normal(0, s))  # noqa: E731
+    if mode == "single":
+        spots.append((rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h, ch * rng.uniform(1.0, 1.4),
+                      rng.uniform(-math.pi, math.pi)))
+    elif mode == "scatter":
+        for _ in range(int(rng.integers(2, 7))):
+            spots.append((rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h, ch * rng.uniform(0.9, 1.1),
+                          rng.uniform(-math.pi, math.pi)))
+    elif mode == "row":
+        n = int(rng.integers(2, 6))
+        a = rng.uniform(-math.pi, math.pi)
+        step = ch * rng.uniform(0.35, 1.1)
+        cx, cy = w / 2 - math.cos(a) * step * (n - 1) / 2, h / 2 - math.sin(a) * step * (n - 1) / 2
+        rot = a + rng.choice([0, math.pi / 2, math.pi, -math.pi / 2]) + jitter(0.1)
+        for i in range(n):
+            spots.append((cx + math.cos(a) * step * i + jitter(3), cy + math.sin(a) * step * i + jitter(3), ch,
+                          rot + jitter(0.05)))
+    elif mode == "fan":
+        n = int(rng.integers(2, 6))
+        a0 = rng.uniform(-math.pi, math.pi)
+        px, py = rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h
+        spread = rng.uniform(0.2, 0.45)
+        for i in range(n):
+            a = a0 + (i - (n - 1) / 2) * spread
+            # card centre half a card up from the pivot, turned by a
+            cx, cy = px + math.sin(a) * ch * 0.45, py - math.cos(a) * ch * 0.45
+            spots.append((cx, cy, ch, a))
+    else:  # table: kitty, trick pile and seat cards, seen from above
+        cx0, cy0 = w / 2 + jitter(0.05 * w), h / 2 + jitter(0.05 * h)
+        if rng.random() < 0.4:  # the kitty: backs under the up-card
+            kx, ky = cx0 + rng.uniform(-0.3, 0.3) * w, cy0 + rng.uniform(-0.3, 0.3) * h
+            ka = rng.uniform(-math.pi, math.pi)
+            for _ in range(int(rng.integers(1, 4))):
+                backs.append((kx + jitter(3), ky + jitter(3), ch, ka + jitter(0.1)))
+            if rng.random() < 0.7:
+                spots.append((kx + jitter(ch * 0.05), ky + jitter(ch * 0.05), ch, ka + jitter(0.15)))
+        n_trick = int(rng.integers(0, 5))
+        first = int(rng.integers(4))
+        for i in range(n_trick):
+            seat = (first + i) % 4
+            sa = seat * math.pi / 2
+            off = ch * rng.uniform(0.15, 0.55)
+            spots.append((cx0 + math.sin(sa) * off + jitter(ch * 0.08), cy0 + math.cos(sa) * off + jitter(ch * 0.08),
+                          ch, -sa + jitter(0.35) + rng.choice([0, math.pi])))
+        for seat in range(4):
+            if rng.random() < 0.35:
+                sa = seat * math.pi / 2
+                spots.append((cx0 + math.sin(sa) * 0.38 * w + jitter(10), cy0 + math.cos(sa) * 0.38 * h + jitter(10),
+                              ch, -sa + jitter(0.3)))
+        if not spots:
+            spots.append((cx0, cy0, ch, rng.uniform(-math.pi, math.pi)))
+    if rng.random() < 0.2:  # a face-down card somewhere
+        backs.append((rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h, ch, rng.uniform(-math.pi, math.pi)))
+    placements: list[Placement] = []
+    back_faces = fs.backs
+    for bx, by, bh, ba in backs:
+        if back_faces:
+            bf = back_faces[int(rng.integers(len(back_faces)))]
+            aspect = bf.shape[1] / bf.shape[0]
+            placements.append(Placement(bf, card_quad(bx, by, bh, aspect, ba), None, "back"))
+    for (deck, card, face), (cx, cy, sh, sa) in zip(_choose_faces(rng, fs, len(spots)), spots, strict=True):
+        aspect = face.shape[1] / face.shape[0]
+        placements.append(Placement(face, card_quad(cx, cy, sh, aspect, sa), card, deck))
+    return placements
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _warp_face(face: BGRA, quad: npt.NDArray[np.float32], w: int, h: int) -> tuple[npt.NDArray[np.float32], int, int]:
+    """Warp a BGRA face onto ``quad``; returns a float32 BGRA patch (alpha 0..1) and its top-left offset."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return np.zeros((0, 0, 4), np.float32), 0, 0
+    target_h = float(np.linalg.norm(quad[3] - quad[0]))
+    fh = face.shape[0]
+    if target_h * 1.3 < fh:  # area-filter down first, or small cards alias
+        scale = target_h * 1.3 / fh
+        face = cv2.resize(face, (max(2, round(face.shape[1] * scale)), max(2, round(fh * scale))),
+                          interpolation=cv2.INTER_AREA)
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, (quad - np.array([x0, y0], np.float32)).astype(np.float32))
+    # premultiplied alpha so the transparent border does not bleed black
+    f = face.astype(np.float32)
+    f[:, :, :3] *= f[:, :, 3:4] / 255.0
+    patch = cv2.warpPerspective(f, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    patch[:, :, 3] /= 255.0
+    return patch, int(x0), int(y0)
+
+
+def _card_shading(rng: Rng, ph: int, pw: int) -> npt.NDArray[np.float32]:
+    """A gentle brightness ramp across a card (curl, tilt against the light)."""
+    yy, xx = np.mgrid[0:ph, 0:pw].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    t = (xx * math.cos(a) + yy * math.sin(a)) / max(pw, ph)
+    return (1.0 + rng.uniform(-0.15, 0.1) * t).astype(np.float32)
+
+
+def _draw_hand(rng: Rng, img: npt.NDArray[np.float32], owner: npt.NDArray[np.int16]) -> None:
+    """A hand with a sleeve reaching in from a frame edge."""
+    h, w = owner.shape
+    edge = int(rng.integers(4))
+    t = rng.uniform(0.1, 0.9)
+    reach = rng.uniform(0.15, 0.5)
+    base = [(t * w, 0), (w, t * h), (t * w, h), (0, t * h)][edge]
+    inward = [(0, 1), (-1, 0), (0, -1), (1, 0)][edge]
+    ang = math.atan2(inward[1], inward[0]) + rng.normal(0, 0.35)
+    tip = (base[0] + math.cos(ang) * reach * min(w, h) * 1.5, base[1] + math.sin(ang) * reach * min(w, h) * 1.5)
+    width = rng.uniform(0.08, 0.16) * min(w, h)
+    layer = np.zeros((h, w), np.uint8)
+    col_img = np.zeros((h, w, 3), np.float32)
+    skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][rng.integers(5)],
+                    np.float32) * rng.uniform(0.85, 1.15)
+    sleeve = rng.uniform(10, 230, 3).astype(np.float32)
+    nx, ny = -math.sin(ang), math.cos(ang)
+    mid = (base[0] + (tip[0] - base[0]) * 0.6, base[1] + (tip[1] - base[1]) * 0.6)
+    arm = np.array([[base[0] + nx * width, base[1] + ny * width], [mid[0] + nx * width, mid[1] + ny * width],
+                    [mid[0] - nx * width, mid[1] - ny * width], [base[0] - nx * width, base[1] - ny * width]], np.int32)
+    cv2.fillPoly(layer, [arm], 255, cv2.LINE_AA)
+    col_img[layer > 0] = sleeve
+    hand = np.zeros((h, w), np.uint8)
+    hc = (mid[0] + (tip[0] - mid[0]) * 0.5, mid[1] + (tip[1] - mid[1]) * 0.5)
+    axes = (int(np.linalg.norm(np.subtract(tip, mid)) * 0.6) + 1, int(width * 0.9) + 1)
+    cv2.ellipse(hand, (int(hc[0]), int(hc[1])), axes, math.degrees(ang), 0, 360, 255, -1, cv2.LINE_AA)
+    col_img[hand > 0] = skin
+    layer = np.maximum(layer, hand)
+    ys, xs = np.nonzero(layer)
+    if len(xs) == 0:
+        return
+    pad = int(width) + 4
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    x1, y1 = min(w, int(xs.max()) + pad + 1), min(h, int(ys.max()) + pad + 1)
+    lay = layer[y0:y1, x0:x1]
+    col = col_img[y0:y1, x0:x1] + rng.standard_normal((y1 - y0, x1 - x0, 1), dtype=np.float32) * np.float32(5)
+    a = cv2.GaussianBlur(lay.astype(np.float32) / 255.0, (0, 0), 1.2)[..., None]
+    shift = int(width * 0.3)
+    sh = cv2.GaussianBlur(np.roll(lay, (shift, shift), (0, 1)).astype(np.float32) / 255.0, (0, 0), width * 0.3)
+    roi = img[y0:y1, x0:x1]
+    roi *= 1 - 0.35 * sh[..., None]  # its shadow first
+    roi[:] = roi * (1 - a) + col * a
+    owner[layer > 127] = -2
+
+
+def _clutter(rng: Rng, img: npt.NDArray[np.float32]) -> None:
+    """Things on a pub table that are not cards: coasters, a phone, coins, paper slips."""
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(0, 4))):
+        kind = int(rng.integers(4))
+        x, y = int(rng.integers(w)), int(rng.integers(h))
+        s = int(rng.uniform(0.05, 0.2) * min(w, h))
+        c = tuple(float(v) for v in rng.uniform(0, 255, 3))
+        if kind == 0:  # coaster
+            cv2.circle(img, (x, y), s, c, -1, cv2.LINE_AA)
+            cv2.circle(img, (x, y), int(s * 0.7), tuple(float(v) for v in rng.uniform(0, 255, 3)), 3, cv2.LINE_AA)
+        elif kind == 1:  # phone
+            box = cv2.boxPoints(((x, y), (s * 1.0, s * 2.0), float(rng.uniform(0, 180)))).astype(np.int32)
+            cv2.fillPoly(img, [box], (20, 20, 25), cv2.LINE_AA)
+        elif kind == 2:  # coins
+            for _k in range(int(rng.integers(1, 5))):
+                cv2.circle(img, (x + int(rng.integers(-20, 20)), y + int(rng.integers(-20, 20))), max(3, s // 6),
+                           (60, 150, 190) if rng.random() < 0.5 else (170, 170, 170), -1, cv2.LINE_AA)
+        else:  # a white paper slip (score sheet): white but not a card
+            box = cv2.boxPoints(((x, y), (s * rng.uniform(1.2, 3), s * rng.uniform(0.3, 1.0)),
+                                 float(rng.uniform(0, 180)))).astype(np.int32)
+            cv2.fillPoly(img, [box], (235, 240, 240), cv2.LINE_AA)
+            for k in range(3):
+                cv2.line(img, tuple(box[0] + (0, 6 * k + 4)), tuple(box[1] + (0, 6 * k + 4)), (90, 60, 40), 1)
+
+
+def photometric(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> npt.NDArray[np.float32]:
+    """Pub lighting and camera effects on a float BGR image (0..255); returns float32."""
+    h, w = img.shape[:2]
+    # uneven light: a smooth field plus a directional ramp, then a vignette (computed small, it is smooth)
+    sh, sw = max(4, h // 8), max(4, w // 8)
+    field = 1.0 + strength * rng.uniform(0.1, 0.45) * _noise(rng, sh, sw, max(sh, sw) / rng.uniform(1, 3))
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = ((xx - sw / 2) * math.cos(a) + (yy - sh / 2) * math.sin(a)) / max(sw, sh)
+    field *= 1.0 + strength * rng.uniform(0, 0.6) * ramp
+    r2 = ((xx - sw / 2) ** 2 + (yy - sh / 2) ** 2) / ((sw / 2) ** 2 + (sh / 2) ** 2)
+    field *= 1.0 - strength * rng.uniform(0, 0.35) * r2
+    # colour cast: warm pub bulbs, cool daylight, green-ish fluorescent
+    cast = np.array([rng.uniform(0.7, 1.1), rng.uniform(0.85, 1.1), rng.uniform(0.9, 1.3)], np.float32)
+    if rng.random() < 0.3:
+        cast = rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    gain = (1 + strength * (cast - 1)) * rng.uniform(0.55, 1.25)
+    field3 = cv2.resize((field[..., None] * gain).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    img = cv2.multiply(img, field3)
+    # glare: bright soft blobs (glossy cards under a lamp)
+    for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.5 * strength else 0):
+        g = np.zeros((h, w), np.float32)
+        cv2.ellipse(g, (int(rng.integers(w)), int(rng.integers(h))),
+                    (int(rng.uniform(0.03, 0.2) * w), int(rng.uniform(0.02, 0.12) * h)),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        g = cv2.GaussianBlur(g, (0, 0), rng.uniform(3, 20))
+        img = img + g[..., None] * rng.uniform(60, 200)
+    gamma = rng.uniform(0.75, 1.35)
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    return cv2.LUT(np.clip(img, 0, 255).astype(np.uint8), lut).astype(np.float32)
+
+
+def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Image:
+    """Blur (defocus or motion), resolution loss, sensor noise and JPEG artefacts; returns BGR uint8."""
+    h, w = img.shape[:2]
+    if rng.random() < 0.35 * strength:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8))
+    if rng.random() < 0.2 * strength:
+        k = int(rng.integers(3, 10))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2, :] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kern = cv2.warpAffine(kern, rot, (k, k))
+        kern /= max(float(kern.sum()), 1e-6)
+        img = cv2.filter2D(img, -1, kern)
+    if rng.random() < 0.3 * strength:
+        f = rng.uniform(0.35, 0.8)
+        small = cv2.resize(img, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    sigma = rng.uniform(0, 9) * strength
+    if sigma > 0.5:
+        img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(sigma)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(30, 96))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return decoded if decoded is not None else out
+
+
+def render_scene(fs: FaceSet, seed: int, size: tuple[int, int] | None = None, effects: float = 1.0) -> Scene:
+    """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene."""
+    rng = np.random.default_rng(seed)
+    w, h = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
+    tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.14) * (1 if rng.random() < 0.8 else 0))
+    img = background(rng, h, w).astype(np.float32)
+    img = cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT)
+    _clutter(rng, img)
+    owner = np.full((h, w), -1, np.int16)
+    placements = layout(rng, fs, w, h)
+    quads: list[npt.NDArray[np.float32]] = []
+    areas: list[float] = []
+    for i, p in enumerate(placements):
+        quad = apply_h(tilt, p.quad_table)
+        if p.card is not None:  # keep face-up cards inside the frame: a cut-off card cannot be labelled
+            lo = np.maximum(0.0, -quad.min(axis=0))
+            hi = np.maximum(0.0, quad.max(axis=0) - np.array([w - 1, h - 1], np.float32))
+            quad = (quad + lo - hi).astype(np.float32)
+        quads.append(quad)
+        areas.append(abs(float(cv2.contourArea(quad))))
+        patch, x0, y0 = _warp_face(p.face, quad, w, h)
+        if patch.size == 0:
+            continue
+        ph, pw = patch.shape[:2]
+        alpha = patch[:, :, 3:4]
+        roi = img[y0:y0 + ph, x0:x0 + pw]
+        # a soft shadow to one side (cards have thickness, lamps are above)
+        if rng.random() < 0.8:
+            sd = max(1, round(min(pw, ph) * rng.uniform(0.01, 0.04)))
+            sh = np.roll(alpha[:, :, 0], (sd, sd), (0, 1))
+            sh = cv2.GaussianBlur(sh, (0, 0), max(0.8, sd))
+            roi *= 1 - rng.uniform(0.15, 0.45) * sh[..., None]
+        colour = patch[:, :, :3] * _card_shading(rng, ph, pw)[..., None] * rng.uniform(0.85, 1.05)
+        roi[:] = roi * (1 - alpha) + colour  # premultiplied
+        idx = i if p.card is not None else -3
+        sub = owner[y0:y0 + ph, x0:x0 + pw]
+        sub[alpha[:, :, 0] > 0.5] = idx
+    if rng.random() < 0.3 * effects:
+        for _ in range(int(rng.integers(1, 3))):
+            _draw_hand(rng, img, owner)
+    img = photometric(rng, img, effects)
+    out = degrade(rng, img, effects)
+    scene = Scene(out, [], seed)
+    for i, p in enumerate(placements):
+        if p.card is None or areas[i] < 1:
+            continue
+        ys, xs = np.nonzero(owner == i)
+        vis = len(xs) / areas[i]
+        if vis < MIN_VISIBLE:
+            continue
+        q = quads[i]
+        # the whole outline must be (nearly) in frame, or its corners cannot be labelled
+        if (q[:, 0].min() < -0.02 * w or q[:, 1].min() < -0.02 * h or q[:, 0].max() > 1.02 * w
+                or q[:, 1].max() > 1.02 * h):
+            continue
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        scene.cards.append(SceneCard(str(p.card), p.deck, q.astype(np.float32), float(min(vis, 1.0)), box))
+    return scene

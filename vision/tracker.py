@@ -1,0 +1,407 @@
+"""Noisy per-frame card detections in, stable table events out ("Jd landed at seat 2").
+
+``Tracker.update`` is pure in the sense the tests need: time is the frame
+number passed in, nothing is read from a clock, and the same detection
+sequence always gives the same observations.
+
+How it decides, in the order ``update`` works:
+
+1. Each detection is mapped to mat coordinates (the centre of its corner
+   points, else of its box); two detections of one card close together (its
+   two corner indices, overlapping boxes) become one reading.
+2. Readings are matched to tracks: first by identity and distance (so a card
+   nudged or pushed along keeps its track and its first zone), then a
+   reading of another identity on the very spot of a card counts as a rival
+   vote on it (a misread), except on a confidently landed card that is out of
+   sight (that is a card laid on top of it); else it starts a track.
+3. A hand over the table (an ``occluded`` flag from the detector, or several
+   landed cards vanishing in one frame) suspends judgement: nothing is
+   emitted until the table has been calm (the same landed cards in view, no
+   flag) for a few frames, and then the cards that did not come back are
+   reported gone together.
+4. A track lands once one identity leads a confidence-weighted vote over the
+   last ``window`` frames, was seen in at least ``min_frames`` of them and
+   the card is at rest in a zone: never on a first reading. A weak landing
+   is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``.
+   A card that lands while the same card, already landed, has vanished was
+   pushed along (from a seat's zone into the pile, say): no event, and it
+   keeps its first zone.
+5. A landed card missing for ``lost_frames`` is lifted; several cards gone
+   at once that empty their zone are a gathered trick: ``ZoneCleared``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from table.cards import Card
+from vision.detection import CardDetection
+from vision.observations import (
+    KITTY,
+    TRICK,
+    CardLanded,
+    CardLifted,
+    CardRevised,
+    Observation,
+    UpCardShown,
+    Zone,
+    ZoneCleared,
+    ZoneKind,
+)
+from vision.zones import Calibration, Point, TableLayout
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """The tracker's thresholds. Distances are in mat units (the mat is 1 x 1); times in frames."""
+
+    min_frames: int = 3  # a card lands after being read as itself in this many frames of the window
+    window: int = 5  # frames the vote looks back over
+    min_share: float = 0.6  # the leading card's share of the confidence-weighted vote needed to land
+    uncertain_below: float = 0.6  # mean confidence under this: the landing is flagged uncertain
+    uncertain_share: float = 0.67  # a vote share under this (a contested reading): flagged uncertain too
+    lost_frames: int = 6  # a landed card unseen this long is lifted (longer than any flicker)
+    merge_distance: float = 0.12  # same-card readings closer than this are one card (two corner indices)
+    move_distance: float = 0.25  # how far a card may move between frames and keep its track
+    same_spot: float = 0.03  # a different card read this close to a card not seen is a misread of it
+    rest_distance: float = 0.08  # a card whose last readings spread wider than this is still moving
+    occlusion_drop: int = 2  # this many landed cards vanishing in one frame means a hand over the table
+    resume_frames: int = 3  # calm frames after a hand before judging again
+    gather_min: int = 2  # cards gone at once, emptying their zone, to call it a gathered trick
+    off_table_margin: float = 0.1  # readings further outside the mat than this are ignored
+
+    def __post_init__(self) -> None:
+        if self.min_frames < 2:
+            raise ValueError(f"min_frames must be at least 2 (never land on a first reading): {self.min_frames}")
+        if self.window < self.min_frames:
+            raise ValueError(f"window ({self.window}) must be at least min_frames ({self.min_frames})")
+        if self.lost_frames < 2 or self.resume_frames < 1 or self.occlusion_drop < 1 or self.gather_min < 1:
+            raise ValueError(f"frame counts must be positive (lost_frames at least 2): {self}")
+        if not 0.5 <= self.min_share <= 1.0:
+            raise ValueError(f"min_share must be between 0.5 and 1: {self.min_share}")
+
+
+@dataclass
+class _Reading:
+    card: Card
+    confidence: float
+    point: Point
+
+
+@dataclass
+class _Vote:
+    score: float = 0.0
+    frames: set[int] = field(default_factory=set)
+    points: list[Point] = field(default_factory=list)
+    last: int = -1
+
+
+@dataclass
+class _Track:
+    id: int
+    first_frame: int
+    point: Point
+    last_seen: int
+    identity: Card  # the landed card, or the current leader of a tentative track
+    readings: deque[tuple[int, Card, float, Point]] = field(default_factory=deque)
+    zone: Zone | None = None  # set when it lands, and kept while the card is nudged about
+    confidence: float = 0.0
+    uncertain: bool = False
+
+    @property
+    def landed(self) -> bool:
+        return self.zone is not None
+
+
+class Tracker:
+    """Turns each frame's detections into table events; see the module docstring for the rules."""
+
+    def __init__(
+        self, calibration: Calibration, layout: TableLayout | None = None, config: TrackerConfig | None = None
+    ):
+        self.calibration = calibration
+        self.layout = layout if layout is not None else TableLayout()
+        self.config = config if config is not None else TrackerConfig()
+        self._tracks: list[_Track] = []
+        self._next_id = 0
+        self._frame: int | None = None
+        self._suspended = False
+        self._calm_since: int | None = None
+        self._calm_count = 0
+
+    @property
+    def suspended(self) -> bool:
+        """True while a hand (or anything large) is over the table and no events are emitted."""
+        return self._suspended
+
+    def landed_cards(self) -> list[tuple[Zone, Card]]:
+        """The cards the tracker believes lie on the table, in arrival order (for the display)."""
+        return [(t.zone, t.identity) for t in self._tracks if t.zone is not None]
+
+    def reset(self) -> None:
+        """Forget every card (a new deal after the table was cleared by hand)."""
+        self._tracks.clear()
+        self._suspended = False
+        self._calm_since = None
+        self._calm_count = 0
+
+    def update(
+        self,
+        detections: Sequence[CardDetection],
+        frame: int,
+        expected_seat: int | None = None,
+        *,
+        occluded: bool = False,
+    ) -> list[Observation]:
+        """Take one frame's detections; return what changed on the table, in order.
+
+        ``expected_seat`` is the engine's next player, used for cards pushed
+        into the shared trick pile. ``occluded`` is the detector's flag for a
+        hand or arm over the table.
+        """
+        if self._frame is not None and frame <= self._frame:
+            raise ValueError(f"frame numbers must increase: {frame} after {self._frame}")
+        cfg = self.config
+        was_seen = {t.id for t in self._tracks if t.landed and t.last_seen == self._frame}
+        self._associate(self._readings(detections), frame)
+        now_seen = {t.id for t in self._tracks if t.landed and t.last_seen == frame}
+        dropped = len(was_seen - now_seen)
+
+        events: list[Observation] = []
+        resumed_from: int | None = None
+        if occluded or dropped >= cfg.occlusion_drop:
+            self._suspended = True
+            self._calm_since, self._calm_count = None, 0
+        elif self._suspended and now_seen != was_seen:
+            # Landed cards still coming and going under a hand: not calm yet.
+            self._calm_since, self._calm_count = None, 0
+        elif self._suspended:
+            if self._calm_since is None:
+                self._calm_since = frame
+            self._calm_count += 1
+            if self._calm_count >= cfg.resume_frames:
+                self._suspended = False
+                resumed_from = self._calm_since
+                self._calm_since, self._calm_count = None, 0
+
+        if not self._suspended:
+            revisions = self._revise(frame)
+            # Landing first finds the cards that were only pushed along, so they are not counted gone.
+            landings, new_ids = self._land(frame, expected_seat)
+            if resumed_from is not None:
+                gone = [t for t in self._tracks if t.landed and t.last_seen < resumed_from]
+            else:
+                gone = [t for t in self._tracks if t.landed and frame - t.last_seen >= cfg.lost_frames]
+            # Reported in table order: what left, what was re-read, what arrived.
+            events.extend(self._remove(gone, frame, new_ids))
+            events.extend(revisions)
+            events.extend(landings)
+
+        self._tracks = [t for t in self._tracks if t.landed or t.last_seen > frame - cfg.window]
+        self._frame = frame
+        return events
+
+    # ---- step 1: detections to readings ----
+
+    def _readings(self, detections: Iterable[CardDetection]) -> list[_Reading]:
+        cfg = self.config
+        lo, hi = -cfg.off_table_margin, 1.0 + cfg.off_table_margin
+        merged: list[_Reading] = []
+        for det in sorted(detections, key=lambda d: -d.confidence):
+            if det.corners:
+                px = sum(p[0] for p in det.corners) / len(det.corners)
+                py = sum(p[1] for p in det.corners) / len(det.corners)
+            else:
+                px, py = det.center
+            try:
+                point = self.calibration.to_mat(px, py)
+            except ZeroDivisionError:
+                continue  # on the horizon line of the homography: nowhere on the mat
+            if not (lo <= point[0] <= hi and lo <= point[1] <= hi):
+                continue
+            for r in merged:
+                if r.card == det.card and _dist(r.point, point) <= cfg.merge_distance:
+                    # One card seen twice: keep the best confidence, centre between the two readings.
+                    w = r.confidence + det.confidence
+                    r.point = (
+                        (r.point[0] * r.confidence + point[0] * det.confidence) / w,
+                        (r.point[1] * r.confidence + point[1] * det.confidence) / w,
+                    )
+                    r.confidence = max(r.confidence, det.confidence)
+                    break
+            else:
+                merged.append(_Reading(det.card, float(det.confidence), point))
+        return merged
+
+    # ---- step 2: readings to tracks ----
+
+    def _associate(self, readings: list[_Reading], frame: int) -> None:
+        cfg = self.config
+        by_card: dict[Card, list[int]] = {}
+        for ri, r in enumerate(readings):
+            by_card.setdefault(r.card, []).append(ri)
+        pairs: list[tuple[float, int, int]] = []
+        for ti, t in enumerate(self._tracks):
+            for ri in by_card.get(t.identity, ()):
+                d = _dist(t.point, readings[ri].point)
+                if d <= cfg.move_distance:
+                    pairs.append((d, ti, ri))
+        pairs.sort()
+        own: set[int] = set()
+        used: set[int] = set()
+        for _, ti, ri in pairs:
+            if ti in own or ri in used:
+                continue
+            own.add(ti)
+            used.add(ri)
+            self._add(self._tracks[ti], readings[ri], frame, move=True)
+
+        for ri, r in enumerate(readings):
+            if ri in used:
+                continue
+            best: _Track | None = None
+            best_d = cfg.same_spot
+            for ti, t in enumerate(self._tracks):
+                # A confidently landed card that is not in view itself, with a different card on
+                # its very spot, has had that card laid on top of it: no rival vote then. (If it
+                # is in view, the other reading is a double read of it.)
+                if t.landed and not t.uncertain and ti not in own:
+                    continue
+                d = _dist(t.point, r.point)
+                if d <= best_d:
+                    best, best_d = t, d
+            if best is not None:
+                self._add(best, r, frame, move=False)
+            else:
+                track = _Track(self._next_id, frame, r.point, frame, r.card)
+                self._next_id += 1
+                self._tracks.append(track)
+                self._add(track, r, frame, move=True)
+
+        for t in self._tracks:
+            while t.readings and t.readings[0][0] <= frame - cfg.window:
+                t.readings.popleft()
+            if not t.landed and t.readings:
+                t.identity = self._leader(t)[0]
+
+    @staticmethod
+    def _add(track: _Track, reading: _Reading, frame: int, move: bool) -> None:
+        track.readings.append((frame, reading.card, reading.confidence, reading.point))
+        track.last_seen = frame
+        if move:
+            track.point = reading.point
+
+    def _leader(self, track: _Track) -> tuple[Card, _Vote, float]:
+        """The leading identity of a track's window, its vote, and its share of the total."""
+        votes: dict[Card, _Vote] = {}
+        total = 0.0
+        for f, card, conf, point in track.readings:
+            v = votes.setdefault(card, _Vote())
+            v.score += conf
+            v.frames.add(f)
+            v.points.append(point)
+            v.last = f
+            total += conf
+        card, vote = max(votes.items(), key=lambda kv: (kv[1].score, len(kv[1].frames), kv[1].last, str(kv[0])))
+        return card, vote, (vote.score / total if total > 0 else 0.0)
+
+    # ---- steps 4 and 5: events ----
+
+    def _judge(self, vote: _Vote, share: float) -> tuple[float, bool]:
+        confidence = vote.score / max(1, len(vote.points))
+        uncertain = confidence < self.config.uncertain_below or share < self.config.uncertain_share
+        return confidence, uncertain
+
+    def _land(self, frame: int, expected_seat: int | None) -> tuple[list[Observation], set[int]]:
+        cfg = self.config
+        landing: list[tuple[_Track, Zone, float, bool]] = []
+        moved: set[int] = set()
+        for t in self._tracks:
+            if t.landed or t.last_seen != frame or not t.readings:
+                continue
+            card, vote, share = self._leader(t)
+            if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
+                continue
+            recent = vote.points[-cfg.min_frames :]
+            if any(_dist(p, t.point) > cfg.rest_distance for p in recent):
+                continue  # still sliding: land where it comes to rest
+            zone = self.layout.zone_at(t.point)
+            if zone is None:
+                continue
+            origin = self._moved_from(card, zone, frame)
+            if origin is not None:
+                # The landed card, pushed along too fast to follow: it keeps its track and first zone.
+                origin.point, origin.last_seen, origin.readings = t.point, frame, t.readings
+                moved.add(t.id)
+                continue
+            confidence, uncertain = self._judge(vote, share)
+            landing.append((t, zone, confidence, uncertain))
+        if moved:
+            self._tracks = [t for t in self._tracks if t.id not in moved]
+
+        events: list[Observation] = []
+        seat_for_pile = expected_seat
+        for t, zone, confidence, uncertain in sorted(landing, key=lambda x: (x[0].first_frame, x[0].id)):
+            t.zone, t.confidence, t.uncertain = zone, confidence, uncertain
+            if zone == KITTY:
+                events.append(UpCardShown(t.identity, round(confidence, 4), frame, uncertain))
+            elif zone == TRICK:
+                # Only the first arrival can take the engine's expected seat; the app asks the
+                # engine again, in this order, for the others.
+                events.append(CardLanded(zone, t.identity, round(confidence, 4), frame, seat_for_pile, uncertain))
+                seat_for_pile = None
+            else:
+                events.append(CardLanded(zone, t.identity, round(confidence, 4), frame, zone.seat, uncertain))
+        return events, {t.id for t, _, _, _ in landing}
+
+    def _moved_from(self, card: Card, zone: Zone, frame: int) -> _Track | None:
+        """A landed track of ``card`` not seen this frame: the card is now somewhere else.
+
+        Not for the kitty: a card leaving it was picked up, and one arriving there is a new up-card.
+        """
+        if zone == KITTY:
+            return None
+        for t in self._tracks:
+            if t.landed and t.identity == card and t.last_seen < frame and t.zone != KITTY:
+                return t
+        return None
+
+    def _revise(self, frame: int) -> list[Observation]:
+        cfg = self.config
+        events: list[Observation] = []
+        for t in self._tracks:
+            if t.zone is None or not t.uncertain or t.last_seen != frame:
+                continue
+            card, vote, share = self._leader(t)
+            if card == t.identity or len(vote.frames) < cfg.min_frames or share < cfg.min_share:
+                continue
+            confidence, uncertain = self._judge(vote, share)
+            events.append(CardRevised(t.zone, t.identity, card, round(confidence, 4), frame, uncertain))
+            t.identity, t.confidence, t.uncertain = card, confidence, uncertain
+        return events
+
+    def _remove(self, gone: list[_Track], frame: int, new_ids: set[int]) -> list[Observation]:
+        if not gone:
+            return []
+        gone_ids = {t.id for t in gone}
+        self._tracks = [t for t in self._tracks if t.id not in gone_ids]
+        events: list[Observation] = []
+        by_zone: dict[Zone, list[_Track]] = {}
+        for t in sorted(gone, key=lambda t: (t.first_frame, t.id)):
+            assert t.zone is not None
+            by_zone.setdefault(t.zone, []).append(t)
+        for zone, tracks in by_zone.items():
+            # A card laid this very frame (the next lead) does not stop the old trick being gathered.
+            emptied = not any(t.zone == zone and t.id not in new_ids for t in self._tracks)
+            if len(gone) >= self.config.gather_min and emptied and zone.kind is not ZoneKind.KITTY:
+                events.append(ZoneCleared(zone, frame, tuple(t.identity for t in tracks)))
+            else:
+                events.extend(CardLifted(zone, t.identity, frame) for t in tracks)
+        return events
+
+
+def _dist(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
