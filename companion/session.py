@@ -1,0 +1,374 @@
+"""The table session: turns camera observations and button presses into engine inputs, durably.
+
+Every input is applied to the match at once (so the next observation is
+judged against the right state) and handed to the log writer; its
+announcements are *released* to the screen and speaker only once the writer
+says the line is on disk. A power cut can therefore lose an input nobody was
+told about, never one that was announced.
+
+The mapping rules, in one place:
+
+- ``UpCardShown`` (or a card landing on the kitty while the up-card is
+  awaited) becomes ``UpCard``; seeing it again later changes nothing.
+- ``CardLanded`` in a seat's zone (or the trick pile, attributed to the seat
+  the tracker or the engine names) becomes ``Play``. A card that seat has
+  already played this deal is the camera seeing it again (after a hand passed
+  over it, or after a restart), not a new play. A first play while the dealer's
+  discard is awaited means the dealer discarded face down: an unseen
+  ``Discard`` goes first. An uncertain reading is passed on below the engine's
+  check threshold, so it can only ever say "check this card".
+- ``CardRevised`` becomes ``ReviseCard`` of the input that recorded the old card.
+- ``CardLifted`` of the last card played, while its trick is still open, is
+  a card taken back before the trick was turned: ``Undo``.
+- Buttons: Pass, Call (order up / name the chosen suit), a suit, suit-cycle,
+  Alone (arms the next call, or declares the maker alone after the call),
+  Undo, New game, and the renege decision (see ``display.actions.in_context``).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from display.actions import Action, ButtonAction, in_context, next_suit
+from table.announcements import Announcement, Expect
+from table.cards import Card, Suit
+from table.deal import Phase
+from table.inputs import (
+    AcceptPenalty,
+    Discard,
+    DismissRenege,
+    GoAlone,
+    Input,
+    NameTrump,
+    NewGame,
+    OrderUp,
+    Pass,
+    Play,
+    ReviseCard,
+    Undo,
+    UpCard,
+)
+from table.log import MatchLog
+from table.match import CHECK_CONFIDENCE
+from vision.observations import (
+    CardLanded,
+    CardLifted,
+    CardRevised,
+    Observation,
+    UpCardShown,
+    ZoneKind,
+)
+
+log = logging.getLogger(__name__)
+
+# An uncertain reading goes to the engine just below its check threshold: it is recorded and
+# flagged "check this card", and it can neither prove nor create a renege until it is revised.
+_UNCERTAIN_CONFIDENCE = CHECK_CONFIDENCE * 0.99
+
+
+class LogWriter(Protocol):
+    """Makes inputs durable in order; ``durable`` counts how many are on disk so far."""
+
+    @property
+    def durable(self) -> int: ...
+
+    def submit(self, inp: Input, *, frame: int | None, meta: dict[str, Any] | None) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SyncLogWriter:
+    """Appends on the caller's thread: each submit returns once the line is fsynced."""
+
+    def __init__(self, match_log: MatchLog) -> None:
+        self._log = match_log
+        self._durable = 0
+
+    @property
+    def durable(self) -> int:
+        return self._durable
+
+    def submit(self, inp: Input, *, frame: int | None, meta: dict[str, Any] | None) -> None:
+        self._log.append(inp, frame=frame, meta=meta)
+        self._durable += 1
+
+    def close(self) -> None:
+        self._log.close()
+
+
+class ThreadedLogWriter:
+    """Appends on a writer thread, so the per-frame loop never waits for the disk.
+
+    A failed write (disk full, card pulled) is kept in ``error`` and stops the
+    writer: inputs after it are never acknowledged, so nothing is announced
+    that is not on disk.
+    """
+
+    def __init__(self, match_log: MatchLog) -> None:
+        self._log = match_log
+        self._queue: queue.Queue[tuple[Input, int | None, dict[str, Any] | None] | None] = queue.Queue()
+        self._durable = 0
+        self._submitted = 0
+        self._lock = threading.Lock()
+        self._flushed = threading.Condition(self._lock)
+        self.error: OSError | None = None
+        self._thread = threading.Thread(target=self._run, name="match-log-writer", daemon=True)
+        self._thread.start()
+
+    @property
+    def durable(self) -> int:
+        with self._lock:
+            return self._durable
+
+    def submit(self, inp: Input, *, frame: int | None, meta: dict[str, Any] | None) -> None:
+        with self._lock:
+            self._submitted += 1
+        self._queue.put((inp, frame, meta))
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self.error is not None:
+                continue
+            inp, frame, meta = item
+            try:
+                self._log.append(inp, frame=frame, meta=meta)
+            except OSError as exc:
+                with self._lock:
+                    self.error = exc
+                    self._flushed.notify_all()
+                log.error("cannot write the match log %s: %s", self._log.path, exc)
+                continue
+            with self._lock:
+                self._durable += 1
+                self._flushed.notify_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until everything submitted so far is on disk; False if the writer failed or timed out."""
+        with self._lock:
+            self._flushed.wait_for(lambda: self.error is not None or self._durable >= self._submitted, timeout)
+            return self.error is None and self._durable >= self._submitted
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10.0)
+        self._log.close()
+
+
+@dataclass
+class _Landing:
+    """Where a played card came from, so a revision or a take-back finds its input."""
+
+    seat: int
+    card: Card
+    history_index: int
+
+
+@dataclass
+class SessionNotes:
+    """What the session has to say that is not an engine announcement (for the screen's last line)."""
+
+    messages: list[str] = field(default_factory=list)
+
+
+class TableSession:
+    """One match at the table: the engine, its log, and the mapping from the table's events to inputs."""
+
+    def __init__(
+        self,
+        match_log: MatchLog,
+        writer: LogWriter | None = None,
+        *,
+        first_dealer: int = 0,
+        on_release: Callable[[Sequence[Announcement]], None] | None = None,
+    ) -> None:
+        self.log = match_log
+        self.writer: LogWriter = writer if writer is not None else SyncLogWriter(match_log)
+        self.first_dealer = first_dealer
+        self.on_release = on_release
+        self.match, refused = match_log.match()
+        self.warnings = [*match_log.warnings, *refused]
+        self._submitted = 0
+        self._pending: list[tuple[int, list[Announcement]]] = []
+        self._landings: list[_Landing] = []
+        self._deal_number = len(self.match.deals)
+        self.alone_armed = False
+        self.chosen_suit: Suit | None = None
+        self.notes = SessionNotes()
+
+    # ---- the one way in ----
+
+    def submit(self, inp: Input, *, frame: int | None = None, source: str = "table") -> list[Announcement]:
+        """Apply ``inp`` now and queue it for the log; returns its announcements (released later)."""
+        announcements = self.match.apply(inp)
+        self.writer.submit(inp, frame=frame, meta={"src": source})
+        self._submitted += 1
+        self._pending.append((self._submitted, announcements))
+        if len(self.match.deals) != self._deal_number:
+            self._deal_number = len(self.match.deals)
+            self._landings.clear()
+            self.alone_armed = False
+            self.chosen_suit = None
+        return announcements
+
+    def release(self) -> list[Announcement]:
+        """Announcements whose inputs are now on disk, in order (call once per loop iteration)."""
+        durable = self.writer.durable
+        out: list[Announcement] = []
+        while self._pending and self._pending[0][0] <= durable:
+            out.extend(self._pending.pop(0)[1])
+        if out and self.on_release is not None:
+            self.on_release(out)
+        return out
+
+    @property
+    def unacknowledged(self) -> int:
+        return len(self._pending)
+
+    # ---- camera ----
+
+    def observe(self, obs: Observation) -> None:
+        """Turn one tracker observation into engine inputs (or nothing, when it tells nothing new)."""
+        if isinstance(obs, UpCardShown):
+            self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
+        elif isinstance(obs, CardLanded):
+            if obs.zone.kind is ZoneKind.KITTY:
+                self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
+                return
+            seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else obs.seat
+            if seat is None:
+                seat = self.match.expected.seat
+            if seat is None:
+                self.notes.messages.append(f"{obs.card.label} landed but nobody is due to play")
+                return
+            self._play(seat, obs.card, obs.confidence, obs.uncertain, obs.frame)
+        elif isinstance(obs, CardRevised):
+            self._revise(obs)
+        elif isinstance(obs, CardLifted):
+            self._lifted(obs)
+        # ZoneCleared: a trick gathered. The engine closed the trick when its last card landed.
+
+    def _up_card(self, card: Card, confidence: float, uncertain: bool, frame: int) -> None:
+        if self.match.expected.expected is not Expect.UP_CARD:
+            return  # the up-card seen again, or turned down: nothing new
+        conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
+        self.submit(UpCard(card, conf), frame=frame, source="camera")
+
+    def _already_played(self, seat: int, card: Card) -> bool:
+        """The engine already holds this play (seen again after a hand passed over it, or after a restart)."""
+        return any(s == seat and c == card for trick in self._current_tricks() for s, c in trick)
+
+    def _current_tricks(self) -> list[list[tuple[int, Card]]]:
+        deals = self.match.deals
+        if not deals or deals[-1].finished:
+            return []
+        return deals[-1].tricks
+
+    def _play(self, seat: int, card: Card, confidence: float, uncertain: bool, frame: int) -> None:
+        if self._already_played(seat, card):
+            return
+        phase = self.match.phase
+        if phase is Phase.DISCARD:
+            # The first card on the table while the discard is awaited: the dealer discarded face down.
+            self.submit(Discard(self.match.dealer, None), frame=frame, source="inferred")
+        conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
+        self.submit(Play(seat, card, conf), frame=frame, source="camera")
+        self._landings.append(_Landing(seat, card, len(self.match.history) - 1))
+
+    def _revise(self, obs: CardRevised) -> None:
+        for landing in reversed(self._landings):
+            zone_seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else landing.seat
+            if landing.card == obs.old and landing.seat == zone_seat:
+                self.submit(ReviseCard(landing.history_index, obs.new), frame=obs.frame, source="camera")
+                landing.card = obs.new
+                return
+
+    def _lifted(self, obs: CardLifted) -> None:
+        if not self._landings:
+            return
+        last = self._landings[-1]
+        history = self.match.history
+        if last.history_index != len(history) - 1 or last.card != obs.card:
+            return
+        if obs.zone.kind is ZoneKind.SEAT and obs.zone.seat != last.seat:
+            return
+        tricks = self._current_tricks()
+        still_open = bool(tricks) and any(c == obs.card for _, c in tricks[-1]) and self.match.phase is Phase.PLAY
+        if still_open:
+            self.submit(Undo(), frame=obs.frame, source="camera")
+            self._landings.pop()
+
+    # ---- buttons and keys ----
+
+    def act(self, action: Action, frame: int | None = None) -> None:
+        """Turn one button or key press into engine inputs, given whose turn it is."""
+        expected = self.match.expected
+        renege_pending = expected.expected is Expect.RENEGE_DECISION
+        action = in_context(action, renege_pending)
+        kind, seat = action.kind, expected.seat
+        phase = self.match.phase
+        bidding = expected.expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2, Expect.NAME_TRUMP_BLIND)
+
+        if kind is ButtonAction.UNDO:
+            self.submit(Undo(), frame=frame, source="button")
+        elif kind is ButtonAction.NEW_GAME:
+            self.submit(NewGame(self.first_dealer), frame=frame, source="button")
+        elif kind is ButtonAction.ACCEPT_PENALTY:
+            if self.match.view().pending_renege is not None:
+                self.submit(AcceptPenalty(), frame=frame, source="button")
+        elif kind is ButtonAction.DISMISS_RENEGE:
+            if self.match.view().pending_renege is not None:
+                self.submit(DismissRenege(), frame=frame, source="button")
+        elif kind is ButtonAction.PASS and bidding and seat is not None:
+            self.submit(Pass(seat), frame=frame, source="button")
+        elif kind is ButtonAction.CALL and bidding and seat is not None:
+            self._call(seat, expected.expected, None, frame)
+        elif kind is ButtonAction.SUIT and bidding and seat is not None and action.suit is not None:
+            self._call(seat, expected.expected, action.suit, frame)
+        elif kind is ButtonAction.SUIT_CYCLE and bidding:
+            up = expected.up_card
+            skip = up.suit if up is not None and expected.expected is Expect.BID_ROUND_2 else None
+            self.chosen_suit = next_suit(self.chosen_suit, skip)
+            self.notes.messages.append(f"suit chosen: {self.chosen_suit.noun}")
+        elif kind is ButtonAction.ALONE:
+            self._alone(bidding, phase, frame)
+
+    def _call(self, seat: int, expected: Expect, suit: Suit | None, frame: int | None) -> None:
+        alone = self.alone_armed
+        if expected is Expect.BID_ROUND_1:
+            up = self.match.expected.up_card
+            if suit is None or (up is not None and suit is up.suit):
+                self.submit(OrderUp(seat, alone), frame=frame, source="button")
+            else:
+                self.notes.messages.append("round 1: only the up-card's suit can be ordered up")
+                return
+        else:
+            chosen = suit if suit is not None else self.chosen_suit
+            if chosen is None:
+                self.notes.messages.append("choose a suit first")
+                return
+            self.submit(NameTrump(seat, chosen, alone), frame=frame, source="button")
+        self.alone_armed = False
+        self.chosen_suit = None
+
+    def _alone(self, bidding: bool, phase: Phase, frame: int | None) -> None:
+        if bidding:
+            self.alone_armed = not self.alone_armed
+            self.notes.messages.append("alone: armed for the next call" if self.alone_armed else "alone: off")
+            return
+        view = self.match.view()
+        maker = view.maker_seat
+        if phase in (Phase.GO_ALONE, Phase.DISCARD) and maker is not None and maker not in view.alone_seats:
+            self.submit(GoAlone(maker), frame=frame, source="button")
+
+    # ---- results ----
+
+    def close(self) -> None:
+        self.writer.close()

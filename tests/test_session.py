@@ -1,0 +1,193 @@
+"""The table session: observations and buttons become the right inputs, and nothing is announced before it is on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.session import SyncLogWriter, TableSession, ThreadedLogWriter
+from display.actions import Action, ButtonAction
+from table.announcements import Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon
+from table.cards import Card, Suit
+from table.inputs import Discard, Input, OrderUp, Pass, Play, ReviseCard, Undo, UpCard
+from table.log import MatchLog, read_log
+from table.rules import Rules
+from vision.observations import CardLanded, CardLifted, CardRevised, UpCardShown, Zone
+
+C = Card.parse
+NA = Rules.preset("north_american")
+
+
+def _log(tmp_path: Path) -> MatchLog:
+    return MatchLog.create(tmp_path / "match.jsonl", NA, first_dealer=0)
+
+
+def _landed(seat: int, card: str, frame: int, confidence: float = 0.95, uncertain: bool = False) -> CardLanded:
+    return CardLanded(Zone.of_seat(seat), C(card), confidence, frame, seat=seat, uncertain=uncertain)
+
+
+def _bid_to_seat_1_ordering_up(session: TableSession) -> None:
+    session.observe(UpCardShown(C("9h"), 0.97, frame=1))
+    session.act(Action(ButtonAction.CALL), frame=2)  # seat 1 (left of dealer 0) orders up hearts
+
+
+def _logged(tmp_path: Path) -> list[Input]:
+    return read_log(tmp_path / "match.jsonl").inputs
+
+
+class ManualWriter:
+    """A writer whose lines become durable only when the test says so."""
+
+    def __init__(self) -> None:
+        self.submitted: list[Input] = []
+        self._durable = 0
+
+    @property
+    def durable(self) -> int:
+        return self._durable
+
+    def submit(self, inp: Input, *, frame: int | None, meta: dict[str, Any] | None) -> None:
+        self.submitted.append(inp)
+
+    def make_durable(self, n: int) -> None:
+        self._durable = n
+
+    def close(self) -> None:
+        pass
+
+
+def test_camera_and_buttons_become_inputs_and_the_discard_is_inferred(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(2, "Jh", frame=20))
+    assert _logged(tmp_path) == [
+        UpCard(C("9h"), 0.97),
+        OrderUp(1, False),
+        Discard(0, None),
+        Play(1, C("Ah"), 0.95),
+        Play(2, C("Jh"), 0.95),
+    ]
+
+
+def test_pass_buttons_follow_the_turn(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    session.observe(UpCardShown(C("9h"), 0.97, frame=1))
+    for frame in (2, 3, 4, 5):
+        session.act(Action(ButtonAction.PASS), frame=frame)
+    session.act(Action(ButtonAction.SUIT, Suit.SPADES), frame=6)
+    inputs = _logged(tmp_path)
+    assert inputs[1:5] == [Pass(1), Pass(2), Pass(3), Pass(0)]
+    assert type(inputs[5]).__name__ == "NameTrump" and inputs[5].seat == 1  # type: ignore[union-attr]
+
+
+def test_a_card_seen_again_is_not_played_twice(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(1, "Ah", frame=30))
+    assert sum(isinstance(i, Play) for i in _logged(tmp_path)) == 1
+    assert not any(isinstance(a, Irregularity) for a in session.release())
+
+
+def test_announcements_wait_until_their_input_is_durable(tmp_path: Path) -> None:
+    writer = ManualWriter()
+    session = TableSession(_log(tmp_path), writer)
+    _bid_to_seat_1_ordering_up(session)
+    for seat, card in ((1, "Ah"), (2, "Kh"), (3, "Qh"), (0, "Th")):
+        session.observe(_landed(seat, card, frame=10 + seat))
+    assert session.release() == []
+    writer.make_durable(len(writer.submitted) - 1)  # all but the last card
+    released = session.release()
+    assert released and not any(isinstance(a, TrickWon) for a in released)
+    writer.make_durable(len(writer.submitted))
+    assert any(isinstance(a, TrickWon) and a.seat == 1 for a in session.release())
+    assert session.unacknowledged == 0
+
+
+def test_an_uncertain_card_asks_for_a_check_and_never_alarms(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    # Seat 2 shows out of clubs, then a reading of a club from seat 2 that the camera is unsure of.
+    for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
+        session.observe(_landed(seat, card, frame=10 + seat))
+    session.observe(_landed(1, "Ad", frame=30))
+    session.observe(_landed(2, "Tc", frame=31, confidence=0.9, uncertain=True))
+    released = session.release()
+    assert not any(isinstance(a, RenegeProven) for a in released)
+    assert any(isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD for a in released)
+
+
+def test_a_certain_card_proves_the_renege(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
+        session.observe(_landed(seat, card, frame=10 + seat))
+    session.observe(_landed(1, "Ad", frame=30))
+    session.observe(_landed(2, "Tc", frame=31))
+    proven = [a for a in session.release() if isinstance(a, RenegeProven)]
+    assert len(proven) == 1 and proven[0].seat == 2
+
+
+def test_a_revised_reading_revises_the_input_that_recorded_it(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10, confidence=0.5, uncertain=True))
+    session.observe(CardRevised(Zone.of_seat(1), C("Ah"), C("Ad"), 0.9, frame=14))
+    inputs = _logged(tmp_path)
+    play_index = next(i for i, x in enumerate(inputs) if isinstance(x, Play))
+    assert inputs[-1] == ReviseCard(play_index, C("Ad"))
+    assert session.match.view().current_trick == ((1, C("Ad")),)
+
+
+def test_a_card_taken_back_before_the_trick_is_turned_is_undone(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(2, "9s", frame=12))
+    session.observe(CardLifted(Zone.of_seat(2), C("9s"), frame=15))
+    assert _logged(tmp_path)[-1] == Undo()
+    assert session.match.view().current_trick == ((1, C("Ah")),)
+    session.observe(_landed(2, "Kh", frame=20))
+    assert session.match.view().current_trick == ((1, C("Ah")), (2, C("Kh")))
+
+
+def test_resuming_from_the_log_restores_the_state_and_ignores_cards_seen_again(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(2, "Kh", frame=12))
+    before = session.match.view()
+    session.close()
+
+    resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"))
+    assert resumed.match.view() == before
+    resumed.observe(_landed(1, "Ah", frame=100))  # the camera sees the table again after the restart
+    resumed.observe(_landed(2, "Kh", frame=101))
+    resumed.observe(_landed(3, "Qh", frame=102))
+    assert resumed.match.view().current_trick == ((1, C("Ah")), (2, C("Kh")), (3, C("Qh")))
+
+
+def test_a_burst_of_presses_on_the_writer_thread_loses_nothing(tmp_path: Path) -> None:
+    match_log = _log(tmp_path)
+    writer = ThreadedLogWriter(match_log)
+    session = TableSession(match_log, writer)
+    session.observe(UpCardShown(C("9h"), 0.97, frame=1))
+    for i in range(100):
+        session.act(Action(ButtonAction.UNDO if i % 2 else ButtonAction.PASS), frame=2 + i)
+    assert writer.flush()
+    session.release()
+    assert session.unacknowledged == 0
+    session.close()
+    inputs = read_log(tmp_path / "match.jsonl").inputs
+    assert len(inputs) == 101
+    assert isinstance(session.match.expected, Prompt)
+
+
+def test_sync_writer_acknowledges_each_input(tmp_path: Path) -> None:
+    match_log = _log(tmp_path)
+    writer = SyncLogWriter(match_log)
+    session = TableSession(match_log, writer)
+    session.observe(UpCardShown(C("9h"), 0.97, frame=1))
+    assert writer.durable == 1
+    assert session.release() != []
