@@ -202,13 +202,23 @@ class TableSession:
         self.alone_armed = False
         self.chosen_suit: Suit | None = None
         self.notes = SessionNotes()
+        self._script: int | None = None
 
     # ---- the one way in ----
 
-    def submit(self, inp: Input, *, frame: int | None = None, source: str = "table") -> list[Announcement]:
-        """Apply ``inp`` now and queue it for the log; returns its announcements (released later)."""
+    def submit(
+        self, inp: Input, *, frame: int | None = None, source: str = "table", script: int | None = None
+    ) -> list[Announcement]:
+        """Apply ``inp`` now and queue it for the log; returns its announcements (released later).
+
+        ``source`` says where it came from (camera, button, inferred); ``script`` is the number of
+        a scripted button press, so a resumed run does not press it again.
+        """
         announcements = self.match.apply(inp)
-        self.writer.submit(inp, frame=frame, meta={"src": source})
+        meta: dict[str, Any] = {"src": source}
+        if script is not None:
+            meta["script"] = script
+        self.writer.submit(inp, frame=frame, meta=meta)
         self._submitted += 1
         self._pending.append((self._submitted, announcements))
         if len(self.match.deals) != self._deal_number:
@@ -262,8 +272,13 @@ class TableSession:
         self.submit(UpCard(card, conf), frame=frame, source="camera")
 
     def _already_played(self, seat: int, card: Card) -> bool:
-        """The engine already holds this play (seen again after a hand passed over it, or after a restart)."""
-        return any(s == seat and c == card for trick in self._current_tricks() for s, c in trick)
+        """The engine already holds this play (seen again after a hand passed over it, or after a restart).
+
+        The last deal counts until the next up-card starts a new one: the last trick of a finished
+        hand may still lie on the table when the program restarts.
+        """
+        deals = self.match.deals
+        return bool(deals) and any(s == seat and c == card for trick in deals[-1].tricks for s, c in trick)
 
     def _current_tricks(self) -> list[list[tuple[int, Card]]]:
         deals = self.match.deals
@@ -307,8 +322,9 @@ class TableSession:
 
     # ---- buttons and keys ----
 
-    def act(self, action: Action, frame: int | None = None) -> None:
+    def act(self, action: Action, frame: int | None = None, script_number: int | None = None) -> None:
         """Turn one button or key press into engine inputs, given whose turn it is."""
+        self._script = script_number
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
@@ -317,17 +333,17 @@ class TableSession:
         bidding = expected.expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2, Expect.NAME_TRUMP_BLIND)
 
         if kind is ButtonAction.UNDO:
-            self.submit(Undo(), frame=frame, source="button")
+            self.submit(Undo(), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.NEW_GAME:
-            self.submit(NewGame(self.first_dealer), frame=frame, source="button")
+            self.submit(NewGame(self.first_dealer), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.ACCEPT_PENALTY:
             if self.match.view().pending_renege is not None:
-                self.submit(AcceptPenalty(), frame=frame, source="button")
+                self.submit(AcceptPenalty(), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.DISMISS_RENEGE:
             if self.match.view().pending_renege is not None:
-                self.submit(DismissRenege(), frame=frame, source="button")
+                self.submit(DismissRenege(), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.PASS and bidding and seat is not None:
-            self.submit(Pass(seat), frame=frame, source="button")
+            self.submit(Pass(seat), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.CALL and bidding and seat is not None:
             self._call(seat, expected.expected, None, frame)
         elif kind is ButtonAction.SUIT and bidding and seat is not None and action.suit is not None:
@@ -345,7 +361,7 @@ class TableSession:
         if expected is Expect.BID_ROUND_1:
             up = self.match.expected.up_card
             if suit is None or (up is not None and suit is up.suit):
-                self.submit(OrderUp(seat, alone), frame=frame, source="button")
+                self.submit(OrderUp(seat, alone), frame=frame, source="button", script=self._script)
             else:
                 self.notes.messages.append("round 1: only the up-card's suit can be ordered up")
                 return
@@ -354,7 +370,7 @@ class TableSession:
             if chosen is None:
                 self.notes.messages.append("choose a suit first")
                 return
-            self.submit(NameTrump(seat, chosen, alone), frame=frame, source="button")
+            self.submit(NameTrump(seat, chosen, alone), frame=frame, source="button", script=self._script)
         self.alone_armed = False
         self.chosen_suit = None
 
@@ -366,7 +382,7 @@ class TableSession:
         view = self.match.view()
         maker = view.maker_seat
         if phase in (Phase.GO_ALONE, Phase.DISCARD) and maker is not None and maker not in view.alone_seats:
-            self.submit(GoAlone(maker), frame=frame, source="button")
+            self.submit(GoAlone(maker), frame=frame, source="button", script=self._script)
 
     # ---- results ----
 

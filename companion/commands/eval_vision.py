@@ -38,11 +38,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
-    from vision.evaluate import ImageScore, evaluate, read_labels, write_confusion
+    from vision.evaluate import ImageScore, evaluate, list_images, read_labels, write_confusion
     from vision.models import default_model_path
 
     # Check the inputs before the (slow) model load, so a typo fails at once.
-    read_labels(args.labels_csv)
+    list_images(args.images_dir, read_labels(args.labels_csv), args.labels_csv)
     model = args.model if args.model is not None else default_model_path()
     detector = load_detector(model, backend=args.backend, threads=args.threads, conf_threshold=args.conf)
 

@@ -1,0 +1,108 @@
+"""``euchre-table run``: the main job on the table camera (or any ``--source``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "run",
+        help="watch the table: camera -> cards -> rules -> scoreboard",
+        description="The main job: reads the cards from the camera, keeps the score, shows the scoreboard.",
+    )
+    add_run_arguments(p)
+    p.add_argument("--source", help="camera[:INDEX], picamera, video:PATH, images:DIR or sim (default: the config's)")
+    p.add_argument("--config", type=Path, help="the TOML config file (default: built-in defaults)")
+    p.set_defaults(func=run)
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--headless", action="store_true", help="no window: write screenshots, log and EGN to --out")
+    p.add_argument("--out", type=Path, help="folder for the input log, screenshots and EGN (headless)")
+    p.add_argument("--buttons", type=Path, help="timed button actions to replay (JSON lines: frame, action)")
+    p.add_argument("--fresh", action="store_true", help="start a new match (the old log is archived, not deleted)")
+    p.add_argument("--calibration", type=Path, help="a saved table calibration (default: the config's, or markers)")
+    p.add_argument("--model", type=Path, help="the detector model (default: the config's, or the shipped one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.config import load_config
+
+    config = load_config(args.config)
+    source = args.source or config.camera.source
+    if args.headless and args.out is None:
+        raise UserError("--headless needs --out DIR for the screenshots, the input log and the EGN file")
+    return run_app(config, source, args)
+
+
+def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
+    """Build and run the app headless or in a window; print the summary line."""
+    import os
+    import time
+
+    from companion.builder import RunRequest, build_app
+    from companion.summary import summary_line
+
+    if args.headless:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    request = RunRequest(
+        source=source,
+        headless=args.headless,
+        out_dir=args.out,
+        buttons_file=args.buttons,
+        fresh=args.fresh,
+        calibration=args.calibration,
+        model=args.model,
+    )
+    app = build_app(config, request)
+    started = time.monotonic()
+    if args.headless:
+        app.run_headless(time.monotonic)
+    else:
+        _run_windowed(app, config)
+    match = app.p.session.match
+    elapsed = max(time.monotonic() - started, 1e-9)
+    print(
+        summary_line(
+            frames=app.frames,
+            fps=app.frames / elapsed,
+            deals=len([d for d in match.deals if d.finished]),
+            score=f"{match.score[0]}-{match.score[1]}",
+            game_over=match.game_over,
+            log=str(app.p.session.log.path),
+        )
+    )
+    return 0
+
+
+def _run_windowed(app: Any, config: Any) -> None:
+    from companion.builder import panel_config
+    from display.buttons import open_panel
+    from display.scoreboard import Scoreboard, open_display
+    from display.speech import SpeechConfig, open_speaker
+
+    surface = open_display((config.display.width, config.display.height), config.display.fullscreen)
+    panel = open_panel(panel_config(config), app.p.actions)  # type: ignore[arg-type]
+    app.p.speaker = open_speaker(
+        SpeechConfig(muted=config.sound.mute, volume=config.sound.volume, voice=config.sound.voice)
+    )
+    board = Scoreboard(surface, app.p.actions, panel=panel)
+    app.p.scoreboard = board
+
+    def on_frame(now: float) -> None:
+        app.tick(now)
+        if app.finished:
+            board.running = False
+
+    try:
+        board.run(on_frame=on_frame)
+        app.finish()
+    finally:
+        app.p.speaker.close()
+        app.p.session.close()

@@ -1,0 +1,308 @@
+"""The main loop: camera -> detector -> tracker -> session (engine + log) -> scoreboard, speech and files.
+
+One iteration (``App.tick``) reads at most one frame, detects, tracks, maps
+the observations and button presses to inputs, releases the announcements
+whose inputs are on disk, updates the screen and pings the watchdog. Nothing
+in it waits on the disk (the log has its own writer thread) or on speech.
+
+Resuming: the session folds the input log, so a restart continues mid-hand.
+A recording is skipped up to the last frame the log knows, and a scripted
+button already in the log is not pressed again; the cards still lying on the
+table are seen again and recognised as already played.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.buttons_script import ButtonScript
+from companion.sdnotify import Notifier
+from companion.session import TableSession
+from display.actions import Action
+from display.adapter import build_view
+from display.phrases import announcement_text, speech_text
+from display.speech import NullSpeaker, Speaker
+from display.view import ScoreboardView, Snapshot
+from table.announcements import (
+    Announcement,
+    GameWon,
+    HandScored,
+    Prompt,
+    RenegeProven,
+    TrickWon,
+    TrumpMade,
+)
+from table.egn import dumps_egn, export_egn
+from vision.detector import Detector
+from vision.sources import Frame, FrameSource
+from vision.tracker import Tracker
+from vision.zones import Calibration, MarkerRefresher
+
+if TYPE_CHECKING:
+    import pygame
+
+    from display.scoreboard import Scoreboard
+
+log = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+SNAPSHOT_WIDTH = 320
+
+
+def snapshot_of(image: Image, caption: str) -> Snapshot:
+    """A small RGB still of a camera frame, for the renege evidence and the hand review."""
+    import cv2
+
+    h, w = image.shape[:2]
+    scale = SNAPSHOT_WIDTH / max(w, 1)
+    small = cv2.resize(image, (SNAPSHOT_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
+    return Snapshot(caption=caption, size=(rgb.shape[1], rgb.shape[0]), rgb=rgb.tobytes())
+
+
+@dataclass
+class TrickSnapshots:
+    """A camera still of each completed trick of the current hand."""
+
+    by_trick: dict[int, Snapshot] = field(default_factory=dict)
+
+    def record(self, trick: int, image: Image | None) -> None:
+        if image is not None:
+            self.by_trick[trick] = snapshot_of(image, f"trick {trick + 1}")
+
+    def evidence(self, tricks: Sequence[int]) -> tuple[Snapshot, ...]:
+        return tuple(self.by_trick[t] for t in tricks if t in self.by_trick)
+
+    def clear(self) -> None:
+        self.by_trick.clear()
+
+
+class HeadlessRecorder:
+    """Writes screenshots of the key moments (bidding, tricks, reneges, hands, the game) to a folder."""
+
+    KEY_MOMENTS: tuple[type, ...] = (TrumpMade, TrickWon, RenegeProven, HandScored, GameWon)
+
+    def __init__(self, out_dir: Path, size: tuple[int, int] = (800, 480)) -> None:
+        self.dir = out_dir / "screens"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.size = size
+        self.count = len(list(self.dir.glob("*.png")))
+
+    def moment(self, announcements: Sequence[Announcement]) -> str | None:
+        for a in announcements:
+            if isinstance(a, self.KEY_MOMENTS):
+                return type(a).__name__
+        if any(isinstance(a, Prompt) and a.expected.value.startswith("bid_round") for a in announcements):
+            return "Bidding"
+        return None
+
+    def capture(self, view: ScoreboardView, name: str, t: float = 0.0) -> Path:
+        import pygame
+
+        from display.render import render_surface
+
+        surface = render_surface(view, self.size, t)
+        path = self.dir / f"{self.count:04d}-{name}.png"
+        pygame.image.save(surface, str(path))
+        self.count += 1
+        return path
+
+
+@dataclass
+class AppParts:
+    """What the app runs with; every part has a fake for tests."""
+
+    session: TableSession
+    names: tuple[str, str, str, str]
+    source: FrameSource | None = None
+    detector: Detector | None = None
+    tracker: Tracker | None = None
+    markers: MarkerRefresher | None = None
+    buttons: ButtonScript | None = None
+    actions: queue.Queue[Action] = field(default_factory=queue.Queue)
+    speaker: Speaker = field(default_factory=NullSpeaker)
+    recorder: HeadlessRecorder | None = None
+    scoreboard: Scoreboard | None = None
+    notifier: Notifier = field(default_factory=lambda: Notifier(""))
+    egn_path: Path | None = None
+    resume_frame: int = -1
+
+
+class App:
+    """Runs the table: see the module docstring."""
+
+    def __init__(self, parts: AppParts) -> None:
+        self.p = parts
+        self.snapshots = TrickSnapshots()
+        self.recent: list[Announcement] = []
+        self.last_image: Image | None = None
+        self.frames = 0
+        self.finished = False
+        self.view: ScoreboardView | None = None
+        self._renege_tricks: tuple[int, ...] = ()
+        self._status = ""
+        self._exported_games = 0
+
+    # ---- one iteration ----
+
+    def tick(self, now: float) -> None:
+        p = self.p
+        frame = self._read_frame()
+        if frame is not None:
+            self._see(frame)
+        number = frame.number if frame is not None else None
+        if p.buttons is not None and number is not None:
+            for timed in p.buttons.due(number):
+                p.session.act(timed.action, frame=number, script_number=timed.number)
+        while True:
+            try:
+                action = p.actions.get_nowait()
+            except queue.Empty:
+                break
+            p.session.act(action, frame=number)
+        released = p.session.release()
+        if released:
+            self._announce(released)
+        self._refresh(now, released)
+        p.notifier.watchdog(now)
+        if p.source is not None and p.source.ended and frame is None:
+            self.finished = True
+
+    def _read_frame(self) -> Frame | None:
+        source = self.p.source
+        if source is None:
+            return None
+        frame = source.read()
+        while frame is not None and frame.number <= self.p.resume_frame:
+            frame = source.read()  # already judged before the restart
+        return frame
+
+    def _see(self, frame: Frame) -> None:
+        p = self.p
+        self.frames += 1
+        self.last_image = frame.image_bgr
+        if p.detector is None or p.tracker is None:
+            return
+        if p.markers is not None:
+            calibration = p.markers.update(frame.image_bgr, frame.number)
+            if calibration is None:
+                h, w = frame.image_bgr.shape[:2]
+                calibration = whole_frame_calibration(w, h)
+            p.tracker.calibration = calibration
+        detections = p.detector.detect(frame.image_bgr, frame.number)
+        expected = p.session.match.expected.seat
+        for obs in p.tracker.update(detections, frame.number, expected):
+            p.session.observe(obs)
+
+    def _announce(self, released: list[Announcement]) -> None:
+        p = self.p
+        view = p.session.match.view()
+        for a in released:
+            if isinstance(a, TrickWon):
+                self.snapshots.record(a.trick, self.last_image)
+            elif isinstance(a, RenegeProven):
+                e = a.evidence
+                self.snapshots.record(e.proof_trick, self.last_image)
+                self._renege_tricks = (e.showed_out_trick, e.proof_trick)
+            elif isinstance(a, HandScored | GameWon):
+                self._export_egn()
+            text = speech_text(a, p.names, trump=view.trump, dealer=view.dealer)
+            if text:
+                p.speaker.say(text, chime=isinstance(a, RenegeProven | GameWon))
+            log.info("%s", announcement_text(a, p.names, trump=view.trump, dealer=view.dealer))
+        if any(isinstance(a, HandScored) for a in released):
+            self.snapshots.clear()
+        self.recent = [a for a in released if not isinstance(a, Prompt)] or self.recent
+
+    def _refresh(self, now: float, released: list[Announcement]) -> None:
+        p = self.p
+        if not released and self.view is not None and not self._camera_changed():
+            return
+        match_view = p.session.match.view()
+        snaps = self.snapshots.evidence(self._renege_tricks) if match_view.pending_renege is not None else ()
+        self.view = build_view(
+            match_view,
+            p.names,
+            announcements=self.recent,
+            camera_ok=self._camera_ok(),
+            renege_snapshots=snaps,
+        )
+        if p.scoreboard is not None:
+            p.scoreboard.show(self.view)
+        if p.recorder is not None and released:
+            name = p.recorder.moment(released)
+            if name is not None:
+                p.recorder.capture(self.view, name)
+
+    def _camera_ok(self) -> bool:
+        status = getattr(self.p.source, "status", None)
+        return status is None or str(status.state.value) != "camera lost"
+
+    def _camera_changed(self) -> bool:
+        status = str(getattr(self.p.source, "status", ""))
+        changed = status != self._status
+        self._status = status
+        return changed
+
+    def _export_egn(self) -> None:
+        if self.p.egn_path is None:
+            return
+        match = self.p.session.match
+        text = dumps_egn(export_egn(match, players=list(self.p.names)))
+        tmp = self.p.egn_path.with_name(self.p.egn_path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(self.p.egn_path)
+
+    # ---- whole runs ----
+
+    def run_headless(self, clock: Callable[[], float], max_idle_ticks: int = 0) -> None:
+        """Run until the source ends (a file) or forever (a camera); then flush the log and export."""
+        try:
+            while not self.finished:
+                self.tick(clock())
+            self.finish()
+        finally:
+            self.p.session.close()
+
+    def finish(self) -> None:
+        """Make everything durable and announced, and write the final EGN."""
+        writer = self.p.session.writer
+        flush = getattr(writer, "flush", None)
+        if callable(flush):
+            flush()
+        released = self.p.session.release()
+        if released:
+            self._announce(released)
+            self._refresh(0.0, released)
+        self._export_egn()
+
+
+def whole_frame_calibration(width: int, height: int) -> Calibration:
+    """The whole camera frame as the mat: for a camera set square over the table, before any markers are seen."""
+    corners = ((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height)))
+    return Calibration.from_corners(corners)
+
+
+def resume_point(session: TableSession) -> tuple[int, int]:
+    """(last frame the log has judged, number of scripted buttons already pressed) from the log's metadata."""
+    last_frame, buttons_done = -1, 0
+    for entry in session.log.entries:
+        if isinstance(entry.frame, int):
+            last_frame = max(last_frame, entry.frame)
+        meta: Any = entry.meta
+        if isinstance(meta, dict) and isinstance(meta.get("script"), int):
+            buttons_done = max(buttons_done, meta["script"] + 1)
+    return last_frame, buttons_done
+
+
+def surface_size(surface: pygame.Surface) -> tuple[int, int]:
+    w, h = surface.get_size()
+    return (w, h)

@@ -1,0 +1,114 @@
+"""The main loop end to end with a scripted camera: frames -> tracker -> session -> screenshots, log and EGN."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from companion.buttons_script import ButtonScript, parse_buttons  # noqa: E402
+from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration  # noqa: E402
+from companion.session import TableSession, ThreadedLogWriter  # noqa: E402
+from display.speech import FakeSpeaker  # noqa: E402
+from table.cards import Card  # noqa: E402
+from table.inputs import OrderUp, Play, UpCard  # noqa: E402
+from table.log import MatchLog, read_log  # noqa: E402
+from table.rules import Rules  # noqa: E402
+from vision.detection import CardDetection  # noqa: E402
+from vision.sources import FakeSource  # noqa: E402
+from vision.tracker import Tracker  # noqa: E402
+from vision.zones import TableLayout  # noqa: E402
+
+W, H = 640, 480
+C = Card.parse
+# Mat-coordinate centres of the zones of the default layout (rotation 0: seat 0 at the bottom, clockwise).
+CENTRES = {"kitty": (0.78, 0.22), 0: (0.50, 0.77), 1: (0.23, 0.50), 2: (0.50, 0.23), 3: (0.77, 0.50)}
+
+
+def _box(zone: object) -> tuple[float, float, float, float]:
+    x, y = CENTRES[zone]  # type: ignore[index]
+    return (x * W - 20, y * H - 28, x * W + 20, y * H + 28)
+
+
+class ScriptedDetector:
+    """Reports, at each frame, the cards the script says lie on the table then."""
+
+    def __init__(self, timeline: list[tuple[int, int, object, str]]) -> None:
+        self.timeline = timeline  # (from_frame, to_frame, zone, card)
+        self.calls = 0
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        self.calls += 1
+        return [
+            CardDetection(C(card), 0.95, _box(zone), frame)
+            for start, end, zone, card in self.timeline
+            if start <= frame < end
+        ]
+
+
+TIMELINE = [
+    (0, 30, "kitty", "9h"),
+    (40, 90, 1, "Ah"),
+    (50, 90, 2, "Kh"),
+    (60, 90, 3, "Qh"),
+    (70, 90, 0, "Th"),
+    (100, 140, 1, "Jh"),
+]
+BUTTONS = '{"frame": 20, "action": "call"}\n'
+
+
+def _app(tmp_path: Path, frames: int = 140) -> tuple[App, FakeSource, FakeSpeaker]:
+    path = tmp_path / "match.jsonl"
+    match_log = MatchLog.open_or_create(path, Rules.preset("north_american"), first_dealer=0)
+    session = TableSession(match_log, ThreadedLogWriter(match_log))
+    last_frame, done = resume_point(session)
+    source = FakeSource(count=frames, size=(W, H))
+    source.open()
+    speaker = FakeSpeaker()
+    parts = AppParts(
+        session=session,
+        names=("North", "East", "South", "West"),
+        source=source,
+        detector=ScriptedDetector(TIMELINE),
+        tracker=Tracker(whole_frame_calibration(W, H), TableLayout()),
+        buttons=ButtonScript(parse_buttons(BUTTONS), done=done),
+        speaker=speaker,
+        recorder=HeadlessRecorder(tmp_path),
+        egn_path=tmp_path / "game.egn",
+        resume_frame=last_frame,
+    )
+    return App(parts), source, speaker
+
+
+def test_a_scripted_table_becomes_a_logged_announced_trick(tmp_path: Path) -> None:
+    app, _, speaker = _app(tmp_path)
+    app.run_headless(lambda: 0.0)
+    inputs = read_log(tmp_path / "match.jsonl").inputs
+    assert inputs[0] == UpCard(C("9h"), 0.95)
+    assert inputs[1] == OrderUp(1, False)
+    plays = [i for i in inputs if isinstance(i, Play)]
+    assert [(p.seat, str(p.card)) for p in plays] == [(1, "Ah"), (2, "Kh"), (3, "Qh"), (0, "Th"), (1, "Jh")]
+    assert any("East takes the trick" in text for text, _ in speaker.said)
+    screens = sorted(p.name for p in (tmp_path / "screens").glob("*.png"))
+    assert any("TrumpMade" in s for s in screens) and any("TrickWon" in s for s in screens)
+    egn = json.loads((tmp_path / "game.egn").read_text())
+    assert egn["deals"][0]["initialState"]["upCard"] == "9h"
+
+
+def test_a_restart_resumes_without_playing_a_card_twice(tmp_path: Path) -> None:
+    first, _, _ = _app(tmp_path, frames=68)  # stopped after three cards of the trick landed
+    first.run_headless(lambda: 0.0)
+    assert sum(isinstance(i, Play) for i in read_log(tmp_path / "match.jsonl").inputs) == 3
+
+    second, _, _ = _app(tmp_path, frames=140)
+    second.run_headless(lambda: 0.0)
+    inputs = read_log(tmp_path / "match.jsonl").inputs
+    assert sum(isinstance(i, OrderUp) for i in inputs) == 1
+    plays = [(p.seat, str(p.card)) for p in inputs if isinstance(p, Play)]
+    assert plays == [(1, "Ah"), (2, "Kh"), (3, "Qh"), (0, "Th"), (1, "Jh")]
