@@ -92,10 +92,10 @@ def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
     score = view.score[team]
     if view.score_style is ScoreStyle.CARDS and view.target == 10:
         _six_and_four(c, score, team, (x + 8, y + 44, 132, 100))
-    elif score < 10:
-        c.text(str(score), 108, WHITE, (x + 72, y + 96), bold=True)
     else:
-        c.text(str(score), 84, WHITE, (x + 68, y + 96), bold=True)
+        shows_tricks = view.stage in (Stage.PLAYING, Stage.HAND_OVER)
+        center = (x + (72 if shows_tricks else w / 2), y + 96)
+        c.text(str(score), 108 if score < 10 else 84, WHITE, center, bold=True)
     if view.stage not in (Stage.PLAYING, Stage.HAND_OVER):
         return
     # tricks this hand: a number to read from afar, pips to count at a glance
@@ -196,8 +196,14 @@ def _history_row(c: Canvas, view: ScoreboardView, row: HistoryRow, box: Box) -> 
         _suit_chip(c, row.trump, (x + 42, mid), 18)
     elif row.maker:
         c.text("NT", 12, WHITE, (x + 42, mid), bold=True)
-    who = row.maker + (" \u2022A" if row.alone else "") if row.maker else (row.note or "thrown in")
-    c.text(who, 14, WHITE if row.maker else DIM, (x + 56, mid), anchor="midleft", max_width=70)
+    if row.maker:
+        r = c.text(row.maker, 14, WHITE, (x + 56, mid), anchor="midleft", max_width=54 if row.alone else 70)
+        if row.alone:  # a red "A" chip, like the ALONE tags elsewhere
+            chip_x = r.right / c.scale + 9
+            c.circle((chip_x, mid), 7.5, CARD_RED)
+            c.text("A", 10, WHITE, (chip_x, mid), bold=True)
+    else:
+        c.text(row.note or "thrown in", 14, DIM, (x + 56, mid), anchor="midleft", max_width=70)
     for team in (0, 1):
         if row.points[team]:
             c.text(f"+{row.points[team]}", 15, TEAM_COLORS[team], (x + 146, mid), anchor="midright", bold=True)
@@ -221,20 +227,24 @@ def _suit_chip(c: Canvas, suit: Suit, center: tuple[float, float], size: float) 
 CARD_W = 64.0
 
 
-def _seat_positions(c: Canvas) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """(label centre, card centre) for seats 0-3, clockwise from the top of the screen."""
+def _seat_positions(c: Canvas, stage: Stage) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """(label centre, card centre) for seats 0-3, clockwise from the top.
+
+    The side names sit above their cards in play, below the result box when a hand is scored.
+    """
     cx, cy = c.width / 2, MAIN_H / 2
+    side_y = {Stage.PLAYING: cy - 58, Stage.HAND_OVER: MAIN_H - 74}.get(stage, cy)
     return [
         ((cx, 20), (cx, 86)),
-        ((cx + 112, cy - 58), (cx + 112, cy + 8)),
+        ((cx + 112, side_y), (cx + 112, cy + 8)),
         ((cx, MAIN_H - 20), (cx, MAIN_H - 86)),
-        ((cx - 112, cy - 58), (cx - 112, cy + 8)),
+        ((cx - 112, side_y), (cx - 112, cy + 8)),
     ]
 
 
 def _table(c: Canvas, view: ScoreboardView) -> None:
     cx, cy = c.width / 2, MAIN_H / 2
-    positions = _seat_positions(c)
+    positions = _seat_positions(c, view.stage)
     if view.stage is Stage.PLAYING:
         for seat, (_, card_pos) in enumerate(positions):
             s = view.seats[seat]
@@ -276,9 +286,10 @@ def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float,
         return
     if seat % 2 == 0:  # top and bottom: chips to the right of the name
         x, y = box[0] + box[2] + 6, center[1]
-    else:  # the sides: chips in a row under the card
+    else:  # the sides: chips in a row under the card (or the name, when there are no cards)
         widths = [_chip_width(c, k) for k in chips]
-        x, y = center[0] - (sum(widths) + 6 * (len(chips) - 1)) / 2, center[1] + 128
+        below = 128 if view.stage is Stage.PLAYING else 28
+        x, y = center[0] - (sum(widths) + 6 * (len(chips) - 1)) / 2, center[1] + below
     for k in chips:
         w = _chip_width(c, k)
         if k == "D":

@@ -21,9 +21,10 @@ _fonts: dict[bool, pygame.freetype.Font] = {}
 
 def font(bold: bool = False) -> pygame.freetype.Font:
     """The shared DejaVu Sans font object; sizes are given per call (``size=``)."""
+    if not pygame.freetype.get_init():  # first use, or after pygame.quit(): old font objects are dead
+        pygame.freetype.init()
+        _fonts.clear()
     if bold not in _fonts:
-        if not pygame.freetype.get_init():
-            pygame.freetype.init()
         f = pygame.freetype.Font(str(BOLD_PATH if bold else REGULAR_PATH), 16)
         f.origin = False
         f.pad = False

@@ -128,6 +128,15 @@ class Card:
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
             raise CardParseError(f"a card has both a rank and a suit, or neither (the Benny): {self.rank}, {self.suit}")
+        # The engine hashes cards on every play (duplicates, trump tables): compute it once.
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank | None, Suit | None]]:
+        # Rebuild through the constructor so the cached hash is computed in the receiving process.
+        return (Card, (self.rank, self.suit))
 
     @property
     def is_benny(self) -> bool:
@@ -138,12 +147,23 @@ class Card:
         """Parse EGN notation: ``Card.parse("Jd")``, ``Card.parse("B")``."""
         if not isinstance(text, str):
             raise CardParseError(f"not a card: {text!r} (expected a string such as 'Jd')")
+        known = _PARSED.get(text)
+        if known is not None:
+            return known  # one shared instance per card text: cheaper to hash and compare
         s = text.strip()
         if s.upper() in ("B", "JOKER"):
             return BENNY
         if len(s) < 2:
             raise CardParseError(f"not a card: {text!r} (expected rank and suit, such as 'Jd', or 'B')")
-        return cls(Rank.parse(s[:-1]), Suit.parse(s[-1]))
+        card = cls.of(Rank.parse(s[:-1]), Suit.parse(s[-1]))
+        if len(_PARSED) < 1000:
+            _PARSED[text] = card
+        return card
+
+    @classmethod
+    def of(cls, rank: Rank, suit: Suit) -> Card:
+        """The shared instance of a card (equal to ``Card(rank, suit)``, and faster as a dict key)."""
+        return _CANONICAL[rank, suit]
 
     @property
     def label(self) -> str:
@@ -170,6 +190,8 @@ class Card:
 
 
 BENNY = Card(None, None)
+_PARSED: dict[str, Card] = {"B": BENNY}
+_CANONICAL: dict[tuple[Rank, Suit], Card] = {(r, s): Card(r, s) for s in Suit for r in Rank}
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
@@ -192,7 +214,7 @@ def deck(size: int) -> tuple[Card, ...]:
     """Every card of a deck of ``size`` cards (24, 25, 28, 32 or 33), in a fixed order."""
     if size not in _DECK_RANKS:
         raise ValueError(f"no such deck: {size} cards (supported: {', '.join(map(str, DECK_SIZES))})")
-    cards = tuple(Card(r, s) for s in Suit for r in _DECK_RANKS[size])
+    cards = tuple(_CANONICAL[r, s] for s in Suit for r in _DECK_RANKS[size])
     return cards + ((BENNY,) if size in (25, 33) else ())
 
 

@@ -9,6 +9,7 @@ the renege evidence and the irregularities seen, and the points it scored.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from table.cards import Card, Suit
 from table.inputs import Exchange, NameTrump, OrderUp, Pass
 from table.renege import RenegeTracker
 from table.rules import LoneDefenderScoring, Rules
+from table.trump import effective_table
 
 __all__ = ["Call", "DealRecord", "DealState", "Phase", "hand_points"]
 
@@ -147,6 +149,8 @@ class DealState:
         self.up_card_played = False
         self.dealer_cards: list[tuple[Card, bool]] = []  # the dealer's plays and whether each was reliable
         self.tracker = RenegeTracker()
+        self.eff: Mapping[Card, Suit | None] = effective_table(None)  # effective suits under this deal's trump
+        self.next_seat: int | None = None  # cache of who plays next (Match._play_turn)
         self.reneges: list[RenegeEvidence] = []
         self.pending: RenegeEvidence | None = None
         self.penalty_accepted = False
@@ -161,6 +165,7 @@ class DealState:
     def add_alone(self, seat: int) -> None:
         """``seat`` goes alone: its partner sits out."""
         self.alone.append(seat)
+        self.next_seat = None
         self.sitting_out = frozenset((s + 2) % 4 for s in self.alone)
         self.active = [s for s in range(4) if s not in self.sitting_out]
 

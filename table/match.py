@@ -61,7 +61,7 @@ from table.inputs import (
 )
 from table.renege import CHECK_CONFIDENCE
 from table.rules import BennyTurnedUp, DefenderAlone, LonerLead, RenegePenalty, Rules
-from table.trump import effective_suit, is_trump, trick_winner
+from table.trump import effective_table, is_trump, trick_winner
 from table.view import HandRow, MatchView
 
 __all__ = ["CHECK_CONFIDENCE", "DealRecord", "EngineError", "Match", "MatchView", "Phase"]
@@ -105,7 +105,7 @@ class Match:
         self._initial_score = (int(score[0]), int(score[1]))
         self._history: list[Input] = []
         # Effective inputs as (index in history, input); an undo pops the last one.
-        self._effective: list[tuple[int, Input]] = []
+        self._effective: list[int] = []  # indices into _history; ReviseCard entries included
         self._handlers: dict[Phase, Callable[[Input], list[Announcement]]] = {
             Phase.UP_CARD: self._on_up_card,
             Phase.HAND_OVER: self._on_up_card,
@@ -118,7 +118,6 @@ class Match:
             Phase.RENEGE_DECISION: self._on_renege_decision,
             Phase.GAME_OVER: self._on_game_over,
         }
-        self._log: list[Announcement] = []  # every announcement of the fold, to tell what a correction changed
         self._last: tuple[Announcement, ...] = ()
         self._reset(first_dealer, self._initial_score)
 
@@ -177,11 +176,13 @@ class Match:
             out = self._apply_correction(inp)
         else:
             self._check(inp)
-            index = len(self._history)
+            self._effective.append(len(self._history))
             self._history.append(inp)
-            self._effective.append((index, inp))
-            out = self._step(inp)
-            self._log.extend(out)
+            if cls is Play and self.phase is Phase.PLAY:
+                assert self._cur is not None and isinstance(inp, Play)
+                out = self._play(self._cur, inp)  # the common case, without the dispatch
+            else:
+                out = self._step(inp)
         out.append(self._prompt())
         self._last = tuple(out)
         return out
@@ -270,30 +271,38 @@ class Match:
                 raise self._error(inp, "card must be a Card")
         index = len(self._history)
         self._history.append(inp)
+        if isinstance(inp, Undo) and not self._effective:
+            return []
+        # Tell the table only what changed: announcements the corrected history makes that the old one did not.
+        # (Corrections are rare, so the old fold is replayed here rather than every announcement kept.)
+        before = Counter(self._refold())
         if isinstance(inp, Undo):
-            if not self._effective:
-                return []
             self._effective.pop()
         else:
-            self._effective.append((index, inp))
-        before = Counter(self._log)
-        self._log = []
+            self._effective.append(index)
+        return list((Counter(self._refold()) - before).elements())
+
+    def _refold(self) -> list[Announcement]:
+        """Rebuild the state from the effective inputs; every announcement of the fold."""
+        out: list[Announcement] = []
         self._reset(self._first_dealer, self._initial_score)
         for x in self._fold_inputs():
-            self._log.extend(self._step(x))
-        # Tell the table only what changed: announcements the corrected history makes that the old one did not.
-        return list((Counter(self._log) - before).elements())
+            out += self._step(x)
+        return out
 
     def __len__(self) -> int:
         return len(self._history)
 
     def _fold_inputs(self) -> list[Input]:
         revised: dict[int, Card] = {}
-        for _, x in self._effective:
+        history = self._history
+        for i in self._effective:
+            x = history[i]
             if isinstance(x, ReviseCard):
                 revised[x.index] = x.card
         out: list[Input] = []
-        for i, x in self._effective:
+        for i in self._effective:
+            x = history[i]
             if isinstance(x, ReviseCard):
                 continue
             if i in revised:
@@ -340,9 +349,14 @@ class Match:
         trick = d.tricks[-1] if d.tricks else []
         if not trick:
             return _P(self._play_turn(d), Expect.LEAD)
-        return _P(self._play_turn(d), Expect.FOLLOW, effective_suit(trick[0][1], d.trump))
+        return _P(self._play_turn(d), Expect.FOLLOW, d.eff[trick[0][1]])
 
     def _play_turn(self, d: DealState) -> int:
+        if d.next_seat is None:
+            d.next_seat = self._next_seat(d)
+        return d.next_seat
+
+    def _next_seat(self, d: DealState) -> int:
         trick = d.tricks[-1] if d.tricks else []
         start = trick[0][0] if trick else d.leader
         out = d.sitting_out
@@ -506,6 +520,7 @@ class Match:
 
     def _make_trump(self, d: DealState, seat: int, suit: Suit | None, alone: bool, rnd: int) -> list[Announcement]:
         d.trump, d.trump_made, d.maker_seat, d.round_made = suit, True, seat, rnd
+        d.eff = effective_table(suit)
         if alone:
             d.add_alone(seat)
         if rnd in (0, 1):  # the up-card (or the Benny) goes to the dealer unless the dealer sits out
@@ -523,6 +538,7 @@ class Match:
             d.tricks.append([])
             d.trick_reliable.append([])
         d.leader = self._first_leader(d)
+        d.next_seat = None
 
     def _on_discard(self, inp: Input) -> list[Announcement]:
         d = self._cur
@@ -581,6 +597,7 @@ class Match:
                 self._open_window(d)
         if self.phase is Phase.GO_ALONE:
             d.leader = self._first_leader(d)
+            d.next_seat = None
         return [WentAlone(seat, defender)]
 
     def _alone_refusal(self, d: DealState, seat: int) -> str | None:
@@ -726,9 +743,9 @@ class Match:
             elif not d.exchanges:
                 reliable = False
                 out.append(self._irr(_KIND.UP_CARD_PLAYED, f"{card} is the up-card the dealer took", seat, card))
-        else:
-            ok, news = self._card_checks(d, card, seat, "card")
-            reliable = reliable and ok
+        elif card not in self._deck or card in d.seen:
+            _, news = self._card_checks(d, card, seat, "card")
+            reliable = False
             out += news
         expected = self._play_turn(d)
         if seat != expected:
@@ -736,6 +753,7 @@ class Match:
                 self._irr(_KIND.OUT_OF_TURN, f"seat {seat} played out of turn (seat {expected} to play)", seat, card)
             )
         trick.append((seat, card))
+        d.next_seat = None
         d.trick_reliable[-1].append(reliable)
         d.seen.add(card)
         if seat == d.dealer:
@@ -749,7 +767,7 @@ class Match:
     def _renege_check(self, d: DealState, seat: int, card: Card, n: int) -> list[Announcement]:
         trick = d.tricks[-1]
         led = trick[0][1] if len(trick) > 1 and d.trick_reliable[-1][0] else None
-        evidence, new_out = d.tracker.on_play(seat, card, led, n, d.trump)
+        evidence, new_out = d.tracker.on_play(seat, card, led, n, d.eff)
         out: list[Announcement] = []
         if evidence is not None:
             out += self._proven(d, evidence)
@@ -760,7 +778,7 @@ class Match:
             and d.dealer_took_up
             and up is not None
             and not d.up_card_played
-            and effective_suit(up, d.trump) is new_out
+            and d.eff[up] is new_out
             and d.discard != up
         ):
             # The dealer took the up-card: still holding it is proof only if the discard is known (or may
@@ -797,6 +815,7 @@ class Match:
             d.tricks.append([])
             d.trick_reliable.append([])
             d.leader = seat
+            d.next_seat = None
         return out
 
     # ----------------------------------------------------------------- scoring and game end

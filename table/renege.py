@@ -10,11 +10,11 @@ show-out and never proves one (the engine says "check this card" instead).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from table.announcements import RenegeEvidence
 from table.cards import Card, Suit
-from table.trump import effective_suit
 
 __all__ = ["CHECK_CONFIDENCE", "RenegeTracker", "ShowOut"]
 
@@ -45,13 +45,14 @@ class RenegeTracker:
         self.proven: set[tuple[int, Suit]] = set()
 
     def on_play(
-        self, seat: int, card: Card, led: Card | None, trick: int, trump: Suit | None
+        self, seat: int, card: Card, led: Card | None, trick: int, eff: Mapping[Card, Suit | None]
     ) -> tuple[RenegeEvidence | None, Suit | None]:
         """Record a reliable play; return (the renege it proves, the suit it newly shows out of).
 
-        ``led`` is the card that led this trick (``None`` when this card leads or the lead is unreliable).
+        ``led`` is the card that led this trick (``None`` when this card leads or the lead is unreliable);
+        ``eff`` maps every card to its effective suit under trump (``table.trump.effective_table``).
         """
-        suit = effective_suit(card, trump)
+        suit = eff[card]
         evidence = None
         seat_out = self.shown_out[seat]
         if suit is not None and suit in seat_out and (seat, suit) not in self.proven:
@@ -60,7 +61,7 @@ class RenegeTracker:
             evidence = RenegeEvidence(seat, suit, so.trick, so.card, so.led, trick, card)
         new_out = None
         if led is not None:
-            led_suit = effective_suit(led, trump)
+            led_suit = eff[led]
             if led_suit is not None and suit is not led_suit and led_suit not in seat_out:
                 seat_out[led_suit] = ShowOut(trick, card, led)
                 new_out = led_suit

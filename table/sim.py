@@ -1,8 +1,9 @@
 """Simulated deals with full hands: the engine inputs of a seeded random game and its ground truth.
 
 The engine never sees a hand (DESIGN.md); this helper does. It deals every
-card from a seeded ``random.Random``, bids at random within the rules (alone,
-defender alone, stick the dealer, Canadian loner, no trump, a turned-up Benny),
+card from a seeded ``random.Random``, bids within the rules (alone, defender
+alone, stick the dealer, Canadian loner, no trump, a turned-up Benny) at random
+(``BiddingOdds``) or by a strategy (a ``Bidder`` such as ``StrengthBidder``),
 lets the dealer discard (seen or unseen), and plays the hand out: each seat
 plays a legal card, or, with probability ``renege_rate`` at a point where it
 could follow suit and holds another suit too, deliberately fails to follow
@@ -24,7 +25,9 @@ reneges.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from table.cards import Card, Suit, deck
 from table.inputs import (
@@ -43,11 +46,13 @@ from table.rules import BennyTurnedUp, DefenderAlone, LoneDefenderScoring, Loner
 from table.trump import card_power, effective_suit
 
 __all__ = [
+    "Bidder",
     "BiddingOdds",
     "InjectedRenege",
     "SimDeal",
     "SimGame",
     "SimTrick",
+    "StrengthBidder",
     "first_leader",
     "game_over",
     "score_hand",
@@ -267,10 +272,54 @@ def _may_go_alone(h: _Hand, seat: int) -> bool:
     return True
 
 
-def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card) -> None:
+class Bidder(Protocol):
+    """A bidding strategy for the simulated players; it sees only the bidder's own hand.
+
+    The simulator enforces the rules around it: a Canadian loner is made alone, a dealer without a
+    natural trump may not take up (``natural_trump_to_pick_up``), a stuck dealer who passes names a
+    random suit, and "no trump" where the table does not play it is a pass.
+    """
+
+    def round_1(self, seat: int, hand: Sequence[Card], up_card: Card, dealer: int) -> tuple[bool, bool]:
+        """(order up, alone)."""
+        ...
+
+    def round_2(
+        self, seat: int, hand: Sequence[Card], turned_down: Suit, dealer: int
+    ) -> tuple[bool, Suit | None, bool]:
+        """(name a suit, which suit (``None``: no trump), alone)."""
+        ...
+
+
+@dataclass(frozen=True)
+class StrengthBidder:
+    """A plain table player: makes trump holding ``min_trumps`` of it (bowers count), alone with ``alone_trumps``.
+
+    In round 1 the dealer counts the up-card too; in round 2 the longest other suit is named.
+    """
+
+    min_trumps: int = 3
+    alone_trumps: int = 5
+
+    def _count(self, hand: Sequence[Card], trump: Suit) -> int:
+        return sum(1 for c in hand if effective_suit(c, trump) is trump)
+
+    def round_1(self, seat: int, hand: Sequence[Card], up_card: Card, dealer: int) -> tuple[bool, bool]:
+        assert up_card.suit is not None
+        n = self._count([*hand, up_card] if seat == dealer else hand, up_card.suit)
+        return n >= self.min_trumps, n >= self.alone_trumps
+
+    def round_2(
+        self, seat: int, hand: Sequence[Card], turned_down: Suit, dealer: int
+    ) -> tuple[bool, Suit | None, bool]:
+        n, suit = max((self._count(hand, s), s.value) for s in _SUITS if s is not turned_down)
+        return n >= self.min_trumps, Suit(suit), n >= self.alone_trumps
+
+
+def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card, bidder: Bidder | None) -> None:
     """Both bidding rounds (or the blind naming under a turned-up Benny); sets trump and the maker."""
-    rules, dealer, rnd = h.rules, h.dealer, rng.random
-    if up.is_benny:  # only reached under DEALER_NAMES_BLIND
+    rules, dealer, rnd, cards = h.rules, h.dealer, rng.random, h.tables.cards
+    if up.is_benny:  # only reached under DEALER_NAMES_BLIND: named before looking, so at random
         blind_suit = _SUITS[int(rnd() * 4)]
         alone = rnd() < odds.maker_alone
         call = NameTrump(dealer, blind_suit, alone)
@@ -287,11 +336,14 @@ def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card) -> None:
         seat = (dealer + i) % 4
         may_order = True
         if seat == dealer and rules.natural_trump_to_pick_up:
-            cards = h.tables.cards
             may_order = any(cards[c].suit is up_suit or cards[c].is_benny for c in h.hands[dealer])
-        if may_order and rnd() < odds.order_up:
-            forced = rules.dealer_partner_must_go_alone and seat == (dealer + 2) % 4
-            alone = forced or rnd() < odds.maker_alone
+        if bidder is None:
+            order_up = rnd() < odds.order_up
+            alone = order_up and rnd() < odds.maker_alone
+        else:
+            order_up, alone = bidder.round_1(seat, [cards[c] for c in h.hands[seat]], up, dealer)
+        if may_order and order_up:
+            alone = alone or (rules.dealer_partner_must_go_alone and seat == (dealer + 2) % 4)
             order = OrderUp(seat, alone)
             h.calls.append(order)
             h.inputs.append(order)
@@ -307,11 +359,19 @@ def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card) -> None:
     for i in range(1, 5):
         seat = (dealer + i) % 4
         must = rules.stick_the_dealer and seat == dealer
-        if must or rnd() < odds.name_trump:
+        if bidder is None:
+            name_it = rnd() < odds.name_trump
             suit: Suit | None = others[int(rnd() * 3)]
             if rules.no_trump and rnd() < odds.no_trump:
                 suit = None
             alone = rnd() < odds.maker_alone
+        else:
+            name_it, suit, alone = bidder.round_2(seat, [cards[c] for c in h.hands[seat]], up_suit, dealer)
+            if suit is up_suit or (suit is None and not rules.no_trump):
+                name_it = False
+        if must and not name_it:
+            name_it, suit = True, others[int(rnd() * 3)]
+        if name_it:
             name = NameTrump(seat, suit, alone)
             h.calls.append(name)
             h.inputs.append(name)
@@ -384,6 +444,7 @@ def simulate_deal(
     number: int = 0,
     renege_rate: float = 0.0,
     odds: BiddingOdds = BiddingOdds(),
+    bidder: Bidder | None = None,
 ) -> SimDeal:
     """Deal, bid, discard and play one hand; return its inputs and ground truth (see the module docstring)."""
     tables = _deck(rules.deck_size)
@@ -394,7 +455,7 @@ def simulate_deal(
         j = int(rnd() * (i + 1))
         order[i], order[j] = order[j], order[i]
     hands = [order[((s - dealer - 1) % 4) * 5 : ((s - dealer - 1) % 4) * 5 + 5] for s in range(4)]
-    dealt = tuple(tuple(cards[c] for c in hand) for hand in hands)
+    dealt = tuple([tuple([cards[c] for c in hand]) for hand in hands])
     pos = 20
     set_aside: list[Card] = []
     h = _Hand(rules, tables, dealer, hands)
@@ -405,7 +466,7 @@ def simulate_deal(
     up = order[pos]
     kitty = tuple(cards[c] for c in order[pos + 1 :])
     h.inputs.append(UpCard(cards[up]))
-    _bid(h, rng, odds, cards[up])
+    _bid(h, rng, odds, cards[up], bidder)
     if not h.trump_made:
         return SimDeal(
             number, dealer, dealt, cards[up], tuple(set_aside), kitty, tuple(h.calls), None, False, None, None, (),
@@ -441,6 +502,7 @@ def _play(
     # (and was another card) or discarding it is not allowed.
     held_up = h.took_up and h.discard != up and (h.discard_seen or not rules.dealer_may_discard_upcard)
     shown_out: list[dict[int, int]] = [{}, {}, {}, {}]  # per seat: suit code -> trick of an unproven show-out
+    track = renege_rate > 0
     injected: list[_Renege] = []
     tricks: list[SimTrick] = []
     won = [0, 0]
@@ -469,34 +531,24 @@ def _play(
             hand.remove(card)
             plays.append(card)
             inputs.append(play_inputs[seat][card])
-            # Evidence, as the table sees it: a card of a suit the seat showed out of proves every renege
-            # of that suit not proven yet; a later show-out of the same suit is a new offence, proven anew.
-            suit = eff[card]
-            proofs: list[tuple[int, int, str]] = []  # (suit code, proof card, kind)
-            seat_out = shown_out[seat]
-            if suit in seat_out:
-                del seat_out[suit]
-                proofs.append((suit, card, "played"))
-            if led >= 0 and led_suit != _NO_SUIT and suit != led_suit and led_suit not in seat_out:
-                if held_up and seat == h.dealer and eff[up] == led_suit:
-                    proofs.append((led_suit, up, "held_up_card"))
-                else:
-                    seat_out[led_suit] = t
-            if seat == h.dealer and card == up:
-                held_up = False
+            if track:  # a legal hand proves nothing: only hands with injected reneges need the evidence
+                proofs = _evidence(shown_out[seat], eff, card, led, led_suit, t, held_up and seat == h.dealer, up)
+                if seat == h.dealer and card == up:
+                    held_up = False
+                if proofs:
+                    for r in injected:
+                        for p_suit, p_card, p_kind in proofs:
+                            if r.proof_trick is None and r.seat == seat and r.suit == p_suit:
+                                r.proof_trick, r.proof_card, r.proof = t, p_card, p_kind
+                                r.proof_input = len(inputs) - 1
+                    if rnd() < odds.accept_penalty:
+                        inputs.append(AcceptPenalty())
+                        penalty, reason = _renege_points(rules, seat, bool(h.alone))
+                        break
+                    if rnd() < 0.5:
+                        inputs.append(DismissRenege())  # else the next card plays on: an implicit dismissal
             if led < 0:
-                led, led_suit = card, suit
-            if proofs:
-                for r in injected:
-                    for p_suit, p_card, p_kind in proofs:
-                        if r.proof_trick is None and r.seat == seat and r.suit == p_suit:
-                            r.proof_trick, r.proof_card, r.proof, r.proof_input = t, p_card, p_kind, len(inputs) - 1
-                if rnd() < odds.accept_penalty:
-                    inputs.append(AcceptPenalty())
-                    penalty, reason = _renege_points(rules, seat, bool(h.alone))
-                    break
-                if rnd() < 0.5:
-                    inputs.append(DismissRenege())  # else the next card plays on: an implicit dismissal
+                led, led_suit = card, eff[card]
         winner = -1
         if len(plays) == n_active:  # a trick cut short by an accepted penalty has no winner
             pw = power[led_suit]
@@ -506,7 +558,8 @@ def _play(
                     best = i
             winner = seats[best]
             won[winner % 2] += 1
-        tricks.append(SimTrick(seats[0], tuple([(seat, cards[c]) for seat, c in zip(seats, plays)]), winner))
+        played = tuple([(seat, cards[c]) for seat, c in zip(seats, plays, strict=False)])
+        tricks.append(SimTrick(seats[0], played, winner))
         if penalty is not None:
             break
         leader = winner
@@ -543,6 +596,35 @@ def _play(
     )
 
 
+def _evidence(
+    seat_out: dict[int, int],
+    eff: tuple[int, ...],
+    card: int,
+    led: int,
+    led_suit: int,
+    trick: int,
+    dealer_holds_up: bool,
+    up: int,
+) -> list[tuple[int, int, str]]:
+    """Update one seat's show-outs with its card, as the table sees it; return the proofs (suit, card, kind).
+
+    A card of a suit the seat showed out of proves every renege of that suit not proven yet; a later
+    show-out of the same suit is a new offence, proven anew. A dealer known to hold the taken-up card
+    who shows out of its suit is proven at once (``held_up_card``).
+    """
+    proofs: list[tuple[int, int, str]] = []
+    suit = eff[card]
+    if suit in seat_out:
+        del seat_out[suit]
+        proofs.append((suit, card, "played"))
+    if led >= 0 and led_suit != _NO_SUIT and suit != led_suit and led_suit not in seat_out:
+        if dealer_holds_up and eff[up] == led_suit:
+            proofs.append((led_suit, up, "held_up_card"))
+        else:
+            seat_out[led_suit] = trick
+    return proofs
+
+
 def simulate_game(
     rules: Rules,
     seed: int,
@@ -551,6 +633,7 @@ def simulate_game(
     score: tuple[int, int] = (0, 0),
     renege_rate: float = 0.0,
     odds: BiddingOdds = BiddingOdds(),
+    bidder: Bidder | None = None,
     max_deals: int | None = None,
 ) -> SimGame:
     """Deals from ``first_dealer`` until the game is won (or ``max_deals``), all from ``random.Random(seed)``."""
@@ -562,7 +645,7 @@ def simulate_game(
     played = 0
     over, winner = False, None
     while not over and (max_deals is None or len(deals) < max_deals):
-        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate, odds=odds)
+        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate, odds=odds, bidder=bidder)
         deals.append(d)
         inputs.extend(d.inputs)
         s0, s1 = s0 + d.points[0], s1 + d.points[1]

@@ -19,13 +19,14 @@ led the others may play any card and the Benny wins the trick.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from table.cards import ALL_CARDS, Card, Rank, Suit
 
 __all__ = [
     "card_power",
     "effective_suit",
+    "effective_table",
     "is_left_bower",
     "is_right_bower",
     "is_trump",
@@ -113,6 +114,11 @@ _EFFECTIVE: dict[Suit | None, dict[Card, Suit | None]] = {
 _POWER: dict[tuple[Suit | None, Suit | None], dict[Card, int]] = {
     (led, t): {c: card_power(c, led, t) for c in ALL_CARDS} for led in _TRUMPS for t in _TRUMPS
 }
+
+
+def effective_table(trump: Suit | None) -> Mapping[Card, Suit | None]:
+    """``effective_suit`` for every card at once (a shared read-only mapping; fast for the engine's hot path)."""
+    return _EFFECTIVE[trump]
 
 
 def legal_plays(hand: Sequence[Card], led: Card | None, trump: Suit | None) -> list[Card]:

@@ -75,7 +75,9 @@ def read_labels(path: Path) -> dict[str, list[LabelledCard]]:
             reader = csv.reader(fh)
             header = next(reader, None)
             if header is None or tuple(h.strip() for h in header) != LABEL_HEADER:
-                raise UserError(f"{path}:1: expected the header {','.join(LABEL_HEADER)!r}, got {','.join(header or [])!r}")
+                raise UserError(
+                    f"{path}:1: expected the header {','.join(LABEL_HEADER)!r}, got {','.join(header or [])!r}"
+                )
             for row in reader:
                 line = reader.line_num
                 if not row or all(not cell.strip() for cell in row):
@@ -98,7 +100,9 @@ def read_labels(path: Path) -> dict[str, list[LabelledCard]]:
                 entries = labels.setdefault(image, [])
                 for other in entries:
                     if other.card == card:
-                        raise UserError(f"{path}:{line}: {image} already has {card} (line {other.line}); one deck holds each card once")
+                        raise UserError(
+                            f"{path}:{line}: {image} already has {card} (line {other.line}); a deck has each card once"
+                        )
                 entries.append(LabelledCard(card=card, box=(coords[0], coords[1], coords[2], coords[3]), line=line))
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
@@ -156,7 +160,9 @@ class ImageScore:
         return len(self.labelled - self.reported)
 
 
-def _overlap_of_reported(label_box_px: tuple[float, float, float, float], reported_box: tuple[float, float, float, float]) -> float:
+def _overlap_of_reported(
+    label_box_px: tuple[float, float, float, float], reported_box: tuple[float, float, float, float]
+) -> float:
     """Fraction of the reported box (x1, y1, x2, y2) that lies inside the labelled box."""
     lx1, ly1, lx2, ly2 = label_box_px
     rx1, ry1, rx2, ry2 = reported_box

@@ -6,9 +6,11 @@ them): the card finder ``card-obb.onnx`` (also ``card-obb.pt``), and the
 corner-index classifier ``corner-cls.onnx`` with its class list in
 ``classes.json`` (key ``"classifier"``). The classifier and class list are
 looked for next to whichever finder model is used, so ``--model
-other/card-obb.onnx`` picks up ``other/corner-cls.onnx``. The table runs from that tree (an editable install, or the Pi install
-with ``WorkingDirectory=`` the checkout), so the default is found relative
-to this file. Elsewhere, point at a model explicitly:
+other/card-obb.onnx`` picks up ``other/corner-cls.onnx``.
+
+The table runs from that tree (an editable install, or the Pi install with
+``WorkingDirectory=`` the checkout), so the default is found relative to
+this file. Elsewhere, point at a model explicitly:
 
 1. ``EUCHRE_TABLE_MODEL`` = a model file (used as is);
 2. ``EUCHRE_TABLE_MODELS_DIR`` = a folder holding ``DEFAULT_MODEL_NAME``;
@@ -73,5 +75,5 @@ def classifier_classes_for(model: Path) -> list[str] | None:
         raise UserError(f"{path}: cannot read the class list ({exc})") from None
     classes = data.get("classifier") if isinstance(data, dict) else None
     if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
-        raise UserError(f"{path}: expected a list of class names under \"classifier\"")
+        raise UserError(f'{path}: expected a list of class names under "classifier"')
     return classes

@@ -132,8 +132,10 @@ class CornerClassifier:
             except CardParseError:
                 raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
 
-    def classify(self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]) -> list[tuple[Card | None, float]]:
-        """For each outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence."""
+    def classify(
+        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]
+    ) -> list[tuple[Card | None, float]]:
+        """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence."""
         from vision import cardcrop
 
         if len(quads) == 0:

@@ -51,7 +51,7 @@ class Letterbox:
     frame_height: int
 
     def to_frame(self, points: npt.ArrayLike, clip: bool = True) -> FloatArray:
-        """Network-input (x, y) points, shape (..., 2), back to frame pixels (clipped to the frame unless not ``clip``)."""
+        """Network-input (x, y) points, shape (..., 2), back to frame pixels (clipped to the frame if ``clip``)."""
         pts = np.asarray(points, dtype=np.float32).copy()
         pts[..., 0] = (pts[..., 0] - self.pad_x) / self.scale
         pts[..., 1] = (pts[..., 1] - self.pad_y) / self.scale
@@ -84,9 +84,12 @@ def letterbox(frame_bgr: npt.NDArray[np.uint8], size: int | tuple[int, int]) -> 
     # The -0.1/+0.1 split the odd pixel the way Ultralytics does.
     top, bottom = int(round(dh - 0.1)), int(round(dh + 0.1))
     left, right = int(round(dw - 0.1)), int(round(dw + 0.1))
-    resized = frame_bgr if (new_w, new_h) == (w, h) else cv2.resize(frame_bgr, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    resized = (
+        frame_bgr if (new_w, new_h) == (w, h) else cv2.resize(frame_bgr, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    )
     padded = cv2.copyMakeBorder(resized, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
-    return padded, Letterbox(scale=scale, pad_x=left, pad_y=top, frame_width=w, frame_height=h)
+    box = Letterbox(scale=scale, pad_x=left, pad_y=top, frame_width=w, frame_height=h)
+    return np.asarray(padded, dtype=np.uint8), box
 
 
 def to_tensor(image_bgr: npt.NDArray[np.uint8]) -> FloatArray:
@@ -220,7 +223,8 @@ def box_iou(box: FloatArray, others: FloatArray) -> FloatArray:
     inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
     area = (box[2] - box[0]) * (box[3] - box[1])
     areas = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
-    return (inter / np.maximum(area + areas - inter, 1e-9)).astype(np.float32)
+    iou: FloatArray = (inter / np.maximum(area + areas - inter, 1e-9)).astype(np.float32)
+    return iou
 
 
 def _covariance(xywh: FloatArray, angles: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -244,7 +248,8 @@ def probiou_matrix(xywh1: FloatArray, angles1: FloatArray, xywh2: FloatArray, an
     t3 = np.log(((a1 + a2) * (b1 + b2) - (c1 + c2) ** 2) / (4.0 * np.sqrt(det1 * det2) + eps) + eps) * 0.5
     bd = np.clip(t1 + t2 + t3, eps, 100.0)
     hd = np.sqrt(1.0 - np.exp(-bd) + eps)
-    return (1.0 - hd).astype(np.float32)
+    overlap: FloatArray = (1.0 - hd).astype(np.float32)
+    return overlap
 
 
 MAX_NMS = 3000  # candidates kept for NMS, best first; a table never holds more than a few dozen cards
@@ -379,7 +384,9 @@ def merge_same_card(detections: Sequence[CardDetection], max_gap: float = 4.0) -
         y2 = max(d.box[3] for d in group)
         corners = next((d.corners for d in group if d.corners is not None), None)
         merged.append(
-            CardDetection(card=seed.card, confidence=seed.confidence, box=(x1, y1, x2, y2), frame=seed.frame, corners=corners)
+            CardDetection(
+                card=seed.card, confidence=seed.confidence, box=(x1, y1, x2, y2), frame=seed.frame, corners=corners
+            )
         )
     return merged
 
@@ -417,7 +424,9 @@ def frame_quads(raw: Raw, box: Letterbox) -> FloatArray:
     return box.to_frame(pts, clip=False)
 
 
-def quad_detection(card: Card, confidence: float, quad: FloatArray, width: int, height: int, frame: int) -> CardDetection:
+def quad_detection(
+    card: Card, confidence: float, quad: FloatArray, width: int, height: int, frame: int
+) -> CardDetection:
     """A CardDetection for a card outlined by ``quad`` (4, 2) in frame pixels; the box is clipped to the frame."""
     x1, y1 = np.maximum(quad.min(axis=0), 0.0)
     x2, y2 = np.minimum(quad.max(axis=0), (width, height))

@@ -12,13 +12,14 @@ How it decides, in the order ``update`` works:
 2. Readings are matched to tracks: first by identity and distance (so a card
    nudged or pushed along keeps its track and its first zone), then a
    reading of another identity on the very spot of a card counts as a rival
-   vote on it (a misread), except on a confidently landed card that is out of
-   sight (that is a card laid on top of it); else it starts a track.
+   vote on it (a misread), unless that card has landed and is out of sight
+   (then it is a card laid on top of it; an uncertain landing stays open to
+   correction while in sight); else it starts a track.
 3. A hand over the table (an ``occluded`` flag from the detector, or several
-   landed cards vanishing in one frame) suspends judgement: nothing is
-   emitted until the table has been calm (the same landed cards in view, no
-   flag) for a few frames, and then the cards that did not come back are
-   reported gone together.
+   landed cards going out of sight together for more than a flicker)
+   suspends judgement: nothing is emitted until the table has been calm (the
+   same landed cards in view, no flag) for a few frames, and then the cards
+   that did not come back are reported gone together.
 4. A track lands once one identity leads a confidence-weighted vote over the
    last ``window`` frames, was seen in at least ``min_frames`` of them and
    the card is at rest in a zone: never on a first reading. A weak landing
@@ -68,7 +69,9 @@ class TrackerConfig:
     move_distance: float = 0.25  # how far a card may move between frames and keep its track
     same_spot: float = 0.03  # a different card read this close to a card not seen is a misread of it
     rest_distance: float = 0.08  # a card whose last readings spread wider than this is still moving
-    occlusion_drop: int = 2  # this many landed cards vanishing in one frame means a hand over the table
+    occlusion_drop: int = 2  # this many landed cards going out of sight together means a hand over the table
+    drop_frames: int = 2  # ... when each has been out of sight this long (a one-frame dropout is flicker)
+    sweep_frames: int = 3  # ... and went within this many frames of the others (a sweeping hand)
     resume_frames: int = 3  # calm frames after a hand before judging again
     gather_min: int = 2  # cards gone at once, emptying their zone, to call it a gathered trick
     off_table_margin: float = 0.1  # readings further outside the mat than this are ignored
@@ -131,6 +134,7 @@ class Tracker:
         self._suspended = False
         self._calm_since: int | None = None
         self._calm_count = 0
+        self._in_view: frozenset[int] = frozenset()
 
     @property
     def suspended(self) -> bool:
@@ -144,6 +148,7 @@ class Tracker:
     def reset(self) -> None:
         """Forget every card (a new deal after the table was cleared by hand)."""
         self._tracks.clear()
+        self._in_view = frozenset()
         self._suspended = False
         self._calm_since = None
         self._calm_count = 0
@@ -165,28 +170,10 @@ class Tracker:
         if self._frame is not None and frame <= self._frame:
             raise ValueError(f"frame numbers must increase: {frame} after {self._frame}")
         cfg = self.config
-        was_seen = {t.id for t in self._tracks if t.landed and t.last_seen == self._frame}
         self._associate(self._readings(detections), frame)
-        now_seen = {t.id for t in self._tracks if t.landed and t.last_seen == frame}
-        dropped = len(was_seen - now_seen)
+        resumed_from = self._watch_for_hands(frame, occluded)
 
         events: list[Observation] = []
-        resumed_from: int | None = None
-        if occluded or dropped >= cfg.occlusion_drop:
-            self._suspended = True
-            self._calm_since, self._calm_count = None, 0
-        elif self._suspended and now_seen != was_seen:
-            # Landed cards still coming and going under a hand: not calm yet.
-            self._calm_since, self._calm_count = None, 0
-        elif self._suspended:
-            if self._calm_since is None:
-                self._calm_since = frame
-            self._calm_count += 1
-            if self._calm_count >= cfg.resume_frames:
-                self._suspended = False
-                resumed_from = self._calm_since
-                self._calm_since, self._calm_count = None, 0
-
         if not self._suspended:
             revisions = self._revise(frame)
             # Landing first finds the cards that were only pushed along, so they are not counted gone.
@@ -203,6 +190,39 @@ class Tracker:
         self._tracks = [t for t in self._tracks if t.landed or t.last_seen > frame - cfg.window]
         self._frame = frame
         return events
+
+    # ---- step 3: hands over the table ----
+
+    def _watch_for_hands(self, frame: int, occluded: bool) -> int | None:
+        """Suspend or resume judgement; on resuming, return the first calm frame.
+
+        A hand shows as the detector's flag, or as several landed cards going
+        out of sight within a few frames of each other and staying out for at
+        least ``drop_frames`` (independent one-frame dropouts never do that).
+        It has gone once, for ``resume_frames`` frames, there is no flag and
+        the landed cards in view stay the same (a card counts as in view if
+        seen within ``drop_frames``, so flicker does not matter).
+        """
+        cfg = self.config
+        landed = [t for t in self._tracks if t.landed]
+        in_view = frozenset(t.id for t in landed if frame - t.last_seen < cfg.drop_frames)
+        covered = sum(1 for t in landed if cfg.drop_frames <= frame - t.last_seen < cfg.drop_frames + cfg.sweep_frames)
+        changed, self._in_view = in_view != self._in_view, in_view
+        resumed_from: int | None = None
+        if occluded or (covered >= cfg.occlusion_drop and not self._suspended):
+            self._suspended = True
+            self._calm_since, self._calm_count = None, 0
+        elif self._suspended and changed:
+            self._calm_since, self._calm_count = None, 0  # cards still coming and going under a hand
+        elif self._suspended:
+            if self._calm_since is None:
+                self._calm_since = frame
+            self._calm_count += 1
+            if self._calm_count >= cfg.resume_frames:
+                self._suspended = False
+                resumed_from = self._calm_since
+                self._calm_since, self._calm_count = None, 0
+        return resumed_from
 
     # ---- step 1: detections to readings ----
 
@@ -265,10 +285,11 @@ class Tracker:
             best: _Track | None = None
             best_d = cfg.same_spot
             for ti, t in enumerate(self._tracks):
-                # A confidently landed card that is not in view itself, with a different card on
-                # its very spot, has had that card laid on top of it: no rival vote then. (If it
-                # is in view, the other reading is a double read of it.)
-                if t.landed and not t.uncertain and ti not in own:
+                # A landed card not read as itself this frame, with a different card on its very
+                # spot, has had that card laid on top of it (or was gathered and replaced) - unless
+                # it landed uncertain and is still in sight, where the vote may yet be corrected.
+                # If it is read as itself, the other reading is a double read of it.
+                if t.landed and ti not in own and not (t.uncertain and frame - t.last_seen < cfg.drop_frames):
                     continue
                 d = _dist(t.point, r.point)
                 if d <= best_d:
@@ -358,14 +379,15 @@ class Tracker:
         return events, {t.id for t, _, _, _ in landing}
 
     def _moved_from(self, card: Card, zone: Zone, frame: int) -> _Track | None:
-        """A landed track of ``card`` not seen this frame: the card is now somewhere else.
+        """A landed track of ``card`` out of sight for a while (not a flicker): the card is now elsewhere.
 
         Not for the kitty: a card leaving it was picked up, and one arriving there is a new up-card.
         """
         if zone == KITTY:
             return None
         for t in self._tracks:
-            if t.landed and t.identity == card and t.last_seen < frame and t.zone != KITTY:
+            gone_a_while = frame - t.last_seen >= self.config.drop_frames
+            if t.landed and t.identity == card and gone_a_while and t.zone != KITTY:
                 return t
         return None
 

@@ -71,7 +71,9 @@ class UltralyticsDetector:
         try:
             self.model: Any = YOLO(str(self.path), task=None)
         except Exception as exc:  # Ultralytics raises many types for a bad file
-            raise UserError(f"{self.path}: cannot load this model with Ultralytics ({str(exc).splitlines()[0]})") from None
+            raise UserError(
+                f"{self.path}: cannot load this model with Ultralytics ({str(exc).splitlines()[0]})"
+            ) from None
         self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
         self.iou_threshold = iou_threshold
         self.imgsz = imgsz if imgsz is not None else self._model_imgsz()

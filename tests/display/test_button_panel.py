@@ -7,8 +7,8 @@ import queue
 from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
+from gpiozero import Device  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from display.actions import Action, ButtonAction
 from display.buttons import DEFAULT_BUTTONS, ButtonPanel, ButtonPin, Debouncer, PanelConfig, open_panel

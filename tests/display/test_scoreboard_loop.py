@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pygame
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from display import samples
 from display.actions import Action, ButtonAction
@@ -129,3 +129,14 @@ def test_panel_holds_fire_from_the_loop() -> None:
         assert actions.get_nowait() == Action(A.NEW_GAME)
     finally:
         board.close()
+
+
+def test_open_display_gives_a_window_the_loop_flips() -> None:
+    from display.scoreboard import open_display
+
+    surface = open_display((1024, 600), fullscreen=False)
+    board = Scoreboard(surface, queue.Queue())
+    assert board.flip
+    board.show(samples.hand_scored())
+    assert board.step(0.0, events=[])
+    assert surface.get_size() == (1024, 600)

@@ -158,3 +158,12 @@ def test_snapshot_from_bytes_and_a_bad_one_is_shown_as_missing(tmp_path: Path) -
 def test_a_new_game_screen_draws_from_a_bare_view() -> None:
     surface = render_surface(ScoreboardView(seats=seats_named()))
     assert pixels(surface).std() > 10
+
+
+def test_preview_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from display.__main__ import main
+
+    assert main(["--out", str(tmp_path), "--size", "1024x600"]) == 0
+    assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(samples.SAMPLES)
+    assert pygame.image.load(tmp_path / "game-won.png").get_size() == (1024, 600)
+    assert capsys.readouterr().out.strip().endswith("size=1024x600")

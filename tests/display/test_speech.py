@@ -189,3 +189,16 @@ def test_espeak_ng_renders_a_phrase(tmp_path: Path) -> None:
     speech.espeak_renderer(SpeechConfig())("Renege!", out)
     with wave.open(str(out)) as w:
         assert w.getnframes() > 1000
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed on this machine")
+def test_open_speaker_speaks_through_the_dummy_audio_driver(config: SpeechConfig) -> None:
+    s = open_speaker(config)
+    try:
+        assert isinstance(s, EspeakSpeaker)
+        s.say("North takes the trick", chime=True)
+        wait_for(lambda: s.path_for("North takes the trick").exists(), timeout=20)
+        wait_for(lambda: (config.cache_dir / "chime.wav").exists(), timeout=5)
+    finally:
+        s.close()
+        pygame.mixer.quit()

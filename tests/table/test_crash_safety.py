@@ -1,42 +1,40 @@
 """Crash safety of the match log: SIGKILL a writer at random moments; no acknowledged input is ever lost.
 
-A child process appends the inputs of a scripted match (the EGN example games,
-one after another, twice) to one log, resuming where the log ends, and prints each
-position after ``append`` returns: the acknowledgement the app waits for
-before it shows an announcement. The parent kills it with SIGKILL at a random
-moment, many times over. After every kill the log must replay to exactly a
-prefix of the script that holds every acknowledged input, and the match it
-folds into must equal the match of that prefix.
+A child process (forked, so each run starts in a millisecond) appends the
+inputs of a scripted match (the EGN example games, one after another, twice)
+to one log, resuming where the log ends, and writes each position to a pipe
+after ``append`` returns: the acknowledgement the app waits for before it
+shows an announcement. The parent kills it with SIGKILL at a random moment,
+many times over. After every kill the log must replay to exactly a prefix of
+the script that holds every acknowledged input, and the match it folds into
+must equal the match of that prefix.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from table.codec import input_to_dict
 from table.egn import import_egn
 from table.inputs import Input, NewGame
-from table.log import load_match, read_log
+from table.log import MatchLog, load_match, read_log
 from table.match import Match
 from table.rules import Rules
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="SIGKILL is POSIX-only")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the test forks its writer (POSIX only)")
 
 RULES = Rules.preset("north_american").replace(stick_the_dealer=True)  # the examples' "std": true
-RUNS = 32
+RUNS = 40
 EXAMPLES = sorted((Path(__file__).parent / "data" / "egn").glob("*.egn"))
 
 
 def script() -> list[Input]:
-    """About 1,300 inputs: more than the runs below get through."""
+    """About 1,100 inputs: more than the runs below get through."""
     out: list[Input] = []
     for _ in range(2):
         for path in EXAMPLES:
@@ -47,59 +45,62 @@ def script() -> list[Input]:
     return out
 
 
-CHILD = """
-import json
-import sys
-sys.path.insert(0, {root!r})
-from table.codec import input_from_dict
-from table.log import MatchLog
-from table.rules import Rules
+def writer(path: Path, inputs: list[Input], ack_fd: int) -> None:
+    """The child: resume the log and append the rest of the script, acknowledging each append."""
+    log = MatchLog.open_or_create(path, RULES, first_dealer=0, created="crash-test")
+    os.write(ack_fd, f"ready {len(log.inputs)}\n".encode())
+    for k in range(len(log.inputs), len(inputs)):
+        log.append(inputs[k])
+        os.write(ack_fd, f"{k}\n".encode())  # the acknowledgement: input k is on disk
+    os.write(ack_fd, b"done\n")
 
-with open({script!r}, encoding="utf-8") as f:
-    inputs = [input_from_dict(json.loads(line)) for line in f]
-log = MatchLog.open_or_create({path!r}, Rules.from_dict({rules!r}), first_dealer=0, created="crash-test")
-start = len(log.inputs)
-print("ready", start, flush=True)
-for k in range(start, len(inputs)):
-    log.append(inputs[k])
-    print(k, flush=True)  # the acknowledgement: the input is on disk
-print("done", flush=True)
-"""
+
+def read_line(f: object) -> str:
+    line: str = f.readline()  # type: ignore[attr-defined]
+    return line
 
 
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_input(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     inputs = script()
     path = tmp_path / "match.jsonl"
-    script_path = tmp_path / "script.jsonl"
-    script_path.write_text("".join(json.dumps(input_to_dict(inp)) + "\n" for inp in inputs), encoding="utf-8")
-    root = str(Path(__file__).resolve().parents[2])
-    code = CHILD.format(root=root, script=str(script_path), path=str(path), rules=RULES.to_dict())
     acked = 0  # inputs acknowledged so far, over all runs
-    runs = 0
-    while runs < RUNS:
-        # -S: table/ is standard library only, so skip site-packages and start faster.
-        child = subprocess.Popen([sys.executable, "-S", "-c", code], stdout=subprocess.PIPE, text=True)
-        assert child.stdout is not None
-        ready = child.stdout.readline().split()
-        assert ready[0] == "ready", ready
-        assert int(ready[1]) >= acked  # everything acknowledged by earlier runs came back
-        time.sleep(rng.uniform(0.0, 0.04))  # the child appends meanwhile; the kill lands anywhere
-        child.send_signal(signal.SIGKILL)
-        out, _ = child.communicate()
-        runs += 1
-        lines = out.split()
-        if lines and lines[-1] == "done":
+    for run in range(RUNS):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child never returns into pytest
+            status = 1
+            try:
+                os.close(r)
+                writer(path, inputs, w)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(w)
+        with os.fdopen(r, "r") as acks:
+            ready = read_line(acks).split()
+            assert ready and ready[0] == "ready", ready
+            assert int(ready[1]) >= acked, "everything acknowledged by earlier runs must come back"
+            # A random way into the appends (counted, so a slow machine changes nothing), then a random
+            # instant later: the kill lands before, during or after any write and its fsync.
+            seen = [read_line(acks) for _ in range(rng.randrange(50))]
+            time.sleep(rng.uniform(0.0, 0.002))
+            os.kill(pid, signal.SIGKILL)
+            _, wait_status = os.waitpid(pid, 0)
+            seen += acks.read().splitlines()
+        assert os.WIFSIGNALED(wait_status) and os.WTERMSIG(wait_status) == signal.SIGKILL
+        tokens = [t.strip() for t in seen if t.strip()]
+        if tokens and tokens[-1] == "done":
             pytest.fail("the script ran out before the kills did; lengthen it")
-        if lines:
-            acked = max(acked, int(lines[-1]) + 1)
+        if tokens:
+            acked = max(acked, int(tokens[-1]) + 1)
         contents = read_log(path)
         n = len(contents.inputs)
         assert contents.inputs == inputs[:n], "the log must hold exactly a prefix of what was written"
-        assert n >= acked, f"run {runs}: {acked} inputs acknowledged, only {n} in the log"
+        assert n >= acked, f"run {run}: {acked} inputs acknowledged, only {n} in the log"
         match, warnings = load_match(path)
         expected = Match.replay(RULES, inputs[:n], 0)
         assert match.history == expected.history
         assert match.score == expected.score and match.expected == expected.expected
         assert all("torn last line" in w for w in warnings)
-    assert acked > 100, "the kills must land while the child is appending"
+    assert acked > 200, "the kills must land while the child is appending"

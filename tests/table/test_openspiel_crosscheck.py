@@ -107,10 +107,8 @@ def play_openspiel(game: object, rng: random.Random) -> OsDeal:
             action = outcomes[rng.randrange(len(outcomes))][0]
         else:
             legal = state.legal_actions()
-            if legal[0] == PASS and rng.random() < PASS_BIAS:
-                action = PASS
-            else:
-                action = legal[rng.randrange(len(legal))]
+            pass_now = legal[0] == PASS and rng.random() < PASS_BIAS
+            action = PASS if pass_now else legal[rng.randrange(len(legal))]
             steps.append((state.current_player(), action))
         state.apply_action(action)
     return OsDeal(

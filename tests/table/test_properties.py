@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.announcements import Announcement, RenegeProven
+from table.announcements import Announcement, IrregularityKind, RenegeProven
 from table.cards import Card, parse_cards
 from table.inputs import Discard, DismissRenege, Input, OrderUp, Play, Undo, UpCard
 from table.match import Match
@@ -103,7 +103,7 @@ def announced_proofs(rep: Replayed) -> set[tuple[int, int, str, int, str, str]]:
 def assert_ground_truth(game: SimGame, rep: Replayed) -> None:
     records = rep.match.deals
     assert len(records) == len(game.deals)
-    for record, deal in zip(records, game.deals):
+    for record, deal in zip(records, game.deals, strict=True):
         where = f"deal {deal.number}: {deal.inputs}"
         assert tuple(record.trick_winners) == deal.trick_winners, where
         assert record.points == deal.points, where
@@ -130,6 +130,12 @@ def test_legal_games_prove_no_renege_and_score_as_dealt(seed: int, name: str, fi
     game = simulate_game(RULE_SETS[name], seed, first_dealer=first_dealer, max_deals=12)
     rep = replay(game)
     assert not [a for _, a in rep.news if isinstance(a, RenegeProven)]
+    # The only irregularity a legal game may raise: a dealer who discarded the up-card unseen shows out
+    # of its suit, so the table cannot tell whether the up-card is still held.
+    suspicious = {d.number for d in game.deals if d.discard == d.up_card and not d.discard_seen}
+    for record in rep.match.deals:
+        for irr in record.irregularities:
+            assert irr.kind is IrregularityKind.SUSPECTED_RENEGE and record.number in suspicious, irr
     assert_ground_truth(game, rep)
 
 
@@ -188,14 +194,18 @@ def test_undo_then_reapply_restores_the_state(seed: int, name: str, data: st.Dat
 def test_a_second_renege_of_the_same_suit_is_proven_again() -> None:
     """Seat 3 holds Kc Ac, fails to follow clubs twice; each failure is proven by its next club."""
     # Dealer 0; hands 0: 9d Ks Kd Tc 9h, 1: Ad Jc Ah Jh 9c, 2: Th Kh Js Qh Ts, 3: 9s Qd As Kc Ac; up-card Td.
-    plays = (
-        "1 Jh 2 Js 3 Qd 0 Kd | 1 Jc 2 Th 3 9s 0 Tc | 1 Ad 2 Ts 3 Ac 0 9d | 1 9c 2 Kh 3 As 0 9h | 1 Ah 2 Qh 3 Kc 0 Td"
-    )
+    tricks = [
+        "1 Jh 2 Js 3 Qd 0 Kd",
+        "1 Jc 2 Th 3 9s 0 Tc",
+        "1 Ad 2 Ts 3 Ac 0 9d",
+        "1 9c 2 Kh 3 As 0 9h",
+        "1 Ah 2 Qh 3 Kc 0 Td",
+    ]
     inputs: list[Input] = [UpCard(Card.parse("Td")), OrderUp(1), Discard(0, None)]
     proofs = []
-    for trick in plays.split("|"):
+    for trick in tricks:
         words = trick.split()
-        for seat, card in zip(words[::2], parse_cards(words[1::2])):
+        for seat, card in zip(words[::2], parse_cards(words[1::2]), strict=True):
             inputs.append(Play(int(seat), card))
             if (seat, str(card)) in (("3", "Ac"), ("3", "Kc")):
                 proofs.append(len(inputs) - 1)

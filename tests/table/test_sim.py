@@ -16,7 +16,16 @@ from table.cards import BENNY, Card, deck, parse_cards
 from table.inputs import AcceptPenalty, Discard, DismissRenege, GoAlone, NameTrump, OrderUp, Pass, Play, UpCard
 from table.match import Match
 from table.rules import BennyTurnedUp, DefenderAlone, LoneDefenderScoring, Rules
-from table.sim import BiddingOdds, SimDeal, first_leader, game_over, score_hand, simulate_deal, simulate_game
+from table.sim import (
+    BiddingOdds,
+    SimDeal,
+    StrengthBidder,
+    first_leader,
+    game_over,
+    score_hand,
+    simulate_deal,
+    simulate_game,
+)
 from table.trump import effective_suit, legal_plays
 
 NA = Rules.preset("north_american")
@@ -302,3 +311,28 @@ def test_literal_renege_deal_is_scripted_as_played() -> None:
     assert set(kinds[1:first_play]) <= {"Pass", "OrderUp", "NameTrump", "Discard", "GoAlone"}
     assert set(kinds[first_play:]) <= {"Play", "DismissRenege", "AcceptPenalty"}
     assert parse_cards("Jc Js") == [Card.parse("Jc"), Card.parse("Js")]
+
+
+def test_a_strategy_bids_from_its_own_hand_within_the_rules() -> None:
+    rules = NA.replace(stick_the_dealer=True, dealer_partner_must_go_alone=True)
+    bidder = StrengthBidder(min_trumps=3, alone_trumps=4)
+    rng = random.Random(16)
+    made = 0
+    for i in range(300):
+        d = simulate_deal(rules, rng, i % 4, bidder=bidder, odds=BiddingOdds(late_alone=0.0))
+        assert d.trump is not None and d.maker_seat is not None  # stuck dealers always name a suit
+        hand = list(d.hands[d.maker_seat])
+        if d.round_made == 1 and d.maker_seat == d.dealer:
+            hand.append(d.up_card)
+        trumps = sum(effective_suit(c, d.trump) is d.trump for c in hand)
+        stuck = d.round_made == 2 and d.maker_seat == d.dealer
+        canadian = d.round_made == 1 and d.maker_seat == (d.dealer + 2) % 4
+        if not stuck:
+            assert trumps >= 3
+            made += 1
+        if not stuck and not canadian:
+            assert (d.maker_seat in d.alone_seats) == (trumps >= 4)
+    assert made > 100
+    game = simulate_game(rules, 5, bidder=bidder)
+    match = Match.replay(rules, game.inputs)
+    assert match.score == game.score and match.game_over

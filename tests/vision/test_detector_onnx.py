@@ -14,36 +14,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from detector_testkit import CARD_ANGLE, CARD_XYWH, FINDER, card_frame
 
 from companion.errors import UserError
 from table.cards import Card
-from vision import cardcrop
 from vision import postprocess as pp
 from vision.detector import Detector, load_detector
 from vision.onnx_detector import OnnxDetector
-
-TINY = Path(__file__).resolve().parent / "data" / "tiny"
-FINDER = TINY / "card-obb.onnx"
-# The stand-in finder's card, in a 128 x 128 frame (its 64 px input at scale 0.5): centre, size, angle.
-CARD_XYWH = (64.0, 64.0, 40.0, 56.0)
-CARD_ANGLE = 0.3
-
-
-def card_frame(ink: tuple[int, int, int] | None) -> np.ndarray:
-    """A 128 x 128 felt frame with the stand-in card drawn where the finder 'sees' it, index in ``ink``."""
-    frame = np.zeros((128, 128, 3), np.uint8)
-    frame[:] = (40, 110, 30)  # green felt, BGR
-    quad = pp.rotated_corners(np.array([CARD_XYWH], np.float32), np.array([CARD_ANGLE], np.float32))[0]
-    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (250, 250, 250), lineType=cv2.LINE_AA)
-    if ink is not None:
-        tl, tr, _, bl = cardcrop.order_corners(quad)
-        for u, v in ((0.16, 0.17), (0.84, 0.83)):  # the index and its turned twin
-            p = tl + u * (tr - tl) + v * (bl - tl)
-            cv2.circle(frame, (int(round(p[0])), int(round(p[1]))), 4, ink, -1, lineType=cv2.LINE_AA)
-    return frame
 
 
 @pytest.fixture(scope="module")

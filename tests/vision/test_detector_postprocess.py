@@ -122,7 +122,7 @@ def test_output_layout_is_told_from_the_shape_and_rejects_misfits() -> None:
 
 
 def test_class_names_map_to_cards() -> None:
-    assert CARDS == [Card.parse("Kh"), Card.parse("Kd"), None]
+    assert [Card.parse("Kh"), Card.parse("Kd"), None] == CARDS
     assert pp.class_cards(["10h", "KS", "B", "joker", "back"]) == [
         Card.parse("Th"),
         Card.parse("Ks"),

@@ -23,7 +23,7 @@ from vision.sources import (
     open_source,
 )
 from vision.sources.files import ImageFolderSource, VideoFileSource
-from vision.sources.picamera import flicker_controls, lock_controls, yuv420_to_bgr
+from vision.sources.picamera import PiCameraSource, flicker_controls, lock_controls, yuv420_to_bgr
 from vision.sources.webcam import WebcamSource
 
 
@@ -349,3 +349,131 @@ def test_frame_is_a_plain_value() -> None:
     frame = Frame(3, 0.3, picture(1))
     assert frame.display_bgr is None and frame.number == 3
     assert isinstance(FakeSource(), FrameSource) and isinstance(open_source("camera"), FrameSource)
+
+
+class FakeRequest:
+    def __init__(self, lores: Image, main: Image, stamp_ns: int) -> None:
+        self.arrays = {"lores": lores, "main": main}
+        self.stamp_ns = stamp_ns
+        self.released = False
+
+    def make_array(self, name: str) -> Image:
+        return self.arrays[name]
+
+    def get_metadata(self) -> dict[str, object]:
+        return {"SensorTimestamp": self.stamp_ns, "ExposureTime": 8000}
+
+    def release(self) -> None:
+        self.released = True
+
+
+class FakePicamera2:
+    """The parts of picamera2.Picamera2 the source uses, recording what it is asked."""
+
+    instances: list[FakePicamera2] = []
+    stall = False
+
+    def __init__(self, camera_num: int = 0) -> None:
+        self.camera_num = camera_num
+        self.camera_controls = {
+            "AeFlickerMode": (0, 1, 0),
+            "AeFlickerPeriod": (100, 1000000, None),
+            "ExposureTimeMode": (0, 1, 0),
+            "AnalogueGainMode": (0, 1, 0),
+        }
+        self.calls: list[tuple[str, object]] = []
+        self.requests: list[FakeRequest] = []
+        FakePicamera2.instances.append(self)
+
+    def create_video_configuration(self, **kwargs: object) -> dict[str, object]:
+        return dict(kwargs)
+
+    def configure(self, config: object) -> None:
+        self.calls.append(("configure", config))
+
+    def start(self) -> None:
+        self.calls.append(("start", None))
+
+    def capture_metadata(self) -> dict[str, object]:
+        return {"ExposureTime": 8000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.5)}
+
+    def set_controls(self, controls: dict[str, object]) -> None:
+        self.calls.append(("set_controls", controls))
+
+    def capture_request(self, wait: bool | None = None) -> str:
+        assert wait is False
+        return "job"
+
+    def wait(self, job: str, timeout: float | None = None) -> FakeRequest:
+        if FakePicamera2.stall:
+            raise TimeoutError
+        bgr = picture(100, (64, 48))
+        yuv = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420), dtype=np.uint8)
+        request = FakeRequest(yuv, picture(7, (128, 96)), 5_000_000_000 + len(self.requests))
+        self.requests.append(request)
+        return request
+
+    def stop(self) -> None:
+        self.calls.append(("stop", None))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    import sys
+    import types
+
+    libcamera = types.ModuleType("libcamera")
+    libcamera.controls = types.SimpleNamespace(AeFlickerModeEnum=types.SimpleNamespace(Manual=1))  # type: ignore[attr-defined]
+    picamera2 = types.ModuleType("picamera2")
+    picamera2.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
+    monkeypatch.setitem(sys.modules, "picamera2", picamera2)
+    FakePicamera2.instances = []
+    FakePicamera2.stall = False
+    return FakePicamera2
+
+
+def test_picamera_configures_two_streams_locks_exposure_and_reads(fake_picamera2: type[FakePicamera2]) -> None:
+    sleeps: list[float] = []
+    source = PiCameraSource(
+        detect_size=(64, 48), display_size=(128, 96), mains_hz=60, settle_s=1.5, sleep=sleeps.append
+    )
+    source.open()
+    camera = fake_picamera2.instances[0]
+    config = camera.calls[0][1]
+    assert isinstance(config, dict)
+    assert config["main"] == {"size": (128, 96), "format": "RGB888"}
+    assert config["lores"] == {"size": (64, 48), "format": "YUV420"}
+    assert config["controls"] == {"FrameRate": 15.0, "AeFlickerMode": 1, "AeFlickerPeriod": 8333}
+    assert sleeps == [1.5]
+    assert camera.calls[2] == (
+        "set_controls",
+        {
+            "ExposureTime": 8000,
+            "AnalogueGain": 2.0,
+            "ColourGains": (1.9, 1.5),
+            "ExposureTimeMode": 1,
+            "AnalogueGainMode": 1,
+        },
+    )
+    frame = source.read()
+    assert frame is not None and frame.number == 0 and frame.timestamp == pytest.approx(5.0)
+    assert frame.image_bgr.shape == (48, 64, 3) and abs(int(frame.image_bgr[10, 10, 0]) - 100) < 8
+    assert frame.display_bgr is not None and frame.display_bgr.shape == (96, 128, 3)
+    assert camera.requests[0].released
+    fake_picamera2.stall = True
+    with pytest.raises(SourceLost, match="no frame for 2 s"):
+        source.read()
+    source.close()
+    assert camera.calls[-2:] == [("stop", None), ("close", None)]
+
+
+def test_picamera_missing_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails, as in a venv without system packages
+    with pytest.raises(UserError, match="python3-picamera2"):
+        PiCameraSource(settle_s=0).open()

@@ -90,6 +90,7 @@ class PiCameraSource:
         fps: float = 15.0,
         mains_hz: int | None = 50,
         settle_s: float = 2.0,
+        stall_timeout: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -101,6 +102,7 @@ class PiCameraSource:
         self.fps = fps
         self.mains_hz = mains_hz
         self.settle_s = settle_s
+        self.stall_timeout = stall_timeout
         self._clock = clock
         self._sleep = sleep
         self._camera: Any = None
@@ -150,14 +152,18 @@ class PiCameraSource:
         if camera is None:
             raise SourceLost(f"picamera {self.camera_num}: not open")
         try:
-            request = camera.capture_request()
+            # Asynchronously, so a camera that stops delivering is a SourceLost, not a hung program.
+            job = camera.capture_request(wait=False)
+            request = camera.wait(job, timeout=self.stall_timeout)
             try:
                 lores = request.make_array("lores")
                 main = request.make_array("main")
                 metadata = request.get_metadata()
             finally:
                 request.release()
-        except (RuntimeError, OSError, TimeoutError) as exc:
+        except TimeoutError:
+            raise SourceLost(f"picamera {self.camera_num}: no frame for {self.stall_timeout:g} s") from None
+        except (RuntimeError, OSError) as exc:
             raise SourceLost(f"picamera {self.camera_num}: {exc}") from None
         sensor_ns = metadata.get("SensorTimestamp")
         stamp = sensor_ns / 1e9 if isinstance(sensor_ns, int) else self._clock()

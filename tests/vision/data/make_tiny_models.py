@@ -68,8 +68,8 @@ def classifier() -> onnx.ModelProto:
     weights = np.zeros((3, n), np.float32)
     bias = np.full(n, -10.0, np.float32)
     kh, as_, none = (CLASSIFIER_CLASSES.index(c) for c in ("Kh", "As", "none"))
-    weights[:, kh] = [60.0, -60.0, 0.0]  # red ink: red stays, green drops
-    weights[:, as_], bias[as_] = [-20.0, -20.0, -20.0], 60.0  # black ink: every channel drops
+    weights[:, kh] = [100.0, -100.0, 0.0]  # red ink: red stays, green drops
+    weights[:, as_], bias[as_] = [-30.0, -30.0, -30.0], 81.0  # black ink: every channel drops (blank paper ~2.85)
     bias[kh], bias[none] = 0.0, 1.0
     nodes = [
         helper.make_node("ReduceMean", ["crops"], ["colour"], axes=[2, 3], keepdims=0),

@@ -1,0 +1,118 @@
+"""Card-identity scoring of a detector on labelled photos: the arithmetic on a hand-made case, with a fake detector."""
+
+from __future__ import annotations
+
+import csv
+import tempfile
+from pathlib import Path
+
+import pytest
+from detector_testkit import HEADER, FakeDetector, write_case
+
+from companion.errors import UserError
+from table.cards import Card
+from vision.evaluate import EvalResult, LabelledCard, evaluate, read_labels, score_image, write_confusion
+
+
+@pytest.fixture()
+def result(tmp_path: Path) -> EvalResult:
+    images, labels = write_case(tmp_path)
+    return evaluate(FakeDetector(), images, labels)
+
+
+def test_totals_on_the_hand_made_case(result: EvalResult) -> None:
+    assert result.images == 7
+    assert result.cards == 11
+    assert result.reported == 12  # 13 detections, one card twice
+    assert (result.true_positives, result.false_alarms, result.misses) == (6, 6, 5)
+    assert result.precision == pytest.approx(6 / 12)
+    assert result.recall == pytest.approx(6 / 11)
+    assert result.f1 == pytest.approx(2 * (6 / 12) * (6 / 11) / (6 / 12 + 6 / 11))
+    assert result.red_suit_swaps == 2  # Ah->Ad, Kd->Kh; not Qh (Qd was labelled and found)
+    assert result.black_suit_swaps == 1  # Jc->Js
+    assert result.ms_per_image >= 0.0
+
+
+def test_confusion_pairs(result: EvalResult) -> None:
+    counts = result.confusion()
+    off_diagonal = {pair: n for pair, n in counts.items() if pair[0] != pair[1]}
+    assert off_diagonal == {
+        ("Ah", "Ad"): 1,
+        ("Kd", "Kh"): 1,
+        ("Jc", "Js"): 1,
+        ("Qh", "none"): 1,
+        ("9h", "Tc"): 1,  # by place: the ten of clubs lies on the labelled nine of hearts
+        ("none", "7s"): 1,
+        ("none", "9h"): 1,
+    }
+    assert sum(n for pair, n in counts.items() if pair[0] == pair[1]) == result.true_positives
+
+
+def test_confusion_file(result: EvalResult, tmp_path: Path) -> None:
+    out = tmp_path / "confusion.csv"
+    write_confusion(out, result)
+    rows = list(csv.reader(out.open(encoding="utf-8")))
+    header = rows[0]
+    assert header[0] == "labelled\\reported" and header[-1] == "none" and len(header) == 1 + 33 + 1
+    table = {row[0]: dict(zip(header[1:], map(int, row[1:]), strict=True)) for row in rows[1:35]}
+    assert table["Ah"]["Ad"] == 1 and table["Kh"]["Kh"] == 1 and table["Qh"]["none"] == 1
+    assert table["none"]["7s"] == 1 and table["none"]["none"] == 0
+    totals = {row[0]: int(row[1]) for row in rows[36:]}
+    assert totals == {"true_positives": 6, "misses": 5, "false_alarms": 6, "red_suit_swaps": 2, "black_suit_swaps": 1}
+
+
+def test_empty_cases_have_defined_scores() -> None:
+    nothing = score_image("x.png", [], {})
+    r = EvalResult([nothing])
+    assert (r.precision, r.recall, r.f1) == (1.0, 1.0, 1.0)
+    r = EvalResult([score_image("x.png", read_labels_rows(["x.png,Kh,0.5,0.5,0.2,0.2"])["x.png"], {})])
+    assert (r.precision, r.recall, r.f1) == (1.0, 0.0, 0.0)
+
+
+def read_labels_rows(rows: list[str]) -> dict[str, list[LabelledCard]]:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "labels.csv"
+        path.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
+        return read_labels(path)
+
+
+def test_a_swap_needs_the_twin_to_be_unlabelled_and_the_card_missed() -> None:
+    labels = read_labels_rows(["x.png,9h,0.3,0.5,0.2,0.4", "x.png,9d,0.7,0.5,0.2,0.4"])["x.png"]
+    # Both red nines labelled, only 9d reported: a miss, no swap.
+    s = score_image("x.png", labels, {Card.parse("9d"): (0, 0, 1, 1)})
+    assert (s.red_suit_swaps, s.misses, s.false_alarms) == (0, 1, 0)
+    # 9h labelled alone, 9h and 9d reported: a false alarm, no swap.
+    s = score_image("x.png", labels[:1], {Card.parse("9h"): (0, 0, 1, 1), Card.parse("9d"): (0, 0, 1, 1)})
+    assert (s.red_suit_swaps, s.misses, s.false_alarms) == (0, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("image,card,x,y,w,h\na.png,Kh,0.5,0.5,0.1,0.1\n", r"labels\.csv:1: expected the header"),
+        (HEADER + "\na.png,Kh,0.5,0.5,0.1,0.1\na.png,Xh,0.5,0.5,0.1,0.1\n", r"labels\.csv:3: bad class 'Xh'"),
+        (HEADER + "\na.png,Kh,0.5,0.5,0.1\n", r"labels\.csv:2: expected 6 fields"),
+        (HEADER + "\na.png,Kh,0.5,0.5,0.1,wide\n", r"labels\.csv:2: box coordinates must be numbers"),
+        (HEADER + "\na.png,Kh,0.5,1.5,0.1,0.1\n", r"labels\.csv:2: box coordinates must lie in 0\.\.1"),
+        (HEADER + "\na.png,Kh,0.5,0.5,0.1,0.1\na.png,Kh,0.2,0.5,0.1,0.1\n", r"labels\.csv:3: a\.png already has Kh"),
+    ],
+)
+def test_bad_label_files_name_file_and_line(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UserError, match=message):
+        read_labels(path)
+
+
+def test_missing_and_unreadable_inputs(tmp_path: Path) -> None:
+    images, labels = write_case(tmp_path)
+    with pytest.raises(UserError, match="labels file not found"):
+        evaluate(FakeDetector(), images, tmp_path / "nope.csv")
+    with pytest.raises(UserError, match="images folder not found"):
+        evaluate(FakeDetector(), tmp_path / "nope", labels)
+    (images / "b.png").unlink()
+    with pytest.raises(UserError, match=r"labels\.csv:\d+: image 'b\.png' is not in"):
+        evaluate(FakeDetector(), images, labels)
+    (images / "b.png").write_bytes(b"not an image")
+    with pytest.raises(UserError, match=r"b\.png: cannot read this image"):
+        evaluate(FakeDetector(), images, labels)
