@@ -14,8 +14,9 @@ that has Ultralytics: this one, ``$EUCHRE_TABLE_TRAIN_PYTHON``, or the
 source tree's ``.venv-train``. With none, it prints
 ``detector_ms_ultralytics=na`` and says why on stderr.
 
-The last line is ``detector_ms_onnx= detector_ms_ultralytics= rss_mb_onnx=``
-(one thread each); the line before it has every figure.
+``bench`` ends with ``detector_ms_onnx= detector_ms_ultralytics= rss_mb_onnx=``
+(one thread each); a line before it has every figure, default threads too.
+``python -m companion.bench_vision`` runs it alone.
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def _run_child(
     return ChildResult(float(data["ms"]), float(data["rss_mb"]), str(data["threads"]))
 
 
-def run(args: argparse.Namespace) -> int:
+def bench_vision(args: argparse.Namespace) -> dict[str, Any]:
+    """Run both backends' children; print the detailed line; return the summary pairs for ``bench``."""
     from vision.models import default_model_path
 
     model = args.vision_model if args.vision_model is not None else default_model_path()
@@ -116,9 +118,9 @@ def run(args: argparse.Namespace) -> int:
     photos = _images(args.vision_images if args.vision_images is not None else DEV_PHOTOS, args.vision_frames)
     imgsz = _input_size(model)
     results: dict[str, ChildResult | None] = {}
-    for threads in (1, None):
-        results[f"onnx_{threads or 'default'}"] = _run_child(
-            sys.executable, "onnx", model, threads, photos, args.vision_runs, imgsz
+    for n in (1, None):
+        results[f"onnx_{n or 'default'}"] = _run_child(
+            sys.executable, "onnx", model, n, photos, args.vision_runs, imgsz
         )
     python, why = _python_with_ultralytics()
     if python is None:
@@ -126,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
     elif not pt.exists():
         print(f"bench --vision: detector_ms_ultralytics=na: {pt} not found (pass --vision-pt)", file=sys.stderr)
     else:
-        for threads in (1, None):
-            results[f"ultralytics_{threads or 'default'}"] = _run_child(
-                python, "ultralytics", pt, threads, photos, args.vision_runs, imgsz
+        for n in (1, None):
+            results[f"ultralytics_{n or 'default'}"] = _run_child(
+                python, "ultralytics", pt, n, photos, args.vision_runs, imgsz
             )
     for res in results.values():
         if res is not None and res.note:
@@ -142,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         res = results.get(key)
         return "na" if res is None or res.rss_mb is None else round(res.rss_mb)
 
-    def threads(key: str) -> object:
+    def threads_used(key: str) -> object:
         res = results.get(key)
         return "na" if res is None or res.ms is None else res.threads
 
@@ -151,30 +153,28 @@ def run(args: argparse.Namespace) -> int:
             model=model.name,
             imgsz=imgsz,
             frames=len(photos) * args.vision_runs,
-            onnx_threads_default=threads("onnx_default"),
+            onnx_threads_default=threads_used("onnx_default"),
             detector_ms_onnx_default_threads=ms("onnx_default"),
-            ultralytics_threads_default=threads("ultralytics_default"),
+            ultralytics_threads_default=threads_used("ultralytics_default"),
             detector_ms_ultralytics_default_threads=ms("ultralytics_default"),
             rss_mb_ultralytics=rss("ultralytics_1"),
         )
     )
-    print(
-        summary_line(
-            detector_ms_onnx=ms("onnx_1"), detector_ms_ultralytics=ms("ultralytics_1"), rss_mb_onnx=rss("onnx_1")
-        )
-    )
-    return 0
+    return {
+        "detector_ms_onnx": ms("onnx_1"),
+        "detector_ms_ultralytics": ms("ultralytics_1"),
+        "rss_mb_onnx": rss("onnx_1"),
+    }
 
 
 def _child(backend: str, model: Path, threads: int, runs: int, imgsz: int, photos: list[Path]) -> dict[str, Any]:
     """Load one backend, detect on ``photos`` ``runs`` times, and report median ms and peak RSS."""
     import resource
 
-    import cv2
-
     from vision.detector import Detector
+    from vision.evaluate import load_image
 
-    frames = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in photos]
+    frames = [load_image(p) for p in photos]
     detector: Detector
     if backend == "onnx":
         from vision.onnx_detector import OnnxDetector
@@ -216,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.bench_vision", description=__doc__)
     add_arguments(parser)
     try:
-        return run(parser.parse_args(argv))
+        print(summary_line(**bench_vision(parser.parse_args(argv))))
+        return 0
     except UserError as exc:
         print(f"euchre-table: error: {exc}", file=sys.stderr)
         return 2

@@ -96,13 +96,12 @@ class HeadlessRecorder:
         self.size = size
         self.count = len(list(self.dir.glob("*.png")))
 
-    def moment(self, announcements: Sequence[Announcement]) -> str | None:
-        for a in announcements:
-            if isinstance(a, self.KEY_MOMENTS):
-                return type(a).__name__
-        if any(isinstance(a, Prompt) and a.expected.value.startswith("bid_round") for a in announcements):
-            return "Bidding"
-        return None
+    def moments(self, announcements: Sequence[Announcement]) -> list[str]:
+        """The key moments among ``announcements``, in order (several when the log writer caught up at once)."""
+        names = [type(a).__name__ for a in announcements if isinstance(a, self.KEY_MOMENTS)]
+        if not names and any(isinstance(a, Prompt) and a.expected.value.startswith("bid_round") for a in announcements):
+            names.append("Bidding")
+        return names
 
     def capture(self, view: ScoreboardView, name: str, t: float = 0.0) -> Path:
         import pygame
@@ -238,8 +237,7 @@ class App:
         if p.scoreboard is not None:
             p.scoreboard.show(self.view)
         if p.recorder is not None and released:
-            name = p.recorder.moment(released)
-            if name is not None:
+            for name in p.recorder.moments(released):
                 p.recorder.capture(self.view, name)
 
     def _camera_ok(self) -> bool:

@@ -10,6 +10,7 @@ most recent announcements (``MatchView.last_announcements`` unless given).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from display import phrases
 from display.view import (
@@ -35,6 +36,7 @@ from table.announcements import (
 )
 from table.cards import Card, Suit
 from table.deal import Phase
+from table.rules import RenegePenalty, Rules
 from table.trump import trick_winner
 from table.view import HandRow, MatchView
 
@@ -77,8 +79,13 @@ def build_view(
     score_style: ScoreStyle = ScoreStyle.NUMBERS,
     accept_hint: str = "Call / Y: accept penalty",
     dismiss_hint: str = "Pass / X: dismiss",
+    rules: Rules | None = None,
 ) -> ScoreboardView:
-    """The screen for ``match``; ``names`` are the seats' names, seat 0 first (clockwise)."""
+    """The screen for ``match``; ``names`` are the seats' names, seat 0 first (clockwise).
+
+    ``rules`` (the match's rules record) words the renege alert's penalty;
+    without it the alert shows none.
+    """
     if len(names) != 4:
         raise ValueError(f"build_view: four seat names needed, got {list(names)!r}")
     recent = tuple(match.last_announcements if announcements is None else announcements)
@@ -110,7 +117,7 @@ def build_view(
         result=_result(match, recent, names, last_row),
         winner=match.winner,
         history=tuple(_history_row(row, names) for row in match.history),
-        renege=_renege(match, names, renege_snapshots, accept_hint, dismiss_hint),
+        renege=_renege(match, names, renege_snapshots, accept_hint, dismiss_hint, rules),
         banner=_banner(recent, names),
         camera_ok=camera_ok,
         muted=muted,
@@ -208,14 +215,37 @@ def _renege(
     snapshots: tuple[Snapshot, ...],
     accept_hint: str,
     dismiss_hint: str,
+    rules: Rules | None,
 ) -> RenegeAlert | None:
     evidence = match.pending_renege
     if evidence is None or match.phase is not Phase.RENEGE_DECISION:
         return None
+    penalty = ""
+    if rules is not None:
+        penalty = penalty_text(rules.renege_penalty, evidence.seat, names, alone=bool(match.alone_seats))
     return RenegeAlert(
         offender=names[evidence.seat],
         evidence=phrases.renege_evidence_text(evidence, names),
+        penalty=penalty,
         snapshots=snapshots,
         accept_hint=accept_hint,
         dismiss_hint=dismiss_hint,
     )
+
+
+def penalty_text(penalty: RenegePenalty, offender: int, names: Sequence[str], *, alone: bool) -> str:
+    """What accepting a renege by seat ``offender`` does under ``penalty``, worded as the engine scores it.
+
+    ``alone``: someone is playing this hand alone (the two-or-four penalty is then 4).
+    "North–South score 2", "North–South score 4", "the hand is replayed", "East–West lose 2".
+    """
+    if not 0 <= offender <= 3:
+        raise ValueError(f"penalty_text: no such seat {offender}")
+    offenders = offender % 2
+    if penalty is RenegePenalty.TWO_OR_FOUR:
+        return f"{phrases.team_name(names, 1 - offenders)} score {4 if alone else 2}"
+    if penalty is RenegePenalty.DEDUCT:
+        return f"{phrases.team_name(names, offenders)} lose 2"
+    if penalty is RenegePenalty.REPLAY:
+        return "the hand is replayed"
+    assert_never(penalty)

@@ -153,6 +153,7 @@ class DealState:
         self.next_seat: int | None = None  # cache of who plays next (Match._play_turn)
         self.reneges: list[RenegeEvidence] = []
         self.pending: RenegeEvidence | None = None
+        self.dismissed: set[int] = set()  # indices of reneges the table dismissed with DismissRenege
         self.penalty_accepted = False
         self.irregularities: list[Irregularity] = []
         self.points = (0, 0)

@@ -34,7 +34,10 @@ Decisions where the spec leaves room (kept here so readers and writers agree):
   naming the trump suit) for the bowers once trump is known. Unknown cards
   (``X``) and generic suits (``t``, ``n``, ``g``; ``h`` always means hearts)
   are refused: a card the engine cannot identify cannot be scored.
-- **discard**: a Discard input with the card, or ``None`` when not recorded.
+- **discard**: when the dealer took up, a Discard input with the card, or
+  ``None`` when not recorded (an unseen discard still opens the play). A
+  discard next to the dealer's partner going alone means the partner declared
+  alone after the discard, and is replayed in that order.
 - **annotations** are commentary and are kept as they are; the engine decides
   reneges itself from the cards. Export writes each proven renege and each
   irregularity as a ``playAnnotations`` entry at the card that proved it.
@@ -44,6 +47,16 @@ Decisions where the spec leaves room (kept here so readers and writers agree):
   replayer scores).
 - **dealer**: each deal's ``initialState.dealer`` must be the dealer the
   rotation gives; the engine has no input for a deal out of turn.
+- **game over**: deals after the game is won are not replayed (a warning);
+  ``metadata.finalScore``, when present, is checked against the replay.
+- **extensions** this module writes only where plain EGN cannot say what the
+  table did, and reads back (other readers ignore them): ``callSeats`` (a bid
+  out of turn), ``aloneSeats`` (lone players other than the maker and one
+  defender, in order), ``unseenExchanges`` (call for best, farmer's hand) in
+  the bidding phase; ``playSeats`` (a card out of turn) in the trick play;
+  ``setAside`` (Bennies turned up and put aside before the up-card) in
+  ``initialState``; ``blindLone`` (the dealer alone on a turned-up jack
+  before looking, Robson rules) in the bidding phase.
 """
 
 from __future__ import annotations
@@ -124,6 +137,8 @@ class EgnDeal:
     alone_seats: list[int] | None = None  # "aloneSeats": every lone player in order (e.g. the maker's partner)
     exchanges: list[tuple[int, str]] = field(default_factory=list)  # "unseenExchanges": call for best...
     play_seats: list[list[int]] | None = None  # "playSeats": a card out of turn
+    set_aside: list[Card] = field(default_factory=list)  # "setAside": Bennies turned up and put aside first
+    blind: bool = False  # "blindLone": the dealer went alone on a turned-up jack before looking (Robson rules)
 
     @property
     def all_alone(self) -> list[int]:
@@ -131,7 +146,7 @@ class EgnDeal:
         if self.alone_seats is not None:
             return list(self.alone_seats)
         k = self.maker_call_index
-        out = [] if k is None or not self.is_alone else [self.call_seat(k)]
+        out = [self.dealer] if self.blind else [] if k is None or not self.is_alone else [self.call_seat(k)]
         if self.alone_defender is not None:
             out.append(self.alone_defender)
         return out
@@ -147,6 +162,8 @@ class EgnDeal:
     @property
     def trump(self) -> Suit | None:
         """The suit the calls make trump (None: no call yet, or no trump)."""
+        if self.blind:
+            return self.up_card.suit
         for call in self.calls:
             if call in ("Order", "OrderAlone"):
                 return self.up_card.suit
@@ -421,6 +438,14 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
     except ValueError as exc:
         raise _fail(source, f"{path}.initialState.upCard", str(exc)) from None
     deal = EgnDeal(number=number, dealer=dealer, up_card=up_card, path=path)
+    aside = state.get("setAside", [])
+    if not isinstance(aside, list):
+        raise _fail(source, f"{path}.initialState.setAside", "must be a list of cards")
+    for k, text in enumerate(aside):
+        try:
+            deal.set_aside.append(parse_egn_card(text, allow_benny=rules.has_benny))
+        except ValueError as exc:
+            raise _fail(source, f"{path}.initialState.setAside[{k}]", str(exc)) from None
     hands = state.get("playerCards")
     if isinstance(hands, list) and any(hands):
         parsed: list[list[Card]] = []
@@ -473,6 +498,10 @@ def _parse_bidding(source: str, path: str, phase: dict[str, Any], deal: EgnDeal,
         if not isinstance(seats, list) or len(seats) != len(deal.calls):
             raise _fail(source, f"{path}.callSeats", "must list one seat per call")
         deal.call_seats = [_req_seat(source, f"{path}.callSeats[{k}]", v) for k, v in enumerate(seats)]
+    blind = phase.get("blindLone", False)
+    if not isinstance(blind, bool) or (blind and (deal.calls or deal.up_card.rank is not Rank.JACK)):
+        raise _fail(source, f"{path}.blindLone", "only the dealer, on a turned-up jack and before any call")
+    deal.blind = blind
     alone = phase.get("isAlone", False)
     if not isinstance(alone, bool):
         raise _fail(source, f"{path}.isAlone", f"must be true or false, not {json.dumps(alone)}")
@@ -507,7 +536,7 @@ def _parse_bidding(source: str, path: str, phase: dict[str, Any], deal: EgnDeal,
 
 
 def _parse_tricks(source: str, path: str, phase: dict[str, Any], deal: EgnDeal, rules: Rules) -> None:
-    if deal.maker_call_index is None:
+    if deal.maker_call_index is None and not deal.blind:
         raise _fail(source, path, "cards were played but no one made trump")
     tricks = phase.get("tricks", [])
     if not isinstance(tricks, list):
@@ -690,7 +719,11 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                 f"{deal.path}.initialState.dealer",
                 f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer}",
             )
+        for card in deal.set_aside:
+            feed(UpCard(card), inputs)
         feed(UpCard(deal.up_card), inputs)
+        if deal.blind:
+            feed(GoAlone(deal.dealer), inputs)
         alone = deal.all_alone
         maker_k = deal.maker_call_index
         # A discard while the dealer's partner is alone: the partner declared alone after the dealer had
@@ -801,7 +834,8 @@ def _merge(into: dict[str, list[str]], key: int, note: str) -> None:
 def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dict[str, Any] | None:
     if record.up_card is None:
         return None  # a Benny set aside and no up-card yet: nothing EGN can say
-    calls = [_call_text(c) for c in record.calls]
+    # A blind lone is the dealer's declaration before any call: "blindLone" says it, not the calls.
+    calls = [] if record.blind else [_call_text(c) for c in record.calls]
     bidding: dict[str, Any] = {"phaseNumber": 0, "type": BIDDING, "calls": calls}
     maker = record.maker_seat
     alone = list(record.alone_seats)
@@ -814,6 +848,8 @@ def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dic
     expressible = ([maker] if maker is not None and maker_alone else []) + defenders[:1]
     if alone != expressible:
         bidding["aloneSeats"] = alone
+    if record.blind:
+        bidding["blindLone"] = True
     if record.discard is not None:
         bidding["discard"] = str(record.discard)
     kinds = {i.kind for i in record.irregularities}
@@ -871,11 +907,10 @@ def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dic
         bidding.setdefault("callAnnotations", {}).setdefault(str(last_call), []).extend(
             n for notes in play_notes.values() for n in notes
         )
-    out: dict[str, Any] = {
-        "dealNumber": number,
-        "initialState": {"dealer": record.dealer, "upCard": str(record.up_card)},
-        "phases": phases,
-    }
+    state: dict[str, Any] = {"dealer": record.dealer, "upCard": str(record.up_card)}
+    if record.set_aside:
+        state["setAside"] = [str(c) for c in record.set_aside]
+    out: dict[str, Any] = {"dealNumber": number, "initialState": state, "phases": phases}
     if source is not None and source.alternative_lines:
         out["alternativeLines"] = source.alternative_lines
     return out

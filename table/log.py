@@ -33,6 +33,14 @@ Recovery when a log is read (never fatal, never loses the lines before a fault):
   input is skipped too (with its own warning).
 - A missing or damaged **header** makes the file unusable (:class:`LogError`):
   without the rules and the first dealer nothing can be replayed.
+- Folding (:func:`load_match`): an input the engine refuses as malformed
+  (``EngineError``: a ``ReviseCard`` of an input without a card...) is skipped
+  with a warning too. Table events that break the rules are never refused:
+  the engine records them as irregularities.
+
+Positions: ``MatchLog.inputs[k]`` is ``Match.history[k]`` of the match folded
+from the log (unless folding refused an input), so a ``ReviseCard`` the app
+builds from its match can be appended as it is.
 """
 
 from __future__ import annotations
@@ -130,7 +138,8 @@ def is_log_text(first_line: str) -> bool:
     try:
         obj = json.loads(first_line)
     except ValueError:
-        return False
+        # A header cut short is still recognisably a log's (read_log then says what is wrong with it).
+        return first_line.startswith(f'{{"format":"{LOG_FORMAT}"')
     return isinstance(obj, dict) and obj.get("format") == LOG_FORMAT
 
 

@@ -656,6 +656,7 @@ class Match:
             return self._accept_penalty()
         if isinstance(inp, DismissRenege):
             if d is not None and d.pending is not None:
+                d.dismissed.add(len(d.reneges) - 1)  # the table let this one go: it can no longer be penalised
                 d.pending = None
                 self.phase = Phase.PLAY if not d.finished else self._settled_phase()
             return []
@@ -904,11 +905,14 @@ class Match:
 
     def _accept_penalty(self) -> list[Announcement]:
         d = self._cur
-        if d is None or not d.reneges:
-            return [self._irr(_KIND.NOT_ALLOWED, "no proven renege to penalise")]
-        if d.penalty_accepted:
+        if d is not None and d.penalty_accepted:
             return [self._irr(_KIND.NOT_ALLOWED, "the penalty for this hand was already applied")]
-        evidence = d.pending or d.reneges[-1]
+        # The pending renege, else the most recent one the table did not dismiss outright (playing on is
+        # not a dismissal: an established renege can be claimed until the next deal).
+        open_ = [] if d is None else [e for i, e in enumerate(d.reneges) if i not in d.dismissed]
+        if d is None or not open_:
+            return [self._irr(_KIND.NOT_ALLOWED, "no proven renege to penalise")]
+        evidence = open_[-1]
         d.pending = None
         d.penalty_accepted = True
         offenders = evidence.seat % 2

@@ -38,11 +38,12 @@ class ShowOut:
 class RenegeTracker:
     """Show-outs per seat for one hand, and the proofs found so far."""
 
-    __slots__ = ("shown_out", "proven")
+    __slots__ = ("shown_out",)
 
     def __init__(self) -> None:
+        # Per seat, the open show-outs: suit -> the first failure to follow it not yet proven. A proof closes
+        # it, so a later, second failure to follow the same suit opens a new one and is proven on its own.
         self.shown_out: list[dict[Suit, ShowOut]] = [{}, {}, {}, {}]
-        self.proven: set[tuple[int, Suit]] = set()
 
     def on_play(
         self, seat: int, card: Card, led: Card | None, trick: int, eff: Mapping[Card, Suit | None]
@@ -55,9 +56,8 @@ class RenegeTracker:
         suit = eff[card]
         evidence = None
         seat_out = self.shown_out[seat]
-        if suit is not None and suit in seat_out and (seat, suit) not in self.proven:
-            self.proven.add((seat, suit))
-            so = seat_out[suit]
+        if suit is not None and suit in seat_out:
+            so = seat_out.pop(suit)
             evidence = RenegeEvidence(seat, suit, so.trick, so.card, so.led, trick, card)
         new_out = None
         if led is not None:
@@ -69,8 +69,7 @@ class RenegeTracker:
 
     def prove_held(self, seat: int, suit: Suit, trick: int, held: Card) -> RenegeEvidence | None:
         """The seat provably holds ``held`` (of ``suit``) at its show-out of ``suit`` in ``trick``."""
-        so = self.shown_out[seat].get(suit)
-        if so is None or (seat, suit) in self.proven:
+        so = self.shown_out[seat].pop(suit, None)
+        if so is None:
             return None
-        self.proven.add((seat, suit))
         return RenegeEvidence(seat, suit, so.trick, so.card, so.led, trick, held, proof="held_up_card")

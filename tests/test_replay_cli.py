@@ -156,6 +156,7 @@ def test_a_match_log_replays_like_its_egn(capsys: pytest.CaptureFixture[str], tm
             "deals[0].initialState.upCard: a card must be a string",
         ),
         (b'{"format": "euchre-table input log", "version": 7}\n', "line 1 (header): log version 7 is not supported"),
+        (b'{"format":"euchre-table input log","vers', "line 1 (header): missing or torn"),
     ],
 )
 def test_bad_files_exit_2_with_one_line(

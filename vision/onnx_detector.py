@@ -41,6 +41,9 @@ DEFAULT_IOU = 0.5
 # of one card overlap. In units of the larger box's longer side (see postprocess.merge_same_card).
 MERGE_GAP_CORNERS = 4.0
 MERGE_GAP_WHOLE_CARDS = 0.0
+# At most this many candidates survive NMS: a table holds one deck (33 cards at most), and the
+# classifier's cost grows with every outline it names.
+MAX_CARDS = 40
 
 
 def _literal(text: str | None) -> Any:
@@ -228,7 +231,7 @@ class OnnxDetector:
         out, box = self.raw_output(frame_bgr)
         raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
-        raw = pp.nms(raw, self.iou_threshold)
+        raw = pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS)
         if self.classifier is not None:
             dets = name_outlines(frame_bgr, pp.frame_quads(raw, box), raw.scores, self.classifier, frame)
         else:

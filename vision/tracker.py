@@ -81,7 +81,8 @@ class TrackerConfig:
             raise ValueError(f"min_frames must be at least 2 (never land on a first reading): {self.min_frames}")
         if self.window < self.min_frames:
             raise ValueError(f"window ({self.window}) must be at least min_frames ({self.min_frames})")
-        if self.lost_frames < 2 or self.resume_frames < 1 or self.occlusion_drop < 1 or self.gather_min < 1:
+        counts = (self.resume_frames, self.occlusion_drop, self.drop_frames, self.sweep_frames, self.gather_min)
+        if self.lost_frames < 2 or min(counts) < 1:
             raise ValueError(f"frame counts must be positive (lost_frames at least 2): {self}")
         if not 0.5 <= self.min_share <= 1.0:
             raise ValueError(f"min_share must be between 0.5 and 1: {self.min_share}")

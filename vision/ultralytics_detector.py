@@ -23,7 +23,13 @@ from companion.errors import UserError
 from vision import postprocess as pp
 from vision.detection import CardDetection
 from vision.models import classifier_classes_for, classifier_path_for
-from vision.onnx_detector import MERGE_GAP_CORNERS, MERGE_GAP_WHOLE_CARDS, CornerClassifier, name_outlines
+from vision.onnx_detector import (
+    MAX_CARDS,
+    MERGE_GAP_CORNERS,
+    MERGE_GAP_WHOLE_CARDS,
+    CornerClassifier,
+    name_outlines,
+)
 
 DEFAULT_CONF = 0.25
 DEFAULT_IOU = 0.5
@@ -119,6 +125,7 @@ class UltralyticsDetector:
             conf=self.conf_threshold,
             iou=self.iou_threshold,
             agnostic_nms=True,
+            max_det=MAX_CARDS,
             rect=False,
             device="cpu",
             verbose=False,
@@ -137,7 +144,7 @@ class UltralyticsDetector:
             classes = result.boxes.cls.cpu().numpy().astype(np.int64)
             xywh = np.concatenate([(xyxy[:, :2] + xyxy[:, 2:]) / 2, xyxy[:, 2:] - xyxy[:, :2]], axis=1)
             raw = pp.Raw(boxes=xyxy, scores=scores, classes=classes, xywh=xywh, angles=None)
-        raw = pp.nms(raw, self.iou_threshold)
+        raw = pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS)
         if self.classifier is not None:
             dets = name_outlines(frame_bgr, pp.frame_quads(raw, identity), raw.scores, self.classifier, frame)
         else:

@@ -86,7 +86,8 @@ class TableLayout:
     turned a quarter, half and three quarters clockwise. ``rotation`` (0-3,
     quarter turns clockwise) says at which edge seat 0 sits: 0 bottom, 1 left,
     2 top, 3 right; seat ``s`` sits ``s`` edges further clockwise. The kitty
-    and the trick area are printed on the mat and do not move with it.
+    and the trick area are printed on the mat and do not move with it. No two
+    zones may overlap (for the seat zones: ``seat_zone.x1 >= 1 - seat_zone.y1``).
     """
 
     rotation: int = 0

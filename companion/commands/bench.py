@@ -11,6 +11,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from companion import bench_vision
 from companion.errors import UserError
 from companion.summary import summary_line
 
@@ -24,8 +25,14 @@ def _rules(args: argparse.Namespace) -> dict[str, Any]:
     return pairs
 
 
+def _vision(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench_vision import bench_vision
+
+    return bench_vision(args)
+
+
 # Flag name -> benchmark. Later parts add theirs here (and a flag in register).
-BENCHES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {"rules": _rules}
+BENCHES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {"rules": _rules, "vision": _vision}
 
 
 def register(subparsers: Any) -> None:
@@ -39,6 +46,12 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="random full deals through the rules engine, and OpenSpiel's euchre in the same run if installed",
     )
+    p.add_argument(
+        "--vision",
+        action="store_true",
+        help="card detector ms per frame and peak memory, ONNX Runtime vs Ultralytics, each in its own process",
+    )
+    bench_vision.add_arguments(p)
     p.add_argument("--seconds", type=float, default=1.0, help="length of each timed round (default 1.0)")
     p.add_argument("--repeats", type=int, default=5, help="timed rounds per side; medians are reported (default 5)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -49,7 +62,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     chosen = [name for name in BENCHES if getattr(args, name, False)]
     if not chosen:
-        raise UserError("bench: say what to measure (--rules)")
+        raise UserError("bench: say what to measure (--rules, --vision)")
     if args.seconds <= 0 or args.repeats < 1:
         raise UserError(f"bench: --seconds must be > 0 and --repeats >= 1 (got {args.seconds}, {args.repeats})")
     pairs: dict[str, Any] = {}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from table.cards import Card, Suit
+from table.cards import BENNY, Card, Suit
 from table.egn import (
     EgnError,
     dumps_egn,
@@ -19,9 +19,9 @@ from table.egn import (
     parse_egn,
     replay_egn,
 )
-from table.inputs import AcceptPenalty, Discard, Input, OrderUp, Play, UpCard
+from table.inputs import AcceptPenalty, Discard, GoAlone, Input, OrderUp, Play, UpCard
 from table.match import Match
-from table.rules import DefenderAlone, LonerLead, RenegePenalty, Rules
+from table.rules import BennyTurnedUp, DefenderAlone, LonerLead, RenegePenalty, Rules
 from table.sim import BiddingOdds, simulate_game
 
 DATA = Path(__file__).parent / "data" / "egn"
@@ -350,3 +350,23 @@ def test_load_egn_reads_what_export_writes(tmp_path: Path) -> None:
     game = load_egn(path)
     assert game.players == ["A", "B", "C", "D"] and game.metadata["title"] == "Replayed"
     assert game.final_score == (10, 7)
+
+
+def test_a_benny_set_aside_is_kept() -> None:
+    rules = Rules.preset("british").replace(benny_turned_up=BennyTurnedUp.SET_ASIDE)
+    m = Match.replay(rules, [UpCard(BENNY), UpCard(C("9h")), OrderUp(1, alone=True)], 0)
+    egn = export_egn(m)
+    assert egn["deals"][0]["initialState"] == {"dealer": 0, "upCard": "9h", "setAside": ["B"]}
+    again = replay_egn(parse_egn(egn)).match
+    assert again.deals[0].set_aside == [BENNY] and deal_json(again) == deal_json(m)
+
+
+def test_a_blind_lone_is_kept() -> None:
+    rules = STD.replace(blind_lone=True)
+    inputs: list[Input] = [UpCard(C("Jh")), GoAlone(0), Discard(0, C("9s")), Play(1, C("Ac")), Play(3, C("Kc"))]
+    m = Match.replay(rules, inputs, 0)
+    assert m.deals[0].blind and m.deals[0].alone_seats == (0,)
+    bidding = export_egn(m)["deals"][0]["phases"][0]
+    assert (bidding["calls"], bidding["blindLone"], bidding["isAlone"]) == ([], True, True)
+    again = replay_egn(parse_egn(export_egn(m))).match
+    assert deal_json(again) == deal_json(m) and again.deals[0].blind and again.expected == m.expected

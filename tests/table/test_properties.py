@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,23 +69,17 @@ def replay(game: SimGame) -> Replayed:
     return Replayed(match, news)
 
 
-def expected_proofs(game: SimGame, *, repeats: bool = False) -> set[tuple[int, int, str, int, str, str]]:
+def expected_proofs(game: SimGame) -> set[tuple[int, int, str, int, str, str]]:
     """(input index, seat, suit, proof trick, proof card, proof kind) of every provable injected renege.
 
-    ``repeats=False`` leaves out a renege of a suit that the same seat was already proven to have
-    reneged in earlier in the hand: the engine does not announce such a second offence yet
-    (see ``test_a_second_renege_of_the_same_suit_is_proven_again``).
+    A second failure to follow the same suit after the first was proven is a new offence with its own
+    proof; two failures before any proof share one.
     """
     out = set()
     offset = 0
     for deal in game.deals:
-        first: dict[tuple[int, str], int] = {}
         for r in deal.reneges:
             if r.proof_input is not None:
-                key = (r.seat, str(r.suit))
-                first[key] = min(first.get(key, r.proof_input), r.proof_input)
-        for r in deal.reneges:
-            if r.proof_input is not None and (repeats or r.proof_input == first[(r.seat, str(r.suit))]):
                 out.add((offset + r.proof_input, r.seat, str(r.suit), r.proof_trick, str(r.proof_card), r.proof))
         offset += len(deal.inputs)
     return out
@@ -154,16 +147,18 @@ def test_injected_reneges_are_proven_at_the_first_proving_card(
     )
     rep = replay(game)
     assert announced_proofs(rep) == expected_proofs(game)
-    assert announced_proofs(rep) <= expected_proofs(game, repeats=True)
-    # Each proof names the renege's first show-out of that suit (the evidence the table points to).
-    firsts = {}
-    for d_index, deal in enumerate(game.deals):
+    # Each proof points to the first failure to follow that suit since the seat's last proof of it.
+    shown: dict[tuple[int, int, object], tuple[int, Card, Card]] = {}
+    offset = 0
+    for deal in game.deals:
         for r in deal.reneges:
-            firsts.setdefault((d_index, r.seat, r.suit), r)
-    for record_index, record in enumerate(rep.match.deals):
-        for ev in record.reneges:
-            first = firsts[(record_index, ev.seat, ev.suit)]
-            assert (ev.showed_out_trick, ev.showed_out_card, ev.led_card) == (first.trick, first.card, first.led)
+            if r.proof_input is not None:
+                shown.setdefault((offset + r.proof_input, r.seat, r.suit), (r.trick, r.card, r.led))
+        offset += len(deal.inputs)
+    for i, a in rep.news:
+        if isinstance(a, RenegeProven):
+            ev = a.evidence
+            assert (ev.showed_out_trick, ev.showed_out_card, ev.led_card) == shown[(i, ev.seat, ev.suit)]
     assert_ground_truth(game, rep)
 
 
@@ -186,11 +181,6 @@ def test_undo_then_reapply_restores_the_state(seed: int, name: str, data: st.Dat
     assert snapshot(redo) == snapshot(plain)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: after a proven (and dismissed) renege of suit S, the same seat's next failure to follow S "
-    "is never proven (RenegeTracker keeps (seat, suit) in `proven` for the rest of the hand)",
-)
 def test_a_second_renege_of_the_same_suit_is_proven_again() -> None:
     """Seat 3 holds Kc Ac, fails to follow clubs twice; each failure is proven by its next club."""
     # Dealer 0; hands 0: 9d Ks Kd Tc 9h, 1: Ad Jc Ah Jh 9c, 2: Th Kh Js Qh Ts, 3: 9s Qd As Kc Ac; up-card Td.

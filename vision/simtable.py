@@ -1,0 +1,1139 @@
+"""The simulated table: scripted Euchre hands rendered as an overhead camera video, run through the real pipeline.
+
+:func:`build_script` turns seeded deals from ``table.sim`` (full hands, random
+legal play, injected reneges) into a timeline on the printed A3 mat: the
+kitty slid in and its up-card turned face up, bids and other button presses
+at given frames, each card slid by its player's hand into the zone in front
+of that seat, tricks pushed together, turned down and taken to the winner's
+side, arms of other players passing over the table. :class:`TableRenderer`
+draws any frame of it from above through a slightly tilted camera (each
+card face is scaled once, then warped into place per frame), with lighting
+that drifts and a little sensor noise; it also gives each frame's ground
+truth (every face-up card's corners and how much of it shows).
+
+:class:`TablePipeline` is the real chain the table runs: ArUco markers ->
+calibration, detector -> ``Tracker`` -> ``Match``, the bids coming in as the
+same engine inputs the buttons produce. :func:`score_run` compares what the
+engine announced with the script. :class:`OracleDetector` is a perfect
+detector built from the ground truth, to test the tracker and engine
+without the neural model.
+
+Timing is counted in frames: a card *comes to rest* on the frame its slide
+ends (the up-card: the frame it is turned face up), and the latency of an
+observation is its frame minus that one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from table.announcements import (
+    Announcement,
+    Expect,
+    HandScored,
+    RenegeProven,
+    ThrownIn,
+    TrickWon,
+)
+from table.cards import Card, Suit, deck
+from table.inputs import (
+    AcceptPenalty,
+    Discard,
+    DismissRenege,
+    GoAlone,
+    Input,
+    NameTrump,
+    NewGame,
+    OrderUp,
+    Pass,
+    Play,
+    ReviseCard,
+    UpCard,
+)
+from table.match import Match
+from table.renege import CHECK_CONFIDENCE
+from table.rules import Rules
+from table.sim import SimDeal, game_over, simulate_deal
+from vision.detection import CardDetection
+from vision.detector import Detector
+from vision.mat import MAT_SIZES, MatSize, marker_layout, render_mat
+from vision.observations import (
+    KITTY,
+    TRICK,
+    CardLanded,
+    CardRevised,
+    Observation,
+    UpCardShown,
+    Zone,
+    ZoneKind,
+)
+from vision.tracker import Tracker
+from vision.zones import Calibration, MarkerRefresher, TableLayout, calibration_from_markers
+
+FloatImage = npt.NDArray[np.float32]
+Image = npt.NDArray[np.uint8]
+Matrix = npt.NDArray[np.float64]
+
+FRAME_SIZE = (640, 480)  # the Pi camera's detection stream (vision.sources.picamera)
+DEFAULT_FPS = 15.0
+DEFAULT_DECK = "gnome-neoclassical"  # held out of training (vision.synth.faces.HELD_OUT_DECKS)
+CARD_HEIGHT_MM = 88.0  # a poker-size card is 63 x 88 mm; each deck keeps its own aspect
+MAT = MAT_SIZES["A3"]
+FACE_PX_PER_MM = 2.2  # cards are pre-scaled once to about the camera's scale (1.4 px/mm) with room to spare
+
+# Timing, in frames.
+SLIDE = 5  # a card sliding into place, or a pile being moved
+GAP = 4  # after a card rests, before the next one moves
+BID_GAP = 3  # between two button presses
+FIRST_BID = 8  # from the up-card turned face up to the first bid (the camera must have shown it first)
+SWEEP = 6  # an arm passing over the table
+SWEEP_CHANCE = 0.12  # before each card, the chance that someone reaches across first
+
+Point = tuple[float, float]
+
+
+# ---------------------------------------------------------------- the timeline
+
+
+@dataclass(frozen=True)
+class Key:
+    """A card's pose at a frame (mat millimetres, radians); between keys it moves with an ease-out."""
+
+    frame: int
+    x: float
+    y: float
+    angle: float
+    face_up: bool
+
+
+@dataclass
+class Sprite:
+    """One card on the table over time: a face (``card``) or a back (``card`` None), gone from ``end`` on."""
+
+    card: Card | None
+    keys: list[Key]
+    end: int
+    z: int
+
+    def pose(self, frame: int) -> Key | None:
+        if frame < self.keys[0].frame or frame >= self.end:
+            return None
+        prev = self.keys[0]
+        for nxt in self.keys[1:]:
+            if frame < nxt.frame:
+                t = (frame - prev.frame) / max(1, nxt.frame - prev.frame)
+                e = 1.0 - (1.0 - t) ** 2
+                return Key(
+                    frame,
+                    prev.x + (nxt.x - prev.x) * e,
+                    prev.y + (nxt.y - prev.y) * e,
+                    prev.angle + (nxt.angle - prev.angle) * e,
+                    prev.face_up,
+                )
+            prev = nxt
+        return Key(frame, prev.x, prev.y, prev.angle, prev.face_up)
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A player's arm: from ``base`` (beyond the mat edge) to the hand, which follows ``path`` (frame, x, y)."""
+
+    base: Point
+    path: tuple[tuple[int, float, float], ...]
+    colour: tuple[int, int, int]
+
+    @property
+    def start(self) -> int:
+        return self.path[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.path[-1][0]
+
+    def hand(self, frame: int) -> Point | None:
+        if frame < self.start or frame > self.end:
+            return None
+        prev = self.path[0]
+        for nxt in self.path[1:]:
+            if frame <= nxt[0]:
+                t = (frame - prev[0]) / max(1, nxt[0] - prev[0])
+                return (prev[1] + (nxt[1] - prev[1]) * t, prev[2] + (nxt[2] - prev[2]) * t)
+            prev = nxt
+        return (prev[1], prev[2])
+
+
+@dataclass(frozen=True)
+class CardRest:
+    """Ground truth: ``card`` came to rest face up in ``zone`` at ``frame`` (``kind``: ``play`` or ``up_card``)."""
+
+    frame: int
+    card: Card
+    zone: Zone
+    seat: int | None
+    deal: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class ButtonPress:
+    """An engine input from the buttons (a bid, alone, the discard, a renege decision, a new game) at ``frame``."""
+
+    frame: int
+    action: Input
+
+
+@dataclass
+class TableScript:
+    """Everything that happens at the simulated table, frame by frame, and what the engine must make of it."""
+
+    rules: Rules
+    seed: int
+    renege_rate: float
+    deals: list[SimDeal]
+    deal_games: list[int]  # per deal: which game (0, 1...) it belongs to
+    sprites: list[Sprite]
+    arms: list[Arm]
+    buttons: list[ButtonPress]
+    rests: list[CardRest]
+    frames: int
+    final_score: tuple[int, int]  # of the last game
+    layout: TableLayout = field(default_factory=TableLayout)
+    mat: MatSize = MAT
+
+    def buttons_at(self) -> dict[int, list[Input]]:
+        out: dict[int, list[Input]] = {}
+        for b in self.buttons:
+            out.setdefault(b.frame, []).append(b.action)
+        return out
+
+
+_SLEEVES = ((150, 60, 40), (40, 40, 150), (60, 120, 60), (120, 120, 120))  # one per seat (BGR)
+
+
+class _Builder:
+    """Lays the deals out on the timeline (see :func:`build_script`)."""
+
+    def __init__(self, rules: Rules, seed: int, layout: TableLayout, mat: MatSize) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed * 7919 + 17)  # the staging's own stream: the deals stay as table.sim makes them
+        self.layout = layout
+        self.mat = mat
+        self.sprites: list[Sprite] = []
+        self.arms: list[Arm] = []
+        self.buttons: list[ButtonPress] = []
+        self.rests: list[CardRest] = []
+        self.z = 0
+        self.f = 6  # a few quiet frames first: the calibration finds the markers on an empty mat
+
+    # --- geometry helpers (mat millimetres)
+
+    def mm(self, u: float, v: float) -> Point:
+        return (u * self.mat.width_mm, v * self.mat.height_mm)
+
+    def edge_point(self, edge: int, along: float, out: float = 70.0) -> Point:
+        """A point ``out`` mm beyond the mat edge ``edge`` (0 bottom, 1 left, 2 top, 3 right), ``along`` 0-1."""
+        w, h = self.mat.width_mm, self.mat.height_mm
+        if edge == 0:
+            return (along * w, h + out)
+        if edge == 1:
+            return (-out, along * h)
+        if edge == 2:
+            return (along * w, -out)
+        return (w + out, along * h)
+
+    def seat_edge(self, seat: int) -> int:
+        return self.layout.edge_of_seat(seat)
+
+    def along_of(self, edge: int, p: Point) -> float:
+        return p[0] / self.mat.width_mm if edge in (0, 2) else p[1] / self.mat.height_mm
+
+    def facing(self, edge: int) -> float:
+        """The angle of a card laid upright as seen by the player at ``edge``."""
+        return {0: 0.0, 1: math.pi / 2, 2: math.pi, 3: -math.pi / 2}[edge]
+
+    def zone_spot(self, zone: Zone, margin: float = 0.25) -> Point:
+        rect = self.layout.zone_rects()[zone]
+        u = rect.x1 + (rect.x2 - rect.x1) * self.rng.uniform(margin, 1 - margin)
+        v = rect.y1 + (rect.y2 - rect.y1) * self.rng.uniform(margin, 1 - margin)
+        return self.mm(u, v)
+
+    def sprite(self, card: Card | None, keys: list[Key], end: int) -> Sprite:
+        self.z += 1
+        s = Sprite(card, keys, end, self.z)
+        self.sprites.append(s)
+        return s
+
+    def arm(self, edge: int, path: list[tuple[int, float, float]], colour: tuple[int, int, int]) -> None:
+        start = path[0]
+        base = self.edge_point(edge, self.along_of(edge, (start[1], start[2])), out=160.0)
+        self.arms.append(Arm(base, tuple(path), colour))
+
+    def press(self, action: Input, gap: int = BID_GAP) -> None:
+        self.buttons.append(ButtonPress(self.f, action))
+        self.f += gap
+
+    # --- staging
+
+    def deal(self, d: SimDeal, number: int) -> None:
+        dealer_edge = self.seat_edge(d.dealer)
+        sleeve = _SLEEVES[d.dealer]
+        kitty_at = self.zone_spot(KITTY, 0.4)
+        start = self.edge_point(dealer_edge, self.along_of(dealer_edge, kitty_at), out=40.0)
+        a0 = self.facing(dealer_edge) + self.rng.uniform(-0.2, 0.2)
+        f0, f1 = self.f, self.f + SLIDE
+        kitty: list[Sprite] = []
+        for k in range(3):  # the undealt cards, face down, under the up-card
+            jx, jy = self.rng.uniform(-3, 3), self.rng.uniform(-3, 3)
+            kitty.append(
+                self.sprite(
+                    None,
+                    [Key(f0, start[0] + jx, start[1] + jy, a0, False), Key(f1, kitty_at[0] + jx, kitty_at[1] + jy,
+                     a0 + 0.05 * (k - 1), False)],
+                    10**9,
+                )
+            )  # fmt: skip
+        self.arm(dealer_edge, [(f0 - 1, *start), (f1, *kitty_at), (f1 + 3, *kitty_at), (f1 + 6, *start)], sleeve)
+        ups = [x for x in d.inputs if isinstance(x, UpCard)]
+        up_sprites: list[Sprite] = []
+        flip = f1 + 4
+        for i, up in enumerate(ups):
+            a = a0 + self.rng.uniform(-0.15, 0.15)
+            keys = [
+                Key(f0, start[0], start[1], a, False),
+                Key(f1, kitty_at[0], kitty_at[1], a, False),
+                Key(flip, kitty_at[0], kitty_at[1], a, True),
+            ]
+            s = self.sprite(up.card, keys, 10**9)
+            up_sprites.append(s)
+            self.rests.append(CardRest(flip, up.card, KITTY, None, number, "up_card"))
+            if i < len(ups) - 1:  # a set-aside Benny: moved off beside the kitty, the next card turned
+                s.keys.append(Key(flip + 6, kitty_at[0] - 90, kitty_at[1], a, False))
+                s.end = flip + 10
+                flip += 12
+        self.f = max(flip + FIRST_BID, f1 + 7)
+        up_sprite = up_sprites[-1] if up_sprites else None
+
+        passes_round1 = 0
+        took_up = any(isinstance(x, Discard) for x in d.inputs)  # the dealer took the up-card (and discarded)
+        trick_i, play_i = 0, 0
+        trick_sprites: list[Sprite] = []
+        pending_gather = False
+        for inp in d.inputs:
+            if isinstance(inp, UpCard):
+                continue
+            if pending_gather and isinstance(inp, Play):
+                self.gather(trick_sprites, d.tricks[trick_i - 1].winner if trick_i > 0 else d.dealer)
+                trick_sprites, pending_gather = [], False
+            if isinstance(inp, Pass):
+                self.press(inp)
+                passes_round1 += 1
+                if passes_round1 == 4 and up_sprite is not None:  # round 1 over: the up-card turned down
+                    p = up_sprite.pose(self.f)
+                    assert p is not None
+                    up_sprite.keys.append(Key(self.f, p.x, p.y, p.angle, True))
+                    up_sprite.keys.append(Key(self.f + 1, p.x, p.y, p.angle, False))
+                    here = (p.x, p.y)
+                    self.arm(dealer_edge, [(self.f - 3, *start), (self.f, *here), (self.f + 3, *start)], sleeve)
+                    self.f += 4
+            elif isinstance(inp, OrderUp):
+                self.press(inp)
+                if up_sprite is not None and took_up:
+                    # The dealer takes the up-card into the hand.
+                    p = up_sprite.pose(self.f)
+                    assert p is not None
+                    up_sprite.keys.append(Key(self.f + 2, p.x, p.y, p.angle, True))
+                    up_sprite.keys.append(Key(self.f + 2 + SLIDE, start[0], start[1], p.angle, True))
+                    up_sprite.end = self.f + 2 + SLIDE
+                    here = (p.x, p.y)
+                    path = [(self.f - 1, *start), (self.f + 2, *here), (self.f + 2 + SLIDE, *start)]
+                    self.arm(dealer_edge, path, sleeve)
+                    self.f += SLIDE + 4
+            elif isinstance(inp, Play):
+                if self.rng.random() < SWEEP_CHANCE:
+                    self.sweep()
+                trick_sprites.append(self.play(inp, number))
+                play_i += 1
+                if play_i == len(d.tricks[trick_i].plays):
+                    trick_i, play_i = trick_i + 1, 0
+                    pending_gather = True
+            else:  # NameTrump, GoAlone, Discard, DismissRenege, AcceptPenalty: buttons
+                self.press(inp, gap=BID_GAP if not isinstance(inp, DismissRenege | AcceptPenalty) else GAP)
+        if pending_gather or trick_sprites:
+            winner = d.tricks[trick_i - 1].winner if trick_i > 0 and d.tricks[trick_i - 1].winner >= 0 else d.dealer
+            self.gather(trick_sprites, winner)
+        # The dealer clears the kitty away.
+        f0 = self.f
+        for s in [*kitty, *(u for u in up_sprites if u.end > f0)]:
+            p = s.pose(f0)
+            if p is None:
+                continue
+            s.keys.append(Key(f0 + 2, p.x, p.y, p.angle, False))
+            s.keys.append(Key(f0 + 2 + SLIDE, start[0], start[1], p.angle, False))
+            s.end = f0 + 2 + SLIDE
+        self.arm(dealer_edge, [(f0 - 1, *start), (f0 + 2, *kitty_at), (f0 + 2 + SLIDE, *start)], sleeve)
+        self.f = f0 + SLIDE + 6
+
+    def play(self, inp: Play, number: int) -> Sprite:
+        edge = self.seat_edge(inp.seat)
+        zone = Zone.of_seat(inp.seat)
+        target = self.zone_spot(zone)
+        start = self.edge_point(edge, self.along_of(edge, target), out=30.0)
+        angle = self.facing(edge) + self.rng.uniform(-0.3, 0.3)
+        f0, rest = self.f, self.f + SLIDE
+        s = self.sprite(
+            inp.card,
+            [Key(f0, start[0], start[1], angle, True), Key(rest, target[0], target[1], angle, True)],
+            10**9,
+        )
+        # The hand holds the card by its near end (towards the player) and lets go when it rests.
+        near = self.near_end(edge, target)
+        near0 = self.near_end(edge, start)
+        back = self.edge_point(edge, self.along_of(edge, target), out=60.0)
+        self.arm(edge, [(f0, *near0), (rest, *near), (rest + 3, *back)], _SLEEVES[inp.seat])
+        self.rests.append(CardRest(rest, inp.card, zone, inp.seat, number, "play"))
+        self.f = rest + GAP
+        return s
+
+    def near_end(self, edge: int, p: Point) -> Point:
+        d = 0.45 * CARD_HEIGHT_MM
+        dx, dy = {0: (0.0, d), 1: (-d, 0.0), 2: (0.0, -d), 3: (d, 0.0)}[edge]
+        return (p[0] + dx, p[1] + dy)
+
+    def gather(self, cards: list[Sprite], winner: int) -> None:
+        """The trick pushed together, turned down and taken to the winner's side."""
+        if not cards:
+            return
+        edge = self.seat_edge(winner)
+        centre = self.mm(0.5, 0.5)
+        away = self.edge_point(edge, self.along_of(edge, centre), out=40.0)
+        f0 = self.f + 2
+        for i, s in enumerate(cards):
+            p = s.pose(f0)
+            if p is None:
+                continue
+            jx, jy = self.rng.uniform(-4, 4), self.rng.uniform(-4, 4)
+            s.keys.append(Key(f0, p.x, p.y, p.angle, True))
+            s.keys.append(Key(f0 + 4, centre[0] + jx, centre[1] + jy, self.facing(edge) + 0.05 * i, True))
+            s.keys.append(Key(f0 + 5, centre[0] + jx, centre[1] + jy, self.facing(edge) + 0.05 * i, False))
+            s.keys.append(Key(f0 + 5 + SLIDE, away[0] + jx, away[1] + jy, self.facing(edge), False))
+            s.end = f0 + 5 + SLIDE
+        self.arm(edge, [(f0 - 2, *away), (f0 + 4, *centre), (f0 + 5 + SLIDE, *away)], _SLEEVES[winner])
+        self.f = f0 + 5 + SLIDE + 2
+
+    def sweep(self) -> None:
+        """Someone reaches across the table (a drink, a score sheet): an arm over the cards, then gone."""
+        seat = self.rng.randrange(4)
+        edge = self.seat_edge(seat)
+        start = self.edge_point(edge, self.rng.uniform(0.3, 0.7), out=40.0)
+        far = self.mm(self.rng.uniform(0.25, 0.75), self.rng.uniform(0.25, 0.75))
+        f0 = self.f
+        self.arm(edge, [(f0, *start), (f0 + SWEEP // 2, *far), (f0 + SWEEP, *start)], _SLEEVES[seat])
+        self.f = f0 + SWEEP + 2
+
+
+def build_script(
+    seed: int,
+    hands: int | None = None,
+    renege_rate: float = 0.0,
+    rules: Rules | None = None,
+    layout: TableLayout | None = None,
+) -> TableScript:
+    """The table's timeline: ``hands`` deals that are played out (thrown-in deals come on top), or one game.
+
+    ``hands=None`` plays one whole game to its end. Over several games a
+    ``NewGame`` button starts the next one (the deal passes on as usual).
+    """
+    rules = rules if rules is not None else Rules()
+    layout = layout if layout is not None else TableLayout()
+    if hands is not None and hands < 1:
+        raise ValueError(f"hands must be at least 1: {hands}")
+    if not 0.0 <= renege_rate <= 1.0:
+        raise ValueError(f"renege_rate must be between 0 and 1: {renege_rate}")
+    rng = random.Random(seed)
+    b = _Builder(rules, seed, layout, MAT)
+    deals: list[SimDeal] = []
+    deal_games: list[int] = []
+    game = 0
+    dealer = rng.randrange(4)
+    first = dealer
+    score = (0, 0)
+    played = 0
+    played_out = 0
+    while True:
+        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate)
+        deals.append(d)
+        deal_games.append(game)
+        b.deal(d, len(deals) - 1)
+        score = (score[0] + d.points[0], score[1] + d.points[1])
+        if d.reason != "renege_replay":
+            played += 1
+            dealer = (dealer + 1) % 4
+        if not d.thrown_in:
+            played_out += 1
+        over, _winner = game_over(rules, score, played)
+        if hands is None and over:
+            break
+        if hands is not None and played_out >= hands:
+            break
+        if over:
+            b.press(NewGame(dealer, (0, 0)), gap=6)
+            game += 1
+            score, played = (0, 0), 0
+    del first
+    return TableScript(
+        rules=rules,
+        seed=seed,
+        renege_rate=renege_rate,
+        deals=deals,
+        deal_games=deal_games,
+        sprites=b.sprites,
+        arms=b.arms,
+        buttons=b.buttons,
+        rests=b.rests,
+        frames=b.f + 4,
+        final_score=score,
+        layout=layout,
+        mat=MAT,
+    )
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def camera_homography(mat: MatSize, frame_size: tuple[int, int], tilt_deg: float = 12.0, roll_deg: float = 2.0) -> Matrix:
+    """Mat millimetres to frame pixels for a camera above the mat, tilted ``tilt_deg`` towards seat 0's side."""
+    t, r = math.radians(tilt_deg), math.radians(roll_deg)
+    ct, st, cr, sr = math.cos(t), math.sin(t), math.cos(r), math.sin(r)
+    rot = np.array([[cr, -sr, 0], [sr, cr, 0], [0, 0, 1]]) @ np.array([[1, 0, 0], [0, ct, -st], [0, st, ct]])
+    w, h = mat.width_mm, mat.height_mm
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    cam = np.hstack([corners - [w / 2, h / 2], np.zeros((4, 1))]) @ rot.T + [0.0, 0.0, 1.4 * w]
+    proj = cam[:, :2] / cam[:, 2:3]
+    lo, hi = proj.min(axis=0), proj.max(axis=0)
+    fw, fh = frame_size
+    scale = 0.9 * min(fw / (hi[0] - lo[0]), fh / (hi[1] - lo[1]))
+    pix = (proj - (lo + hi) / 2) * scale + [fw / 2, fh / 2]
+    import cv2
+
+    return np.asarray(cv2.getPerspectiveTransform(corners.astype(np.float32), pix.astype(np.float32)), np.float64)
+
+
+def _apply(h: Matrix, pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    out: npt.NDArray[np.float64] = p[:, :2] / p[:, 2:3]
+    return out
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """Ground truth for one face-up card in one frame: its corners (TL, TR, BR, BL, frame pixels) and visible share."""
+
+    card: Card
+    corners: tuple[Point, Point, Point, Point]
+    visible: float
+
+
+def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[np.uint8]], npt.NDArray[np.uint8], str]:
+    """BGRA faces of the 24 cards (and the Benny when there) in ``style``, a back, and what was used.
+
+    Falls back to procedural faces when the fetched artwork is not there.
+    """
+    from vision.synth import faces as synth_faces
+
+    art = art_dir if art_dir is not None else Path(__file__).resolve().parent.parent / "work-data" / "art"
+    wanted = [str(c) for c in deck(25)]
+    if style.startswith("procedural"):
+        fs = None
+    elif (art / "manifest.csv").is_file():
+        fs = synth_faces.load_manifest(art, decks={style})
+        if style not in fs.faces:
+            from companion.errors import UserError
+
+            raise UserError(f"--deck-style {style!r}: no such deck in {art}/manifest.csv")
+    else:
+        fs = None
+    if fs is None:
+        # Procedural style 2 (not one of the two styles the training set's procedural decks use).
+        faces = {Card.parse(c): synth_faces.procedural_face(c, 2) for c in wanted}
+        return faces, synth_faces.procedural_back(1), "procedural-2"
+    cards = fs.faces[style]
+    missing = [c for c in wanted[:24] if c not in cards]
+    if missing:
+        from companion.errors import UserError
+
+        raise UserError(f"--deck-style {style!r}: the deck lacks {', '.join(missing)}")
+    faces = {Card.parse(c): img for c, img in cards.items() if c in wanted}
+    back_path = art / "faces" / style / "back.png"
+    import cv2
+
+    back = cv2.imread(str(back_path), cv2.IMREAD_UNCHANGED) if back_path.is_file() else None
+    if back is None or back.ndim != 3 or back.shape[2] != 4:
+        back = synth_faces.procedural_back(1)
+    return faces, np.asarray(back, np.uint8), style
+
+
+class TableRenderer:
+    """Draws the frames of a :class:`TableScript`; same script and seed, same pixels."""
+
+    def __init__(
+        self,
+        script: TableScript,
+        faces: dict[Card, npt.NDArray[np.uint8]],
+        back: npt.NDArray[np.uint8],
+        frame_size: tuple[int, int] = FRAME_SIZE,
+        seed: int = 0,
+        noise: float = 3.0,
+    ) -> None:
+        import cv2
+
+        from vision.synth.scenes import background
+
+        self.script = script
+        self.size = frame_size
+        w, h = frame_size
+        rng = np.random.default_rng(seed + 1000)
+        self.h_cam = camera_homography(script.mat, frame_size, tilt_deg=float(rng.uniform(6, 14)),
+                                       roll_deg=float(rng.uniform(-3, 3)))  # fmt: skip
+        # The table around the mat, and the printed mat warped onto it once.
+        table = np.asarray(background(np.random.default_rng(seed + 7), h, w), np.float32)
+        mat_ppm = 2.0
+        mat = render_mat(script.mat, mat_ppm, script.layout, footer=False).astype(np.float32) * np.float32(0.93)
+        to_frame = self.h_cam @ np.diag([1 / mat_ppm, 1 / mat_ppm, 1.0])
+        warped = cv2.warpPerspective(mat, to_frame, (w, h), flags=cv2.INTER_AREA)
+        cover = cv2.warpPerspective(np.ones(mat.shape[:2], np.float32), to_frame, (w, h), flags=cv2.INTER_LINEAR)
+        self.base = (table * (1 - cover[..., None]) + warped * cover[..., None]).astype(np.float32)
+        # Faces and back scaled once to a little above the camera's scale, premultiplied by alpha.
+        self.faces = {c: self._prepare(img) for c, img in faces.items()}
+        self.back = self._prepare(back)
+        # Light that drifts: a slow gain and a slowly turning ramp, evaluated small and enlarged per frame.
+        self.light_phase = rng.uniform(0, 2 * math.pi, 3)
+        self.noise = [
+            (rng.standard_normal((h, w, 1)) * noise).astype(np.float32) for _ in range(6)
+        ] if noise > 0 else []  # fmt: skip
+        self.skin = np.array([(90, 130, 185), (70, 100, 150), (120, 160, 210), (60, 80, 120)][int(rng.integers(4))],
+                             np.float32)  # fmt: skip
+
+    def _prepare(self, img: npt.NDArray[np.uint8]) -> tuple[FloatImage, Matrix]:
+        """A face scaled to ``FACE_PX_PER_MM`` (float premultiplied BGRA) and its pixels-to-card-mm transform."""
+        import cv2
+
+        fh, fw = img.shape[:2]
+        aspect = fw / fh
+        th = round(CARD_HEIGHT_MM * FACE_PX_PER_MM)
+        tw = round(th * aspect)
+        small = cv2.resize(img, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
+        small[:, :, :3] *= small[:, :, 3:4] / 255.0
+        small[:, :, 3] /= 255.0
+        # Face pixel (0, 0) is the card's top-left corner; card mm are centred on the card.
+        wmm, hmm = CARD_HEIGHT_MM * aspect, CARD_HEIGHT_MM
+        to_mm = np.array([[wmm / tw, 0, -wmm / 2], [0, hmm / th, -hmm / 2], [0, 0, 1]], np.float64)
+        return small, to_mm
+
+    def card_matrix(self, key: Key, to_mm: Matrix) -> Matrix:
+        c, s = math.cos(key.angle), math.sin(key.angle)
+        pose = np.array([[c, -s, key.x], [s, c, key.y], [0, 0, 1]], np.float64)
+        out: Matrix = self.h_cam @ pose @ to_mm
+        return out
+
+    def card_quad(self, card: Card | None, key: Key) -> npt.NDArray[np.float64]:
+        img, to_mm = self.faces[card] if card is not None and key.face_up else self.back
+        th, tw = img.shape[:2]
+        corners = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64)
+        return _apply(self.card_matrix(key, to_mm), corners)
+
+    def arm_polygons(self, frame: int) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], Arm]]:
+        """Each arm in view: its sleeve polygon and its hand polygon, in frame pixels."""
+        out = []
+        for arm in self.script.arms:
+            hand = arm.hand(frame)
+            if hand is None:
+                continue
+            bx, by = arm.base
+            hx, hy = hand
+            length = math.hypot(hx - bx, hy - by)
+            if length < 1:
+                continue
+            ux, uy = (hx - bx) / length, (hy - by) / length
+            nx, ny = -uy, ux
+            half = 38.0  # a forearm is about 75 mm across
+            wrist = (hx - ux * 45, hy - uy * 45)
+            sleeve = np.array([[bx + nx * half * 1.2, by + ny * half * 1.2], [wrist[0] + nx * half, wrist[1] + ny * half],
+                               [wrist[0] - nx * half, wrist[1] - ny * half], [bx - nx * half * 1.2, by - ny * half * 1.2]])  # fmt: skip
+            t = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+            # The hand: an ellipse 100 mm long, 80 mm wide, centred just past the wrist.
+            cx, cy = hx - ux * 5, hy - uy * 5
+            ell = np.stack([cx + ux * 50 * np.cos(t) + nx * 40 * np.sin(t), cy + uy * 50 * np.cos(t) + ny * 40 * np.sin(t)], 1)  # fmt: skip
+            out.append(
+                (_apply(self.h_cam, sleeve).astype(np.int32), _apply(self.h_cam, ell).astype(np.int32), arm)
+            )
+        return out
+
+    def visible(self, frame: int) -> list[SeenCard]:
+        """Ground truth of ``frame``: every face-up card and the share of it not covered (by cards or arms)."""
+        import cv2
+
+        w, h = self.size
+        f = 4  # judged on a quarter-size mask: plenty for a share
+        mask = np.full((h // f, w // f), -1, np.int32)
+        drawn: list[tuple[int, Card | None, npt.NDArray[np.float64]]] = []
+        for i, s in enumerate(sorted(self.script.sprites, key=lambda s: s.z)):
+            key = s.pose(frame)
+            if key is None:
+                continue
+            quad = self.card_quad(s.card, key)
+            cv2.fillConvexPoly(mask, np.round(quad / f).astype(np.int32), i)
+            drawn.append((i, s.card if key.face_up else None, quad))
+        for sleeve, hand, _ in self.arm_polygons(frame):
+            cv2.fillConvexPoly(mask, sleeve // f, -2)
+            cv2.fillConvexPoly(mask, hand // f, -2)
+        out: list[SeenCard] = []
+        for i, card, quad in drawn:
+            if card is None:
+                continue
+            area = abs(float(cv2.contourArea((quad / f).astype(np.float32))))
+            if area < 1:
+                continue
+            share = min(1.0, float((mask == i).sum()) / area)
+            corners = tuple((float(x), float(y)) for x, y in quad)
+            out.append(SeenCard(card, (corners[0], corners[1], corners[2], corners[3]), share))
+        return out
+
+    def render(self, frame: int) -> Image:
+        import cv2
+
+        w, h = self.size
+        img = self.base.copy()
+        for s in sorted(self.script.sprites, key=lambda s: s.z):
+            key = s.pose(frame)
+            if key is None:
+                continue
+            face, to_mm = self.faces[s.card] if s.card is not None and key.face_up else self.back
+            m = self.card_matrix(key, to_mm)
+            th, tw = face.shape[:2]
+            quad = _apply(m, np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64))
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 4
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1 - x0 < 2 or y1 - y0 < 2:
+                continue
+            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+            patch = cv2.warpPerspective(face, shift @ m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+            alpha = patch[:, :, 3:4]
+            roi = img[y0:y1, x0:x1]
+            # A thin shadow down and to the right: cards have a thickness and the lamp is above.
+            shadow = np.zeros_like(alpha)
+            shadow[2:, 2:] = alpha[:-2, :-2]
+            roi *= 1 - 0.35 * shadow
+            roi[:] = roi * (1 - alpha) + patch[:, :, :3]
+        for sleeve, hand, arm in self.arm_polygons(frame):
+            # A soft shadow first (the arm is above the table), then the arm itself.
+            layer = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(layer, sleeve + 8, 255)
+            cv2.fillConvexPoly(layer, hand + 8, 255)
+            ys, xs = np.nonzero(layer)
+            if len(xs):
+                ya, yb, xa, xb = max(0, ys.min() - 8), ys.max() + 9, max(0, xs.min() - 8), xs.max() + 9
+                soft = cv2.GaussianBlur(layer[ya:yb, xa:xb].astype(np.float32) / 255.0, (0, 0), 5)
+                img[ya:yb, xa:xb] *= (1 - 0.3 * soft)[..., None]
+            cv2.fillConvexPoly(img, sleeve, tuple(float(c) for c in arm.colour), cv2.LINE_AA)
+            cv2.fillConvexPoly(img, hand, tuple(float(c) for c in self.skin), cv2.LINE_AA)
+        img = self._light(img, frame)
+        if self.noise:
+            img += self.noise[frame % len(self.noise)]
+        return np.clip(img, 0, 255).astype(np.uint8)
+
+    def _light(self, img: FloatImage, frame: int) -> FloatImage:
+        import cv2
+
+        w, h = self.size
+        p = self.light_phase
+        gain = 1.0 + 0.12 * math.sin(frame / 97.0 + p[0])
+        a = frame / 240.0 + p[1]
+        ramp_strength = 0.18 + 0.08 * math.sin(frame / 61.0 + p[2])
+        yy, xx = np.mgrid[0:6, 0:8].astype(np.float32)
+        ramp = ((xx - 3.5) / 8 * math.cos(a) + (yy - 2.5) / 6 * math.sin(a)).astype(np.float32)
+        small = (gain * (1.0 + ramp_strength * ramp)).astype(np.float32)
+        field_ = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        # Warm bulbs: blue a little down, red a little up, drifting with the gain.
+        warm = 0.04 * math.sin(frame / 150.0 + p[0])
+        out: FloatImage = img * field_[..., None] * np.array([1 - warm, 1.0, 1 + warm], np.float32)
+        return out
+
+
+# ---------------------------------------------------------------- the pipeline
+
+
+class OracleDetector:
+    """A perfect detector from the renderer's ground truth: every face-up card at least ``min_visible`` in view."""
+
+    def __init__(self, renderer: TableRenderer, min_visible: float = 0.5, confidence: float = 0.95) -> None:
+        self.renderer = renderer
+        self.min_visible = min_visible
+        self.confidence = confidence
+
+    def detect(self, frame_bgr: Image, frame: int = 0) -> list[CardDetection]:
+        out = []
+        for seen in self.renderer.visible(frame):
+            if seen.visible < self.min_visible:
+                continue
+            xs = [p[0] for p in seen.corners]
+            ys = [p[1] for p in seen.corners]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            out.append(CardDetection(seen.card, self.confidence, box, frame, seen.corners))
+        return out
+
+
+@dataclass
+class Timings:
+    """Seconds spent per stage over a run."""
+
+    render: float = 0.0
+    markers: float = 0.0
+    detector: float = 0.0
+    tracker: float = 0.0
+    engine: float = 0.0
+    frames: int = 0
+
+    @property
+    def pipeline(self) -> float:
+        return self.markers + self.detector + self.tracker + self.engine
+
+
+@dataclass(frozen=True)
+class Landing:
+    """An observation the pipeline turned into an engine input: what, where, on which frame."""
+
+    frame: int
+    card: Card
+    zone: Zone
+    kind: str  # "play" or "up_card"
+
+
+class TablePipeline:
+    """The table's chain on each frame: markers -> calibration, detector -> tracker -> engine, then the buttons.
+
+    Observations become engine inputs as the app does it: an up-card shown
+    while the engine waits for one becomes ``UpCard``; a card landing in a
+    seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
+    the engine's expected seat); a revised reading becomes ``ReviseCard`` of
+    the input that reported it. An uncertain reading goes in with its
+    confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
+    the card instead of alarming. Lifted cards and gathered tricks need no
+    input.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        detector: Detector,
+        mat: MatSize = MAT,
+        layout: TableLayout | None = None,
+        calibration: Calibration | None = None,
+        first_dealer: int = 0,
+    ) -> None:
+        self.detector = detector
+        self.layout = layout if layout is not None else TableLayout()
+        self.refresher = MarkerRefresher(marker_layout(mat), every=15, fallback=calibration)
+        self.tracker: Tracker | None = None
+        self.match = Match(rules, first_dealer)
+        self.timings = Timings()
+        self.announcements: list[tuple[int, Announcement]] = []
+        self.landings: list[Landing] = []
+        self._reported: dict[tuple[Zone, Card], int] = {}  # (zone, card) -> index of the input that reported it
+
+    def step(self, frame: int, image: Image, buttons: Sequence[Input] = ()) -> list[Announcement]:
+        t0 = time.perf_counter()
+        cal = self.refresher.update(image, frame)
+        t1 = time.perf_counter()
+        self.timings.markers += t1 - t0
+        out: list[Announcement] = []
+        if cal is not None:
+            detections = self.detector.detect(image, frame)
+            t2 = time.perf_counter()
+            self.timings.detector += t2 - t1
+            if self.tracker is None:
+                self.tracker = Tracker(cal, self.layout)
+            else:
+                self.tracker.calibration = cal
+            observations = self.tracker.update(detections, frame, self.match.expected.seat)
+            t3 = time.perf_counter()
+            self.timings.tracker += t3 - t2
+            for obs in observations:
+                out.extend(self._observe(obs))
+        t4 = time.perf_counter()
+        for inp in buttons:
+            out.extend(self._apply(inp, frame))
+        self.timings.engine += time.perf_counter() - t4
+        self.timings.frames += 1
+        return out
+
+    def _apply(self, inp: Input, frame: int) -> list[Announcement]:
+        result = self.match.apply(inp)
+        self.announcements.extend((frame, a) for a in result)
+        return result
+
+    def _observe(self, obs: Observation) -> list[Announcement]:
+        t0 = time.perf_counter()
+        try:
+            if isinstance(obs, UpCardShown):
+                if self.match.expected.expected is not Expect.UP_CARD:
+                    return []
+                inp: Input = UpCard(obs.card, _confidence(obs.confidence, obs.uncertain))
+                self._reported[(KITTY, obs.card)] = len(self.match)
+                self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
+                return self._apply(inp, obs.frame)
+            if isinstance(obs, CardLanded):
+                if obs.zone.kind is ZoneKind.KITTY:
+                    return []
+                seat = obs.seat if obs.seat is not None else self.match.expected.seat
+                if seat is None:
+                    return []
+                self._reported[(obs.zone, obs.card)] = len(self.match)
+                self.landings.append(Landing(obs.frame, obs.card, obs.zone, "play"))
+                return self._apply(Play(seat, obs.card, _confidence(obs.confidence, obs.uncertain)), obs.frame)
+            if isinstance(obs, CardRevised):
+                index = self._reported.pop((obs.zone, obs.old), None)
+                if index is None:
+                    return []
+                self._reported[(obs.zone, obs.new)] = index
+                return self._apply(ReviseCard(index, obs.new), obs.frame)
+            return []  # CardLifted, ZoneCleared: nothing for the engine
+        finally:
+            self.timings.engine += time.perf_counter() - t0
+
+
+def _confidence(confidence: float, uncertain: bool) -> float:
+    return min(confidence, CHECK_CONFIDENCE * 0.99) if uncertain else confidence
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@dataclass
+class RunScore:
+    """The simulate command's figures (see DESIGN.md), and a few more for stderr."""
+
+    hands: int = 0
+    tricks: int = 0
+    tricks_right: int = 0
+    hands_exact: int = 0
+    reneges_injected: int = 0
+    reneges_proven: int = 0
+    false_renege_alerts: int = 0
+    latencies: list[int] = field(default_factory=list)
+    cards_missed: int = 0
+    thrown_in: int = 0
+    deals_seen: int = 0
+
+    @property
+    def trick_winner_accuracy(self) -> float:
+        return self.tricks_right / self.tricks if self.tricks else 0.0
+
+    @property
+    def median_latency(self) -> float:
+        return float(statistics.median(self.latencies)) if self.latencies else float("nan")
+
+
+def score_run(script: TableScript, announcements: Sequence[Announcement], landings: Sequence[Landing]) -> RunScore:
+    """Compare the engine's announcements and the pipeline's landings with the script."""
+    score = RunScore()
+    # The engine's deals: announcements up to each HandScored or ThrownIn.
+    per_deal: list[list[Announcement]] = [[]]
+    for a in announcements:
+        per_deal[-1].append(a)
+        if isinstance(a, HandScored | ThrownIn):
+            per_deal.append([])
+    score.deals_seen = len(per_deal) - 1
+    for i, d in enumerate(script.deals):
+        got = per_deal[i] if i < len(per_deal) else []
+        if d.thrown_in:
+            score.thrown_in += 1
+            continue
+        score.hands += 1
+        winners = [a.seat for a in got if isinstance(a, TrickWon)]
+        want = list(d.trick_winners)
+        score.tricks += len(want)
+        score.tricks_right += sum(1 for k, w in enumerate(want) if k < len(winners) and winners[k] == w)
+        scored = [a for a in got if isinstance(a, HandScored)]
+        if scored and scored[-1].points == d.points:
+            score.hands_exact += 1
+        injected: list[tuple[int, Suit]] = [(r.seat, r.suit) for r in d.reneges]
+        score.reneges_injected += len(injected)
+        for a in got:
+            if not isinstance(a, RenegeProven):
+                continue
+            key = (a.seat, a.evidence.suit)
+            if key in injected:
+                injected.remove(key)
+                score.reneges_proven += 1
+            else:
+                score.false_renege_alerts += 1
+    # Latency: each landing against the script's rest of that card in that zone (the latest before it).
+    open_rests = sorted(script.rests, key=lambda r: r.frame)
+    used: set[int] = set()
+    for landing in sorted(landings, key=lambda x: x.frame):
+        best = None
+        for k, r in enumerate(open_rests):
+            if r.frame > landing.frame:
+                break
+            if k not in used and r.card == landing.card and r.zone == landing.zone:
+                best = k
+        if best is not None:
+            used.add(best)
+            score.latencies.append(landing.frame - open_rests[best].frame)
+    score.cards_missed = len(open_rests) - len(used)
+    return score
+
+
+# ---------------------------------------------------------------- running it
+
+
+@dataclass
+class SimRun:
+    script: TableScript
+    score: RunScore
+    timings: Timings
+    deck: str
+    pipeline: TablePipeline
+
+
+def run_simulation(
+    script: TableScript,
+    renderer: TableRenderer,
+    detector: Detector | Callable[[TableRenderer], Detector],
+    deck_name: str,
+    on_frame: Callable[[int, Image], None] | None = None,
+) -> SimRun:
+    """Render each frame, run the pipeline on it with that frame's button presses, and score the run."""
+    det = detector(renderer) if callable(detector) and not isinstance(detector, Detector) else detector
+    assert isinstance(det, Detector)
+    first_dealer = script.deals[0].dealer if script.deals else 0
+    pipeline = TablePipeline(script.rules, det, script.mat, script.layout, first_dealer=first_dealer)
+    presses = script.buttons_at()
+    for n in range(script.frames):
+        t0 = time.perf_counter()
+        image = renderer.render(n)
+        pipeline.timings.render += time.perf_counter() - t0
+        if on_frame is not None:
+            on_frame(n, image)
+        pipeline.step(n, image, presses.get(n, ()))
+    result = score_run(script, [a for _, a in pipeline.announcements], pipeline.landings)
+    return SimRun(script, result, pipeline.timings, deck_name, pipeline)
+
+
+def iter_frames(renderer: TableRenderer) -> Iterator[tuple[int, Image]]:
+    for n in range(renderer.script.frames):
+        yield n, renderer.render(n)
+
+
+def initial_calibration(image: Image, mat: MatSize = MAT) -> Calibration | None:
+    """The mat's calibration from one frame's markers (None when too few are seen)."""
+    return calibration_from_markers(image, marker_layout(mat))
+
+
+# ---------------------------------------------------------------- the recorded clip's ground truth
+
+
+def ground_truth(script: TableScript, deck_name: str, fps: float, frame_size: tuple[int, int]) -> dict[str, Any]:
+    """The clip's ground truth as JSON-ready data: card rests, deals as ``replay --json`` writes them, final score."""
+    deals = []
+    for d in script.deals:
+        deals.append(
+            {
+                "dealer": d.dealer,
+                "up_card": str(d.up_card),
+                "trump": None if d.trump is None else d.trump.value,
+                "maker_seat": d.maker_seat,
+                "alone_seats": list(d.alone_seats),
+                "trick_winners": list(d.trick_winners),
+                "tricks_won": list(d.tricks_won),
+                "points": list(d.points),
+                "thrown_in": d.thrown_in,
+                "reneges": [
+                    {"seat": r.seat, "suit": r.suit.value, "trick": r.trick, "card": str(r.card),
+                     "proof_trick": r.proof_trick, "proof_card": None if r.proof_card is None else str(r.proof_card)}
+                    for r in d.reneges
+                ],  # fmt: skip
+            }
+        )
+    return {
+        "frames": script.frames,
+        "fps": fps,
+        "size": list(frame_size),
+        "deck": deck_name,
+        "mat": script.mat.name,
+        "seed": script.seed,
+        "renege_rate": script.renege_rate,
+        "rules": "north_american",
+        "first_dealer": script.deals[0].dealer if script.deals else 0,
+        "cards": [
+            {"frame": r.frame, "card": str(r.card), "zone": str(r.zone), "seat": r.seat, "deal": r.deal, "kind": r.kind}
+            for r in script.rests
+        ],
+        "deals": deals,
+        "final_score": list(script.final_score),
+    }
+
+
+def buttons_jsonl(script: TableScript) -> str:
+    """The button presses as ``run --buttons`` reads them: one ``{"frame": N, "action": {...}}`` per line."""
+    import json
+
+    from table.codec import input_to_dict
+
+    return "".join(json.dumps({"frame": b.frame, "action": input_to_dict(b.action)}) + "\n" for b in script.buttons)
+
+
+class ClipRecorder:
+    """Writes the rendered frames to ``DIR/table.mp4`` (MPEG-4, what OpenCV's own builds can write and read back),
+    and at the end the clip's ``ground_truth.json`` and ``buttons.jsonl``."""
+
+    VIDEO = "table.mp4"
+    TRUTH = "ground_truth.json"
+    BUTTONS = "buttons.jsonl"
+
+    def __init__(self, folder: Path, fps: float = DEFAULT_FPS, quality: int = 80) -> None:
+        from companion.errors import UserError
+
+        if folder.exists() and not folder.is_dir():
+            raise UserError(f"--record {folder}: not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        self.fps = fps
+        self.quality = quality
+        self._writer: Any = None
+        self.size: tuple[int, int] = FRAME_SIZE
+
+    def add(self, frame: int, image: Image) -> None:
+        import cv2
+
+        if self._writer is None:
+            self.size = (image.shape[1], image.shape[0])
+            fourcc = cv2.VideoWriter.fourcc(*"mp4v")
+            self._writer = cv2.VideoWriter(str(self.folder / self.VIDEO), fourcc, self.fps, self.size)
+            if not self._writer.isOpened():
+                from companion.errors import UserError
+
+                raise UserError(f"--record {self.folder}: OpenCV cannot write an MPEG-4 video here")
+        self._writer.write(image)
+
+    def finish(self, script: TableScript, deck_name: str) -> None:
+        import json
+
+        if self._writer is not None:
+            self._writer.release()
+        truth = ground_truth(script, deck_name, self.fps, self.size)
+        truth["video"] = self.VIDEO
+        truth["buttons"] = self.BUTTONS
+        (self.folder / self.TRUTH).write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        (self.folder / self.BUTTONS).write_text(buttons_jsonl(script), encoding="utf-8")
