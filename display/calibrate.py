@@ -92,7 +92,7 @@ class CalibrationState:
         if len(clicks) == 4:
             problem = quad_problem(order_corners(clicks), self.image_size)
             if problem:
-                return replace(self, error=f"{problem}: click the last corner again (Backspace undoes another)")
+                return replace(self, error=f"{problem}: click corner 4 again")
         return replace(self, clicks=clicks, error="")
 
     def undo(self) -> CalibrationState:
@@ -281,11 +281,8 @@ def instructions(state: CalibrationState, names: Sequence[str]) -> tuple[str, st
     step = state.step
     if step is Step.CORNERS:
         n = len(state.clicks)
-        head = f"Click corner {n + 1} of 4 of the table top"
-        sub = "Any order: the four corners where the table's edges meet"
-        if n:
-            sub = f"{n} clicked. " + sub
-        return head, sub
+        which = "a" if n == 0 else "the next"
+        return f"Click {which} corner of the table top ({n + 1} of 4)", "Any order: where the table's edges meet"
     if step is Step.SEAT:
         return f"Click the side of the table where {names[0]} (seat 0) sits", "The other seats follow clockwise"
     order = ", ".join(names[s] for s in range(4))

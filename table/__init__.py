@@ -40,8 +40,13 @@ Implemented (as in OpenSpiel's euchre.h, a list of what is played):
   ``lone_defender_scoring``, ``super_euchre``; game to ``target`` (with
   ``win_by_two``) or after ``num_deals`` deals (a level score is a draw).
 - Reneges proven from the play (and from the up-card the dealer provably
-  holds), with ``renege_penalty`` two-or-four / replay / deduct, accepted until
-  the next up-card; low-confidence readings never prove one.
+  holds: the discard was seen, or discarding the up-card is not allowed), at
+  exactly the first card that proves them; a second failure to follow the same
+  suit is proven on its own. Cards read below ``renege.CHECK_CONFIDENCE``, and
+  duplicates or cards outside the deck, never create or prove one ("check this
+  card" instead). ``renege_penalty`` two-or-four / replay / deduct, applied by
+  ``AcceptPenalty`` to the pending renege or the latest one not dismissed,
+  until the next up-card; playing on is not a dismissal.
 - Irregularities announced: out of turn, the lone player's partner playing, a
   card seen twice (the turned-down up-card included), a card outside the deck,
   a play before bidding ended, a bid out of turn, a call the rules forbid.

@@ -639,7 +639,7 @@ def load_egn(path: str | os.PathLike[str]) -> EgnGame:
     """Read and parse an EGN file; every problem is an :class:`EgnError` naming the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark from a Windows editor is fine
     except FileNotFoundError:
         raise EgnError(f"{p}: no such file") from None
     except UnicodeDecodeError:
@@ -710,6 +710,10 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                 f"{len(game.deals) - deal.number} deal(s) from here not replayed"
             )
             break
+        if match.deals and not match.deals[-1].finished:
+            before = game.deals[deal.number - 1]
+            done = len(match.deals[-1].trick_winners)
+            raise _fail(src, before.path, f"the deal is unfinished ({done} of 5 tricks), but another deal follows")
         inputs: list[Input] = []
         all_inputs.append(inputs)
         expected_dealer = match.dealer
@@ -747,7 +751,6 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                 feed(GoAlone(seat), inputs)
         for seat, kind in deal.exchanges:
             feed(Exchange(seat, kind), inputs)
-        played = 0
         for t, trick in enumerate(deal.tricks):
             tpath = f"{deal.path}.phases[1].tricks[{t}]"
             for c, card in enumerate(trick):
@@ -765,7 +768,6 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                         raise _fail(src, f"{tpath}[{c}]", "no one is due to play here")
                     seat = next_seat
                 feed(Play(seat, card), inputs)
-                played += 1
             record = match.deals[-1]
             if t < len(deal.tricks) - 1 and not record.finished and len(record.trick_winners) != t + 1:
                 players = 4 - len(_out(record))

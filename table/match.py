@@ -160,6 +160,11 @@ class Match:
         return [d.record() for d in self._deals]
 
     @property
+    def last_deal(self) -> DealRecord | None:
+        """The deal in progress (or the one just finished); cheaper than ``deals[-1]``."""
+        return None if not self._deals else self._deals[-1].record()
+
+    @property
     def expected(self) -> Prompt:
         """Whose turn it is and what is expected now."""
         return self._prompt()
@@ -226,6 +231,7 @@ class Match:
             tricks_won=(0, 0) if d is None or d.finished else (d.tricks_won[0], d.tricks_won[1]),
             last_announcements=self._last,
             history=rows,
+            may_go_alone=self._may_go_alone(),
             pending_renege=None if d is None else d.pending,
             game_over=self.game_over,
             winner=self.winner,
@@ -599,6 +605,12 @@ class Match:
             d.leader = self._first_leader(d)
             d.next_seat = None
         return [WentAlone(seat, defender)]
+
+    def _may_go_alone(self) -> tuple[int, ...]:
+        d = self._cur
+        if d is None or self.phase not in (Phase.DISCARD, Phase.GO_ALONE):
+            return ()
+        return tuple(s for s in range(4) if s not in d.alone and self._alone_refusal(d, s) is None)
 
     def _alone_refusal(self, d: DealState, seat: int) -> str | None:
         """Why ``seat`` may not go alone now, or None if it may."""

@@ -47,6 +47,7 @@ class MatchView:
     tricks_won: tuple[int, int]  # this hand
     last_announcements: tuple[Announcement, ...]
     history: tuple[HandRow, ...]
+    may_go_alone: tuple[int, ...]  # seats that may still declare alone now (after trump, before the lead)
     pending_renege: RenegeEvidence | None
     game_over: bool
     winner: int | None

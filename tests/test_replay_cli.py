@@ -181,3 +181,11 @@ def test_the_installed_command_exits_2_without_a_traceback(tmp_path: Path) -> No
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == f"euchre-table: error: {bad}: deals[0]: a deal must be an object\n"
+
+
+def test_a_byte_order_mark_is_fine(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bom.egn"
+    path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "Custom Scenario.egn").read_bytes())
+    status, out, _ = run_cli(capsys, str(path), "--json")
+    assert status == 0 and json.loads(out)["final_score"] == [0, 1]
+    assert load_egn(path).deals[0].up_card == Card.parse("Jc")

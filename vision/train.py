@@ -21,7 +21,7 @@ from typing import Any
 
 from vision.cardcrop import CLASSIFIER_CLASSES, CROP_H, CROP_W
 
-DEFAULT_MODEL_YAML = "yolov8n-obb.yaml"
+DEFAULT_MODEL_YAML = str(Path(__file__).parent / "synth" / "yolov8t-card-obb.yaml")
 
 
 def _set_threads(threads: int) -> None:
@@ -45,11 +45,14 @@ def train_detector(
     workers: int = 2,
     threads: int = 2,
     fraction: float = 1.0,
+    time_hours: float | None = None,
 ) -> Path:
     """Train the card finder from ``model_yaml`` (no pretrained weights); returns the run folder.
 
     ``resume`` continues an interrupted run from its ``last.pt`` (Ultralytics
-    keeps epochs, optimiser and schedule in it).
+    keeps epochs, optimiser and schedule in it). ``time_hours`` bounds the
+    run by wall-clock time instead of epochs (Ultralytics fits the learning
+    rate schedule to it).
     """
     os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ.setdefault("YOLO_AUTOINSTALL", "false")
@@ -77,8 +80,10 @@ def train_detector(
             pretrained=False, amp=False, plots=False, save_period=1, patience=100, fraction=fraction,
             # the scenes already hold any rotation, perspective and lighting; keep Ultralytics' own
             # augmentation mild so labels stay exact
-            degrees=0.0, fliplr=0.5, flipud=0.0, mosaic=0.5, close_mosaic=3, scale=0.35, translate=0.1,
-            hsv_h=0.01, hsv_s=0.4, hsv_v=0.3, cos_lr=False, warmup_epochs=1.0, val=True,
+            # augmentation mild so labels stay exact; no mosaic: at a small input it shrinks cards to specks
+            degrees=0.0, fliplr=0.5, flipud=0.0, mosaic=0.0, close_mosaic=0, scale=0.3, translate=0.1,
+            hsv_h=0.01, hsv_s=0.4, hsv_v=0.3, cos_lr=False, warmup_epochs=0.5, val=True, cache="ram",
+            **({"time": time_hours} if time_hours else {}),
         )
     trainer = model.trainer
     return Path(trainer.save_dir) if trainer is not None else project / name

@@ -75,7 +75,7 @@ def load(path: Path) -> Replayed:
     except OSError as exc:
         raise UserError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"{path}: not a text file (expected an EGN file or a match log)") from None
     first_line = text.lstrip().split("\n", 1)[0]

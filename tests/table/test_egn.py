@@ -370,3 +370,10 @@ def test_a_blind_lone_is_kept() -> None:
     assert (bidding["calls"], bidding["blindLone"], bidding["isAlone"]) == ([], True, True)
     again = replay_egn(parse_egn(export_egn(m))).match
     assert deal_json(again) == deal_json(m) and again.deals[0].blind and again.expected == m.expected
+
+
+def test_an_unfinished_deal_followed_by_another() -> None:
+    obj = example("Six Points in Two Hands.egn")
+    del obj["deals"][0]["phases"][1]["tricks"][4]
+    with pytest.raises(EgnError, match=r"^six\.egn: deals\[0\]: the deal is unfinished \(4 of 5 tricks\)"):
+        replay_egn(parse_egn(obj, "six.egn"))

@@ -150,9 +150,21 @@ def test_view_is_a_plain_snapshot() -> None:
     assert v.alone_seats == (1,) and v.current_trick == ((1, c("Ah")), (2, c("Kh")))
     assert v.expected == Prompt(0, Expect.FOLLOW, suit=Suit.HEARTS) and v.up_card == c("9h")
     assert v.score == (0, 0) and v.target == 10 and v.history == () and v.pending_renege is None
+    assert v.may_go_alone == ()  # the lead has been played
     run(m, "0:Qh")
     assert m.view().tricks_won == (0, 1) and m.view().current_trick == ()
     hash(m.view().expected)  # the parts are frozen values
+
+
+def test_view_says_who_may_still_go_alone() -> None:
+    m = Match(Rules.preset("british"))
+    run(m, "up 9h; 1 pass; 2 pass; 3 order; 0 discard ?")
+    assert m.view().may_go_alone == (0, 1, 2, 3)  # any player, before the lead
+    run(m, "2 alone")
+    assert m.view().may_go_alone == (1, 3)  # seat 0 now sits out
+    m = Match(NA)
+    run(m, "up 9h; 1 pass; 2 order")
+    assert m.view().may_go_alone == (2,)  # only the maker
 
 
 def test_view_history_rows() -> None:

@@ -23,7 +23,7 @@ from table.announcements import Announcement, IrregularityKind, RenegeProven
 from table.cards import Card, parse_cards
 from table.inputs import Discard, DismissRenege, Input, OrderUp, Play, Undo, UpCard
 from table.match import Match
-from table.rules import BennyTurnedUp, DefenderAlone, LoneDefenderScoring, LonerLead, RenegePenalty, Rules
+from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, RenegePenalty, Rules
 from table.sim import BiddingOdds, SimGame, simulate_game
 
 NA = Rules.preset("north_american")
@@ -50,9 +50,9 @@ RULE_SETS: dict[str, Rules] = {
     ),
     "fixed_deals": NA.replace(target=0, num_deals=8, renege_penalty=RenegePenalty.DEDUCT, loner_march_points=5),
 }
-SET_ASIDE = NA.replace(deck_size=25, benny_turned_up=BennyTurnedUp.SET_ASIDE)
+# Not yet here: benny_turned_up=SET_ASIDE (see the xfail in test_sim.py; add it once the engine is fixed).
 
-PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @dataclass
@@ -69,7 +69,7 @@ def replay(game: SimGame) -> Replayed:
     return Replayed(match, news)
 
 
-def expected_proofs(game: SimGame) -> set[tuple[int, int, str, int, str, str]]:
+def expected_proofs(game: SimGame) -> set[tuple[int, int, str, int | None, str, str]]:
     """(input index, seat, suit, proof trick, proof card, proof kind) of every provable injected renege.
 
     A second failure to follow the same suit after the first was proven is a new offence with its own
@@ -85,7 +85,7 @@ def expected_proofs(game: SimGame) -> set[tuple[int, int, str, int, str, str]]:
     return out
 
 
-def announced_proofs(rep: Replayed) -> set[tuple[int, int, str, int, str, str]]:
+def announced_proofs(rep: Replayed) -> set[tuple[int, int, str, int | None, str, str]]:
     return {
         (i, a.seat, str(a.evidence.suit), a.evidence.proof_trick, str(a.evidence.proof_card), a.evidence.proof)
         for i, a in rep.news

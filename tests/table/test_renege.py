@@ -276,3 +276,38 @@ def test_the_next_up_card_ends_the_claim() -> None:
 def test_accept_without_a_renege_is_refused() -> None:
     m = Match(NA)
     assert irregular(run(m, BID + "; accept")) == [K.NOT_ALLOWED]
+
+
+def test_a_second_renege_of_the_same_suit_is_proven_on_its_own() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:As 2:Ac 3:Ad 0:Jh; 0:Kc 1:9c 2:Qs")  # first spade renege by seat 2, proven
+    run(m, "dismiss; 3:Tc; 0:Ks 1:Ts 2:Jc")  # seat 2 fails to follow spades again
+    out = run(m, "3:Td; 0:Ah 1:Qh 2:Th 3:Kh; 0:Qd 1:Kd 2:9s")
+    assert [(e.seat, e.suit, e.showed_out_trick, e.proof_trick) for e in proofs(out)] == [(2, Suit.SPADES, 2, 4)]
+
+
+def test_the_penalty_skips_reneges_the_table_dismissed() -> None:
+    m = Match(NA)
+    # Seat 2 (team 0) reneges and play goes on without a decision; seat 3 (team 1) reneges and is dismissed.
+    run(m, BID + "; 1:As 2:Ac 3:Ad 0:Jh; 0:Kc 1:9c 2:Qs 3:Tc; 0:Qd 1:Kd 2:9d 3:Qc; 1:Ah 2:Th 3:Js")
+    assert [e.seat for e in m.deals[0].reneges] == [2, 3]
+    run(m, "dismiss")
+    out = run(m, "accept")
+    assert of_type(out, PenaltyApplied) == [PenaltyApplied(2, (0, 2))]
+
+
+def test_accept_after_every_renege_was_dismissed_is_refused() -> None:
+    m = _renege_in_trick_two(NA)
+    assert irregular(run(m, "dismiss; accept")) == [K.NOT_ALLOWED]
+
+
+def test_a_late_penalty_can_undo_a_game_win() -> None:
+    # Team 0 reaches 10 with a euchre in which seat 2 (team 0) reneged on the last card; the table claims it.
+    m = Match(NA, score=(8, 7))
+    run(m, BID + "; 1:As 2:Ac 3:Ad 0:Ks; 1:Ah 2:Th 3:9d 0:Jh; 0:Kh 1:Qh 2:Jc 3:Kd; 0:9h 1:Qs 2:Kc 3:Qd")
+    run(m, "0:Ts 1:9s 3:Td 2:Js")  # seat 2 shows its spade last
+    assert m.score == (10, 7) and m.game_over and m.phase is Phase.RENEGE_DECISION
+    out = run(m, "accept")
+    assert of_type(out, PenaltyApplied) == [PenaltyApplied(2, (0, 2))]
+    assert m.score == (8, 9) and not m.game_over and m.winner is None and m.phase is Phase.HAND_OVER
+    assert m.last_deal is not None and m.last_deal.reason == "renege"

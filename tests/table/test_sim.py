@@ -142,6 +142,7 @@ def test_accepted_penalty_ends_the_hand_with_the_penalty_points() -> None:
         if d.penalty_accepted:
             ended += 1
             proof = next(r for r in d.reneges if r.proof_input is not None)
+            assert proof.proof_input is not None
             assert d.inputs[-1] == AcceptPenalty() and d.inputs[-2] == d.inputs[proof.proof_input]
             pts = 4 if d.alone_seats else 2
             assert d.points == ((pts, 0) if proof.seat % 2 == 1 else (0, pts))

@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 
 import cv2
+import pytest
 from detector_testkit import FINDER, card_frame
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_bench_vision_measures_the_onnx_backend_in_a_child(tmp_path: Path) -> None:
     photos = tmp_path / "photos"
     photos.mkdir()

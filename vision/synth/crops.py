@@ -67,8 +67,8 @@ class CropSampler:
             self.fs = fs
         return self.fs
 
-    def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.float32], int]]:
-        """Crops (3, 64, 48) float32 with class indices, from one posed card."""
+    def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.uint8], int]]:
+        """Crops (64, 48, 3) BGR uint8 (before ``cardcrop.normalise_crop``) with class indices, from one posed card."""
         fs = self._faces()
         decks = fs.decks()
         deck = decks[int(rng.integers(len(decks)))]
@@ -82,7 +82,8 @@ class CropSampler:
             card = cards[int(rng.integers(len(cards)))]
             face = fs.faces[deck][card]
         # pose: card height in frame pixels from a far overhead view to a close photo
-        ch = float(np.exp(rng.uniform(math.log(45), math.log(320))))
+        # (a card above ~190 px looks the same after the crop's area shrink to 64 px, so bigger is wasted time)
+        ch = float(np.exp(rng.uniform(math.log(45), math.log(190))))
         aspect = face.shape[1] / face.shape[0]
         side = int(ch * 1.5) + 8
         ang = rng.uniform(-math.pi, math.pi)
@@ -130,7 +131,7 @@ class CropSampler:
                 label = CLASS_INDEX[card]
             if label == NONE and rng.random() > 0.45:
                 continue  # keep the classes balanced: most crops would be blank corners
-            out.append((cardcrop.normalise_crop(crop), label))
+            out.append((crop, label))
         return out
 
     @staticmethod
@@ -164,33 +165,66 @@ class CropSampler:
             cv2.ellipse(img, centre, axes, angle, 0, 360, tuple(col.tolist()), -1, cv2.LINE_AA)
             cv2.ellipse(cover, centre, axes, angle, 0, 360, 255, -1)
 
-    def batch(self, n: int, procs: int = 1, epoch: int = 0) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-        """``n`` crops and labels for one epoch; the same (seed, epoch) gives the same crops."""
-        chunks = [(self.art, self.split, self.seed, epoch, k) for k in range(max(1, math.ceil(n / 400)))]
-        if procs > 1:
-            with mp.get_context("fork").Pool(procs) as pool:
-                parts = pool.map(_chunk, chunks)
-        else:
-            parts = [_chunk(c, self) for c in chunks]
-        xs = np.concatenate([p[0] for p in parts])[:n]
-        ys = np.concatenate([p[1] for p in parts])[:n]
-        return xs, ys
+    def chunk(self, index: int, n: int = 1000) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+        """Chunk ``index``: ``n`` crops (n, 64, 48, 3) BGR uint8 and labels; same (seed, index), same crops."""
+        rng = np.random.default_rng([self.seed, index])
+        xs: list[npt.NDArray[np.uint8]] = []
+        ys: list[int] = []
+        while len(ys) < n:
+            for x, y in self.sample(rng):
+                xs.append(x)
+                ys.append(y)
+        return np.stack(xs[:n]), np.array(ys[:n], np.int64)
 
 
-_SAMPLERS: dict[tuple[str, str, int], CropSampler] = {}
+def _write_chunk(args: tuple[Path | None, str, int, int, Path]) -> str:
+    art, split, seed, index, out = args
+    cv2.setNumThreads(1)
+    path = out / f"{split}_{seed}_{index:04d}.npz"
+    if not path.exists():
+        x, y = CropSampler(art, split, seed).chunk(index)
+        np.savez(path, x=x, y=y)
+    return str(path)
 
 
-def _chunk(args: tuple[Path | None, str, int, int, int], sampler: CropSampler | None = None,
-           ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    art, split, seed, epoch, k = args
-    if sampler is None:
-        key = (str(art), split, seed)
-        sampler = _SAMPLERS.setdefault(key, CropSampler(art, split, seed))
-    rng = np.random.default_rng([seed, epoch, k])
-    xs: list[npt.NDArray[np.float32]] = []
-    ys: list[int] = []
-    while len(ys) < 400:
-        for x, y in sampler.sample(rng):
-            xs.append(x)
-            ys.append(y)
-    return np.stack(xs[:400]), np.array(ys[:400], np.int64)
+def load_crops(folder: Path, split: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """All crops of one split in ``folder``, normalised as the classifier sees them: (N, 3, 64, 48), labels."""
+    xs, ys = [], []
+    for path in sorted(folder.glob(f"{split}_*.npz")):
+        with np.load(path) as z:
+            xs.append(np.stack([cardcrop.normalise_crop(c) for c in z["x"]]))
+            ys.append(z["y"])
+    if not xs:
+        raise FileNotFoundError(f"no {split}_*.npz crops in {folder}")
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Render corner-crop chunks for the classifier (1000 crops each).")
+    ap.add_argument("--art", default="work-data/art")
+    ap.add_argument("--procedural", action="store_true")
+    ap.add_argument("--out", default="work-data/datasets/crops")
+    ap.add_argument("--train-chunks", type=int, default=60)
+    ap.add_argument("--val-chunks", type=int, default=4, help="from the held-out decks")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--procs", type=int, default=1)
+    args = ap.parse_args(argv)
+    art = None if args.procedural else Path(args.art)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(art, "heldout", args.seed + 1, i, out) for i in range(args.val_chunks)]
+    jobs += [(art, "train", args.seed, i, out) for i in range(args.train_chunks)]
+    if args.procs > 1:
+        with mp.Pool(args.procs) as pool:
+            for p in pool.imap(_write_chunk, jobs):
+                print(p, flush=True)
+    else:
+        for j in jobs:
+            print(_write_chunk(j), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
