@@ -233,6 +233,7 @@ class App:
             announcements=self.recent,
             camera_ok=self._camera_ok(),
             renege_snapshots=snaps,
+            rules=p.session.match.rules,
         )
         if p.scoreboard is not None:
             p.scoreboard.show(self.view)

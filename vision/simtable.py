@@ -29,7 +29,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,14 +45,12 @@ from table.announcements import (
     ThrownIn,
     TrickWon,
 )
-from table.cards import Card, Suit, deck
+from table.cards import Card, deck
 from table.inputs import (
     AcceptPenalty,
     Discard,
     DismissRenege,
-    GoAlone,
     Input,
-    NameTrump,
     NewGame,
     OrderUp,
     Pass,
@@ -69,7 +67,6 @@ from vision.detector import Detector
 from vision.mat import MAT_SIZES, MatSize, marker_layout, render_mat
 from vision.observations import (
     KITTY,
-    TRICK,
     CardLanded,
     CardRevised,
     Observation,
@@ -510,7 +507,9 @@ def build_script(
 # ---------------------------------------------------------------- drawing
 
 
-def camera_homography(mat: MatSize, frame_size: tuple[int, int], tilt_deg: float = 12.0, roll_deg: float = 2.0) -> Matrix:
+def camera_homography(
+    mat: MatSize, frame_size: tuple[int, int], tilt_deg: float = 12.0, roll_deg: float = 2.0
+) -> Matrix:
     """Mat millimetres to frame pixels for a camera above the mat, tilted ``tilt_deg`` towards seat 0's side."""
     t, r = math.radians(tilt_deg), math.radians(roll_deg)
     ct, st, cr, sr = math.cos(t), math.sin(t), math.cos(r), math.sin(r)
@@ -623,6 +622,11 @@ class TableRenderer:
         self.skin = np.array([(90, 130, 185), (70, 100, 150), (120, 160, 210), (60, 80, 120)][int(rng.integers(4))],
                              np.float32)  # fmt: skip
 
+    def true_calibration(self) -> Calibration:
+        """The exact frame-pixels-to-mat calibration of this camera (what the markers should give)."""
+        to_unit = np.diag([1 / self.script.mat.width_mm, 1 / self.script.mat.height_mm, 1.0])
+        return Calibration.from_matrix(to_unit @ np.linalg.inv(self.h_cam), "markers")
+
     def _prepare(self, img: npt.NDArray[np.uint8]) -> tuple[FloatImage, Matrix]:
         """A face scaled to ``FACE_PX_PER_MM`` (float premultiplied BGRA) and its pixels-to-card-mm transform."""
         import cv2
@@ -667,12 +671,20 @@ class TableRenderer:
             nx, ny = -uy, ux
             half = 38.0  # a forearm is about 75 mm across
             wrist = (hx - ux * 45, hy - uy * 45)
-            sleeve = np.array([[bx + nx * half * 1.2, by + ny * half * 1.2], [wrist[0] + nx * half, wrist[1] + ny * half],
-                               [wrist[0] - nx * half, wrist[1] - ny * half], [bx - nx * half * 1.2, by - ny * half * 1.2]])  # fmt: skip
+            sleeve = np.array(
+                [
+                    [bx + nx * half * 1.2, by + ny * half * 1.2],
+                    [wrist[0] + nx * half, wrist[1] + ny * half],
+                    [wrist[0] - nx * half, wrist[1] - ny * half],
+                    [bx - nx * half * 1.2, by - ny * half * 1.2],
+                ]
+            )
             t = np.linspace(0, 2 * math.pi, 16, endpoint=False)
             # The hand: an ellipse 100 mm long, 80 mm wide, centred just past the wrist.
             cx, cy = hx - ux * 5, hy - uy * 5
-            ell = np.stack([cx + ux * 50 * np.cos(t) + nx * 40 * np.sin(t), cy + uy * 50 * np.cos(t) + ny * 40 * np.sin(t)], 1)  # fmt: skip
+            ell = np.stack(
+                [cx + ux * 50 * np.cos(t) + nx * 40 * np.sin(t), cy + uy * 50 * np.cos(t) + ny * 40 * np.sin(t)], 1
+            )
             out.append(
                 (_apply(self.h_cam, sleeve).astype(np.int32), _apply(self.h_cam, ell).astype(np.int32), arm)
             )
@@ -1022,19 +1034,25 @@ class SimRun:
 def run_simulation(
     script: TableScript,
     renderer: TableRenderer,
-    detector: Detector | Callable[[TableRenderer], Detector],
+    detector: Detector,
     deck_name: str,
     on_frame: Callable[[int, Image], None] | None = None,
+    render: bool = True,
 ) -> SimRun:
-    """Render each frame, run the pipeline on it with that frame's button presses, and score the run."""
-    det = detector(renderer) if callable(detector) and not isinstance(detector, Detector) else detector
-    assert isinstance(det, Detector)
+    """Render each frame, run the pipeline on it with that frame's button presses, and score the run.
+
+    ``render=False`` (for a detector that needs no pixels, such as the
+    oracle) skips the drawing: the pipeline gets a blank picture and the
+    camera's exact calibration instead of the markers'.
+    """
     first_dealer = script.deals[0].dealer if script.deals else 0
-    pipeline = TablePipeline(script.rules, det, script.mat, script.layout, first_dealer=first_dealer)
+    fallback = None if render else renderer.true_calibration()
+    pipeline = TablePipeline(script.rules, detector, script.mat, script.layout, fallback, first_dealer)
     presses = script.buttons_at()
+    blank = np.zeros((8, 8, 3), np.uint8)
     for n in range(script.frames):
         t0 = time.perf_counter()
-        image = renderer.render(n)
+        image = renderer.render(n) if render else blank
         pipeline.timings.render += time.perf_counter() - t0
         if on_frame is not None:
             on_frame(n, image)
@@ -1043,9 +1061,69 @@ def run_simulation(
     return SimRun(script, result, pipeline.timings, deck_name, pipeline)
 
 
-def iter_frames(renderer: TableRenderer) -> Iterator[tuple[int, Image]]:
-    for n in range(renderer.script.frames):
-        yield n, renderer.render(n)
+class SimTableSource:
+    """The simulated table as a ``FrameSource`` (``--source sim``): the frames of a scripted game, ``fps`` apart.
+
+    ``buttons`` are the script's presses (bids, alone, discard, renege
+    decisions) with their frame numbers, for the app to feed in as a
+    ``--buttons`` file would. Built on the first ``open``; a new ``open``
+    starts the video again from frame 0.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        hands: int | None = None,
+        renege_rate: float = 0.0,
+        deck_style: str = DEFAULT_DECK,
+        art_dir: Path | None = None,
+        fps: float = DEFAULT_FPS,
+    ) -> None:
+        self.seed = seed
+        self.hands = hands
+        self.renege_rate = renege_rate
+        self.deck_style = deck_style
+        self.art_dir = art_dir
+        self.fps = fps
+        self.script: TableScript | None = None
+        self.renderer: TableRenderer | None = None
+        self._next = 0
+
+    @property
+    def description(self) -> str:
+        return f"simulated table (seed {self.seed})"
+
+    @property
+    def ended(self) -> bool:
+        return self.script is not None and self._next >= self.script.frames
+
+    @property
+    def buttons(self) -> list[ButtonPress]:
+        self._build()
+        assert self.script is not None
+        return list(self.script.buttons)
+
+    def _build(self) -> None:
+        if self.script is None:
+            self.script = build_script(self.seed, self.hands, self.renege_rate)
+            faces, back, _name = load_deck(self.deck_style, self.art_dir)
+            self.renderer = TableRenderer(self.script, faces, back, seed=self.seed)
+
+    def open(self) -> None:
+        self._build()
+        self._next = 0
+
+    def read(self) -> Any:
+        from vision.sources.base import Frame
+
+        if self.renderer is None or self.script is None or self._next >= self.script.frames:
+            return None
+        n = self._next
+        self._next += 1
+        return Frame(n, n / self.fps, self.renderer.render(n))
+
+    def close(self) -> None:
+        pass
 
 
 def initial_calibration(image: Image, mat: MatSize = MAT) -> Calibration | None:

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.config import load_config
     from vision.sources import SourceSpec, open_source
 
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the summary line should be the last word
     config = load_config(args.config)
     out = default_out(args.config) if args.out is None else Path(args.out)
     check_writable(out, "--out")

@@ -354,3 +354,27 @@ def test_a_camera_that_gives_nothing_is_a_user_error() -> None:
 def test_parse_clicks_reads_pairs() -> None:
     assert parse_clicks("1,2 3.5,4;5,6 7,8 9,10") == [(1, 2), (3.5, 4), (5, 6), (7, 8), (9, 10)]
     assert order_corners([(0, 0), (10, 10), (10, 0), (0, 10)]) == ((0, 0), (10, 0), (10, 10), (0, 10))
+
+
+def test_the_window_path_saves_on_enter_and_saves_nothing_on_esc(
+    picture_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "table.json"
+    args = ["calibrate", "--source", f"images:{picture_dir}", "--out", str(out), "--windowed"]
+    seen: list[tuple[int, int]] = []
+
+    def esc(surface: pygame.Surface, picture: npt.NDArray[np.uint8], names: object, *rest: object) -> None:
+        seen.append(surface.get_size())
+        return None
+
+    monkeypatch.setattr("display.calibrate.run_window", esc)
+    try:
+        assert main(args) == 1
+        assert seen == [(800, 480)]  # the config's display size
+        assert capsys.readouterr().out.strip().splitlines()[-1].startswith("saved=0 ")
+        assert not out.exists()
+        monkeypatch.setattr("display.calibrate.run_window", lambda *a: clicked(*TABLE, SIDE_POINTS[2]))
+        assert main(args) == 0
+        assert load_table(out)[1].rotation == 2
+    finally:
+        pygame.display.init()  # the command closes the display when it is done

@@ -1,0 +1,182 @@
+"""The simulated table: rendered frames match the script, the ground truth is consistent, the pipeline reproduces it."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.cli import main
+from table.codec import input_from_dict
+from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
+from vision import simtable as st
+from vision.observations import KITTY, Zone
+from vision.sources.base import FrameSource, iter_frames
+from vision.zones import calibration_from_markers
+
+# Seed 4: one hand with two injected reneges and a renege alert dismissed by button; seed 8: a loner whose
+# dealer provably still holds the up-card (a renege proven by the show-out itself).
+SEED = 4
+
+
+@pytest.fixture(scope="module")
+def script() -> st.TableScript:
+    return st.build_script(SEED, hands=1, renege_rate=0.3)
+
+
+@pytest.fixture(scope="module")
+def renderer(script: st.TableScript) -> st.TableRenderer:
+    faces, back, name = st.load_deck("procedural", None)
+    assert name == "procedural-2"
+    return st.TableRenderer(script, faces, back, seed=SEED)
+
+
+def test_the_script_has_reneges_to_find(script: st.TableScript) -> None:
+    played = [d for d in script.deals if not d.thrown_in]
+    assert len(played) == 1
+    assert len(played[0].reneges) >= 2
+    assert any(isinstance(b.action, DismissRenege) for b in script.buttons)
+
+
+def test_markers_on_a_rendered_frame_give_the_camera_calibration(renderer: st.TableRenderer) -> None:
+    image = renderer.render(0)
+    assert image.shape == (st.FRAME_SIZE[1], st.FRAME_SIZE[0], 3) and image.dtype == np.uint8
+    found = calibration_from_markers(image, st.marker_layout(st.MAT), min_markers=4)
+    assert found is not None
+    true = renderer.true_calibration()
+    for x, y in ((100.0, 100.0), (320.0, 240.0), (500.0, 400.0)):
+        assert math.dist(found.to_mat(x, y), true.to_mat(x, y)) < 0.006
+
+
+def test_each_card_lies_in_its_zone_when_it_comes_to_rest(script: st.TableScript, renderer: st.TableRenderer) -> None:
+    image0 = renderer.render(0).astype(np.int16)
+    cal = renderer.true_calibration()
+    for rest in script.rests:
+        seen = {s.card: s for s in renderer.visible(rest.frame + 2)}
+        assert rest.card in seen, rest
+        card = seen[rest.card]
+        assert card.visible > 0.9, rest  # the hand has let go of it
+        cx = sum(p[0] for p in card.corners) / 4
+        cy = sum(p[1] for p in card.corners) / 4
+        assert script.layout.zone_at(cal.to_mat(cx, cy)) == rest.zone, rest
+        # And the pixels there are the card's, not the empty mat's.
+        image = renderer.render(rest.frame + 2).astype(np.int16)
+        ix, iy = round(cx), round(cy)
+        patch, empty = image[iy - 10 : iy + 10, ix - 10 : ix + 10], image0[iy - 10 : iy + 10, ix - 10 : ix + 10]
+        assert np.abs(patch - empty).mean() > 8, rest
+        # Before its slide began it was not on the table face up.
+        assert rest.card not in {s.card for s in renderer.visible(rest.frame - st.SLIDE - 1)}
+
+
+def test_ground_truth_timing_is_consistent(script: st.TableScript) -> None:
+    deal = script.deals[0]
+    plays = [r for r in script.rests if r.kind == "play"]
+    ups = [r for r in script.rests if r.kind == "up_card"]
+    assert [(r.seat, r.card) for r in plays] == deal.plays
+    assert [r.card for r in ups] == [x.card for x in deal.inputs if isinstance(x, UpCard)]
+    assert all(r.zone == KITTY for r in ups)
+    assert all(r.zone == Zone.of_seat(r.seat) for r in plays if r.seat is not None)
+    frames = [r.frame for r in script.rests]
+    assert frames == sorted(frames) and len(set(frames)) == len(frames)
+    assert all(b - a >= st.SLIDE for a, b in zip(frames, frames[1:], strict=False))  # one card moves at a time
+    presses = [b.frame for b in script.buttons]
+    assert presses == sorted(presses) and presses[-1] < script.frames and frames[-1] < script.frames
+    # Bids come after the up-card shows, with time for the camera; plays after the bidding.
+    bids = [b for b in script.buttons if isinstance(b.action, Pass | OrderUp | NameTrump)]
+    assert bids[0].frame >= ups[0].frame + st.FIRST_BID
+    assert plays[0].frame > max(b.frame for b in bids)
+    # The buttons are exactly the script's non-camera inputs, in order.
+    camera = (UpCard, Play)
+    assert [b.action for b in script.buttons] == [x for x in deal.inputs if not isinstance(x, camera)]
+
+
+def test_ground_truth_json_and_buttons_file(script: st.TableScript, tmp_path: Path) -> None:
+    truth = json.loads(json.dumps(st.ground_truth(script, "procedural-2", 15.0, st.FRAME_SIZE)))
+    assert truth["frames"] == script.frames and truth["final_score"] == list(script.final_score)
+    assert [c["frame"] for c in truth["cards"]] == [r.frame for r in script.rests]
+    assert truth["deals"][0]["trick_winners"] == list(script.deals[0].trick_winners)
+    lines = st.buttons_jsonl(script).splitlines()
+    decoded = [json.loads(line) for line in lines]
+    assert [d["frame"] for d in decoded] == [b.frame for b in script.buttons]
+    assert [input_from_dict(d["action"]) for d in decoded] == [b.action for b in script.buttons]
+
+
+@pytest.mark.parametrize("seed", [SEED, 8, 9])
+def test_a_perfect_detector_gives_every_trick_and_proves_every_renege(seed: int) -> None:
+    # Pipeline logic only: the oracle detector reads the script's ground truth, so no pixels are drawn.
+    script = st.build_script(seed, hands=1, renege_rate=0.3)
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=seed)
+    run = st.run_simulation(script, renderer, st.OracleDetector(renderer), "procedural-2", render=False)
+    s = run.score
+    deal = next(d for d in script.deals if not d.thrown_in)
+    assert s.hands == 1 and s.tricks == len(deal.trick_winners) > 0
+    assert s.trick_winner_accuracy == 1.0
+    assert s.hands_exact == 1
+    assert s.reneges_injected == len(deal.reneges) > 0
+    assert s.reneges_proven == s.reneges_injected
+    assert s.false_renege_alerts == 0
+    assert s.cards_missed == 0
+    assert s.median_latency <= 3
+
+
+def test_a_blind_detector_scores_nothing(script: st.TableScript, renderer: st.TableRenderer) -> None:
+    # The scoring can fail: with no cards read, no trick is won and no renege proven.
+    class Blind:
+        def detect(self, frame_bgr: st.Image, frame: int = 0) -> list[st.CardDetection]:
+            return []
+
+    run = st.run_simulation(script, renderer, Blind(), "none", render=False)
+    assert run.score.tricks > 0 and run.score.tricks_right == 0
+    assert run.score.reneges_proven == 0 and run.score.hands_exact == 0
+    assert run.score.cards_missed == len(script.rests)
+
+
+def test_several_games_are_joined_by_a_new_game_button() -> None:
+    script = st.build_script(2, hands=12, renege_rate=0.0)
+    new_games = [b for b in script.buttons if isinstance(b.action, NewGame)]
+    games = max(script.deal_games) + 1
+    assert len(new_games) == games - 1
+    assert sum(1 for d in script.deals if not d.thrown_in) == 12
+    assert any(isinstance(b.action, Discard) for b in script.buttons)
+
+
+def test_sim_source_is_a_frame_source() -> None:
+    source = st.SimTableSource(seed=SEED, hands=1, deck_style="procedural")
+    assert isinstance(source, FrameSource)
+    assert source.buttons and source.buttons[0].frame > 0
+    frames = iter_frames(source)
+    first = next(frames)
+    second = next(frames)
+    assert (first.number, second.number) == (0, 1)
+    assert second.timestamp == pytest.approx(1 / st.DEFAULT_FPS)
+    assert first.image_bgr.shape == (st.FRAME_SIZE[1], st.FRAME_SIZE[0], 3)
+    frames.close()
+
+
+@pytest.mark.slow
+def test_simulate_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Renders every frame and finds the markers on them; the oracle stands in for the neural model.
+    argv = ["simulate", "--hands", "1", "--seed", str(SEED), "--renege-rate", "0.3", "--detector", "oracle",
+            "--deck-style", "procedural", "--record", str(tmp_path / "clip")]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    line = out.out.strip().splitlines()[-1]
+    keys = [kv.split("=")[0] for kv in line.split()]
+    assert keys == ["hands", "tricks", "trick_winner_accuracy", "hands_scored_exactly", "reneges_injected",
+                    "reneges_proven", "false_renege_alerts", "median_latency_frames", "fps"]  # fmt: skip
+    values = dict(kv.split("=") for kv in line.split())
+    assert values["trick_winner_accuracy"] == "1" and values["false_renege_alerts"] == "0"
+    assert values["reneges_proven"] == values["reneges_injected"] != "0"
+    assert "detector" in out.err and "tracker" in out.err
+    truth = json.loads((tmp_path / "clip" / "ground_truth.json").read_text())
+    assert (tmp_path / "clip" / "table.mp4").stat().st_size > 10_000
+    assert truth["frames"] == st.build_script(SEED, 1, 0.3).frames
+
+
+def test_simulate_needs_hands_or_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--seed", "1"]) == 2
+    assert "--hands" in capsys.readouterr().err

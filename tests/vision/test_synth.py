@@ -1,0 +1,181 @@
+"""The synthetic data: scenes are deterministic, their labels sit on what was drawn, the crop recipe is exact.
+
+Everything here uses procedurally drawn faces, so it runs on a clean machine
+without the fetched artwork.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import cardcrop
+from vision.synth import build
+from vision.synth.crops import NONE, CropSampler
+from vision.synth.faces import FaceSet, procedural_face, procedural_faceset, rounded_mask
+from vision.synth.scenes import MIN_VISIBLE, render_scene
+
+
+@pytest.fixture(scope="module")
+def faces() -> FaceSet:
+    return procedural_faceset(styles=2, height=200)
+
+
+def solid_faceset() -> FaceSet:
+    """Every face plain magenta: easy to find in a rendered scene, unlike any table or clutter."""
+    w, h = 143, 200
+    face = np.zeros((h, w, 4), np.uint8)
+    face[:, :, :3] = (255, 0, 255)
+    face[:, :, 3] = rounded_mask(w, h)
+    fs = FaceSet()
+    fs.faces["solid"] = {c: face for c in cardcrop.CARD_CLASSES}
+    return fs
+
+
+def magenta(img: np.ndarray) -> np.ndarray:
+    b, g, r = (img[:, :, i].astype(np.int32) for i in range(3))
+    return (b > g + 40) & (r > g + 40)
+
+
+def test_same_seed_same_scene(faces: FaceSet) -> None:
+    a, b, c = render_scene(faces, 7), render_scene(faces, 7), render_scene(faces, 8)
+    assert np.array_equal(a.image, b.image)
+    assert [x.card for x in a.cards] == [x.card for x in b.cards]
+    assert all(np.array_equal(x.corners, y.corners) for x, y in zip(a.cards, b.cards, strict=True))
+    assert not (a.image.shape == c.image.shape and np.array_equal(a.image, c.image))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_labels_sit_on_the_drawn_cards(seed: int) -> None:
+    scene = render_scene(solid_faceset(), seed)
+    h, w = scene.image.shape[:2]
+    drawn = magenta(scene.image)
+    labelled = np.zeros((h, w), np.uint8)
+    for card in scene.cards:
+        assert card.visible >= MIN_VISIBLE
+        quad = card.corners.astype(np.float32)
+        assert quad[:, 0].min() >= -0.03 * w and quad[:, 0].max() <= 1.03 * w
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 1)
+        labelled |= mask
+        inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
+        # the visible part of the card (a share of its outline) is card-coloured
+        share = drawn[inner > 0].mean()
+        assert share >= 0.6 * card.visible, (card, share)
+        x1, y1, x2, y2 = card.visible_box
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        assert drawn[int(y1):int(y2), int(x1):int(x2)].mean() > 0.3
+    if drawn.sum() > 200:
+        # nearly every card pixel in the frame belongs to a labelled card (the rest: cards hidden past labelling)
+        assert (drawn & (labelled > 0)).sum() / drawn.sum() > 0.8
+    assert scene.cards, "every layout leaves at least one card in view"
+
+
+def test_obb_label_lines_are_normalised_corners(faces: FaceSet) -> None:
+    scene = render_scene(faces, 3)
+    lines = build.obb_label_lines(scene)
+    assert len(lines) == len(scene.cards)
+    h, w = scene.image.shape[:2]
+    for line, card in zip(lines, scene.cards, strict=True):
+        parts = line.split()
+        assert parts[0] == "0" and len(parts) == 9
+        pts = np.array([float(v) for v in parts[1:]]).reshape(4, 2) * (w, h)
+        assert np.allclose(pts, np.clip(card.corners, 0, (w, h)), atol=0.01)
+
+
+def _place(face: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (400, 400)) -> np.ndarray:
+    """Draw ``face`` onto a grey frame so its corners TL, TR, BR, BL land on ``quad``."""
+    fh, fw = face.shape[:2]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]), quad.astype(np.float32))
+    frame = np.full((size[1], size[0], 3), 90, np.uint8)
+    warped = cv2.warpPerspective(face, m, size)
+    a = warped[:, :, 3:4].astype(np.float32) / 255
+    return (warped[:, :, :3] * a + frame * (1 - a)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("angle", [0, 33, 90, 180, 251])
+def test_corner_crops_read_upright_at_any_turn(angle: float) -> None:
+    face = procedural_face("Kh", 0, 300)
+    fh, fw = face.shape[:2]
+    upright = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) * 0.8 + 40
+    reference = cardcrop.corner_crops_bgr(_place(face, upright), upright)
+    ctr = upright.mean(axis=0)
+    t = np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    quad = (upright - ctr) @ rot.T + ctr
+    crops = cardcrop.corner_crops_bgr(_place(face, quad), quad)
+    # the same four crops come back (as a set: a half turn swaps TL<->BR and TR<->BL)
+    ref_tl = reference[0].astype(np.float32)
+    best = min(float(np.abs(c.astype(np.float32) - ref_tl).mean()) for c in crops)
+    assert best < 12, best
+    # and the index crop differs from a blank corner's: the test can fail
+    assert float(np.abs(reference[1].astype(np.float32) - ref_tl).mean()) > 12
+
+
+def test_corner_order_does_not_depend_on_how_the_points_come() -> None:
+    quad = np.float32([[100, 50], [170, 80], [130, 180], [60, 150]])
+    want = cardcrop.order_corners(quad)
+    for shift in range(4):
+        for q in (np.roll(quad, shift, axis=0), np.roll(quad[::-1], shift, axis=0)):
+            assert np.allclose(cardcrop.order_corners(q), want)
+    # the first edge is a short one and the order is clockwise on screen
+    assert np.linalg.norm(want[1] - want[0]) < np.linalg.norm(want[2] - want[1])
+    x, y = want[:, 0], want[:, 1]
+    assert float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) > 0
+
+
+def test_obb_to_corners_round_trip() -> None:
+    quad = cardcrop.obb_to_corners(200, 150, 60, 90, 0.4)
+    (cx, cy), (w, h), _ = cv2.minAreaRect(quad)
+    assert (cx, cy) == pytest.approx((200, 150), abs=0.1)
+    assert sorted((w, h)) == pytest.approx([60, 90], abs=0.1)
+
+
+def test_normalised_crop_is_rgb_and_white_balanced() -> None:
+    crop = np.zeros((cardcrop.CROP_H, cardcrop.CROP_W, 3), np.uint8)
+    crop[:] = (100, 150, 200)  # a bluish-grey paper under a warm light, in BGR
+    crop[10:20, 10:20] = (0, 0, 120)  # a red glyph
+    x = cardcrop.normalise_crop(crop)
+    assert x.shape == (3, cardcrop.CROP_H, cardcrop.CROP_W) and x.dtype == np.float32
+    assert np.allclose(x[:, 0, 0], 1.0)  # paper becomes white
+    r, g, b = x[:, 15, 15]
+    assert r > 0.5 and g < 0.05 and b < 0.05  # channel order RGB: red stays red
+
+
+def test_combine_corners() -> None:
+    classes = cardcrop.CLASSIFIER_CLASSES
+    kh, none = classes.index("Kh"), classes.index("none")
+    logits = np.full((4, len(classes)), -5.0, np.float32)
+    logits[0, kh] = logits[2, kh] = 6.0
+    logits[1, none] = logits[3, none] = 6.0
+    name, conf = cardcrop.combine_corners(logits)
+    assert name == "Kh" and conf > 0.9
+    logits[0, kh] = logits[2, kh] = -5
+    logits[0, none] = logits[2, none] = 6.0
+    assert cardcrop.combine_corners(logits)[0] == "none"
+
+
+def test_crop_sampler_labels_index_corners_only() -> None:
+    sampler = CropSampler(None, "train", seed=1)
+    x, y = sampler.chunk(0, n=60)
+    assert x.shape == (60, cardcrop.CROP_H, cardcrop.CROP_W, 3) and x.dtype == np.uint8
+    assert set(y.tolist()) <= set(range(len(cardcrop.CLASSIFIER_CLASSES)))
+    assert (y == NONE).any() and (y != NONE).any()
+    x2, y2 = CropSampler(None, "train", seed=1).chunk(0, n=60)
+    assert np.array_equal(x, x2) and np.array_equal(y, y2)
+
+
+def test_test_set_csv_matches_the_real_photo_format(tmp_path: Path) -> None:
+    n = build.build_test(None, tmp_path, count=3, procs=1)
+    with open(tmp_path / "labels.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["image", "class", "x_center", "y_center", "width", "height"]
+    assert len(rows) - 1 == n > 0
+    for name, cls, *nums in rows[1:]:
+        assert (tmp_path / "images" / name).exists()
+        assert cls in cardcrop.CARD_CLASSES
+        assert all(0.0 <= float(v) <= 1.0 for v in nums)
