@@ -112,3 +112,34 @@ def test_a_restart_resumes_without_playing_a_card_twice(tmp_path: Path) -> None:
     assert sum(isinstance(i, OrderUp) for i in inputs) == 1
     plays = [(p.seat, str(p.card)) for p in inputs if isinstance(p, Play)]
     assert plays == [(1, "Ah"), (2, "Kh"), (3, "Qh"), (0, "Th"), (1, "Jh")]
+
+
+def test_a_lost_camera_is_shown_and_play_continues_when_it_returns(tmp_path: Path) -> None:
+    from vision.sources import ResilientSource
+
+    app, fake, _ = _app(tmp_path)
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    source = ResilientSource(fake, clock=lambda: now[0], sleep=sleep, report=lambda line: None)
+    app.p.source = source
+    while app.frames < 45:
+        app.tick(now[0])
+    fake.unplug()
+    for _ in range(20):
+        now[0] += 0.1
+        app.tick(now[0])
+    assert app.view is not None and app.view.camera_ok is False
+    played_while_lost = sum(isinstance(i, Play) for i in app.p.session.match.history)
+    fake.plug_in()
+    while not app.finished:
+        now[0] += 0.1
+        app.tick(now[0])
+    app.finish()
+    app.p.session.close()
+    assert app.view is not None and app.view.camera_ok is True
+    plays = [(p.seat, str(p.card)) for p in read_log(tmp_path / "match.jsonl").inputs if isinstance(p, Play)]
+    assert played_while_lost >= 1
+    assert plays == [(1, "Ah"), (2, "Kh"), (3, "Qh"), (0, "Th"), (1, "Jh")]
