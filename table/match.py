@@ -695,7 +695,10 @@ class Match:
                 ]
             return self._exchange(d, inp)
         if isinstance(inp, Play):
-            detail = "a card was played before bidding ended" if ph is not Phase.GAME_OVER else "the game is over"
+            if ph in (Phase.UP_CARD, Phase.HAND_OVER, Phase.RENEGE_DECISION):
+                detail = "a card was played before the up-card was turned"
+            else:
+                detail = "a card was played before bidding ended"
             return [self._irr(_KIND.PLAY_BEFORE_BIDDING_ENDED, detail, seat, inp.card)]
         if isinstance(inp, UpCard):
             return [
