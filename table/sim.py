@@ -14,8 +14,12 @@ ground truth the engine must reproduce from those inputs alone: hands, trick
 winners, points, and for each injected renege whether and where it becomes
 provable (the first later card of that suit from the offender in the same
 hand; or the show-out itself when the dealer provably still holds the
-up-card). Scoring here is written independently of ``table.deal`` so the two
-check each other. Everything is a pure function of the seed and the options.
+up-card; a failure to follow after that suit was proven is a new offence,
+proven by the next card of it). After each proof the table either accepts the
+penalty (``AcceptPenalty``; the hand ends) or plays on (``DismissRenege``, or
+simply the next card). Scoring here is written independently of
+``table.deal`` so the two check each other. Everything is a pure function of
+the seed and the options.
 
 Not simulated (never generated): blind lones, farmer's hand, call for best,
 nines and tens, low-confidence readings and table irregularities other than
