@@ -11,9 +11,10 @@ default), and our bidding odds copy OpenSpiel's uniform choices (order up 1 in
 deals.
 
 Each side runs ``repeats`` timed rounds of ``seconds`` of CPU time, interleaved
-so that a busy machine affects both alike; the figures are medians. The split of our time
-between the simulator and the engine is measured too (``sim_deals_per_s``:
-generating deals only; ``match_deals_per_s``: replaying already generated ones).
+so that a busy machine affects both alike; the figures are medians. The split
+of our time between the simulator and the engine is measured too
+(``sim_deals_per_s``: generating deals only; ``match_deals_per_s``: replaying
+deals generated beforehand).
 """
 
 from __future__ import annotations

@@ -176,7 +176,9 @@ def _last_words(recent: Sequence[Announcement], names: Sequence[str], trump: Sui
 
 def _banner(recent: Sequence[Announcement], names: Sequence[str]) -> Banner | None:
     for a in reversed(recent):
-        if isinstance(a, Irregularity):
+        # A suspicion that rests on a hidden card (the dealer's unseen discard) is kept in the deal's
+        # record for review, but never put up on the screen: it is often a legal play.
+        if isinstance(a, Irregularity) and a.kind is not IrregularityKind.SUSPECTED_RENEGE:
             kind = BannerKind.CHECK_CARD if a.kind is IrregularityKind.CHECK_CARD else BannerKind.IRREGULARITY
             return Banner(kind, phrases.irregularity_text(a, names))
     return None

@@ -422,6 +422,7 @@ class Match:
             # The Benny is put aside and the next card turned up (or a stray joker in a deck without one).
             d.set_aside.append(card)
             d.seen.add(card)
+            self.phase = Phase.UP_CARD  # the same deal goes on with the next card turned up
             return out
         d.up_card = card
         d.up_reliable = reliable and ok

@@ -99,6 +99,26 @@ SWEEP_CHANCE = 0.12  # before each card, the chance that someone reaches across 
 Point = tuple[float, float]
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How fast the table plays, in frames (defaults: the module constants). ``BRISK`` makes a shorter video."""
+
+    slide: int = SLIDE
+    gap: int = GAP
+    bid_gap: int = BID_GAP
+    first_bid: int = FIRST_BID
+    sweep: int = SWEEP
+    sweep_chance: float = SWEEP_CHANCE
+    push: int = 4  # a trick pushed together before it is turned down
+
+    def __post_init__(self) -> None:
+        if self.slide < 2 or self.gap < 2 or self.bid_gap < 1 or self.first_bid < 4 or self.push < 2:
+            raise ValueError(f"too fast for the camera to follow: {self}")
+
+
+PACES = {"normal": Pace(), "brisk": Pace(slide=4, gap=3, bid_gap=2, first_bid=7, sweep_chance=0.05, push=3)}
+
+
 # ---------------------------------------------------------------- the timeline
 
 
@@ -206,6 +226,7 @@ class TableScript:
     final_score: tuple[int, int]  # of the last game
     layout: TableLayout = field(default_factory=TableLayout)
     mat: MatSize = MAT
+    pace: Pace = field(default_factory=lambda: Pace())
 
     def buttons_at(self) -> dict[int, list[Input]]:
         out: dict[int, list[Input]] = {}
@@ -220,8 +241,9 @@ _SLEEVES = ((150, 60, 40), (40, 40, 150), (60, 120, 60), (120, 120, 120))  # one
 class _Builder:
     """Lays the deals out on the timeline (see :func:`build_script`)."""
 
-    def __init__(self, rules: Rules, seed: int, layout: TableLayout, mat: MatSize) -> None:
+    def __init__(self, rules: Rules, seed: int, layout: TableLayout, mat: MatSize, pace: Pace) -> None:
         self.rules = rules
+        self.pace = pace
         self.rng = random.Random(seed * 7919 + 17)  # the staging's own stream: the deals stay as table.sim makes them
         self.layout = layout
         self.mat = mat
@@ -275,9 +297,9 @@ class _Builder:
         base = self.edge_point(edge, self.along_of(edge, (start[1], start[2])), out=160.0)
         self.arms.append(Arm(base, tuple(path), colour))
 
-    def press(self, action: Input, gap: int = BID_GAP) -> None:
+    def press(self, action: Input, gap: int | None = None) -> None:
         self.buttons.append(ButtonPress(self.f, action))
-        self.f += gap
+        self.f += gap if gap is not None else self.pace.bid_gap
 
     # --- staging
 
@@ -287,7 +309,7 @@ class _Builder:
         kitty_at = self.zone_spot(KITTY, 0.4)
         start = self.edge_point(dealer_edge, self.along_of(dealer_edge, kitty_at), out=40.0)
         a0 = self.facing(dealer_edge) + self.rng.uniform(-0.2, 0.2)
-        f0, f1 = self.f, self.f + SLIDE
+        f0, f1 = self.f, self.f + self.pace.slide
         kitty: list[Sprite] = []
         for k in range(3):  # the undealt cards, face down, under the up-card
             jx, jy = self.rng.uniform(-3, 3), self.rng.uniform(-3, 3)
@@ -317,7 +339,7 @@ class _Builder:
                 s.keys.append(Key(flip + 6, kitty_at[0] - 90, kitty_at[1], a, False))
                 s.end = flip + 10
                 flip += 12
-        self.f = max(flip + FIRST_BID, f1 + 7)
+        self.f = max(flip + self.pace.first_bid, f1 + 7)
         up_sprite = up_sprites[-1] if up_sprites else None
 
         passes_round1 = 0
@@ -349,14 +371,14 @@ class _Builder:
                     p = up_sprite.pose(self.f)
                     assert p is not None
                     up_sprite.keys.append(Key(self.f + 2, p.x, p.y, p.angle, True))
-                    up_sprite.keys.append(Key(self.f + 2 + SLIDE, start[0], start[1], p.angle, True))
-                    up_sprite.end = self.f + 2 + SLIDE
+                    up_sprite.keys.append(Key(self.f + 2 + self.pace.slide, start[0], start[1], p.angle, True))
+                    up_sprite.end = self.f + 2 + self.pace.slide
                     here = (p.x, p.y)
-                    path = [(self.f - 1, *start), (self.f + 2, *here), (self.f + 2 + SLIDE, *start)]
+                    path = [(self.f - 1, *start), (self.f + 2, *here), (self.f + 2 + self.pace.slide, *start)]
                     self.arm(dealer_edge, path, sleeve)
-                    self.f += SLIDE + 4
+                    self.f += self.pace.slide + 4
             elif isinstance(inp, Play):
-                if self.rng.random() < SWEEP_CHANCE:
+                if self.rng.random() < self.pace.sweep_chance:
                     self.sweep()
                 trick_sprites.append(self.play(inp, number))
                 play_i += 1
@@ -364,7 +386,7 @@ class _Builder:
                     trick_i, play_i = trick_i + 1, 0
                     pending_gather = True
             else:  # NameTrump, GoAlone, Discard, DismissRenege, AcceptPenalty: buttons
-                self.press(inp, gap=BID_GAP if not isinstance(inp, DismissRenege | AcceptPenalty) else GAP)
+                self.press(inp, gap=self.pace.gap if isinstance(inp, DismissRenege | AcceptPenalty) else None)
         if pending_gather or trick_sprites:
             winner = d.tricks[trick_i - 1].winner if trick_i > 0 and d.tricks[trick_i - 1].winner >= 0 else d.dealer
             self.gather(trick_sprites, winner)
@@ -375,10 +397,10 @@ class _Builder:
             if p is None:
                 continue
             s.keys.append(Key(f0 + 2, p.x, p.y, p.angle, False))
-            s.keys.append(Key(f0 + 2 + SLIDE, start[0], start[1], p.angle, False))
-            s.end = f0 + 2 + SLIDE
-        self.arm(dealer_edge, [(f0 - 1, *start), (f0 + 2, *kitty_at), (f0 + 2 + SLIDE, *start)], sleeve)
-        self.f = f0 + SLIDE + 6
+            s.keys.append(Key(f0 + 2 + self.pace.slide, start[0], start[1], p.angle, False))
+            s.end = f0 + 2 + self.pace.slide
+        self.arm(dealer_edge, [(f0 - 1, *start), (f0 + 2, *kitty_at), (f0 + 2 + self.pace.slide, *start)], sleeve)
+        self.f = f0 + self.pace.slide + 6
 
     def play(self, inp: Play, number: int) -> Sprite:
         edge = self.seat_edge(inp.seat)
@@ -386,7 +408,7 @@ class _Builder:
         target = self.zone_spot(zone)
         start = self.edge_point(edge, self.along_of(edge, target), out=30.0)
         angle = self.facing(edge) + self.rng.uniform(-0.3, 0.3)
-        f0, rest = self.f, self.f + SLIDE
+        f0, rest = self.f, self.f + self.pace.slide
         s = self.sprite(
             inp.card,
             [Key(f0, start[0], start[1], angle, True), Key(rest, target[0], target[1], angle, True)],
@@ -398,7 +420,7 @@ class _Builder:
         back = self.edge_point(edge, self.along_of(edge, target), out=60.0)
         self.arm(edge, [(f0, *near0), (rest, *near), (rest + 3, *back)], _SLEEVES[inp.seat])
         self.rests.append(CardRest(rest, inp.card, zone, inp.seat, number, "play"))
-        self.f = rest + GAP
+        self.f = rest + self.pace.gap
         return s
 
     def near_end(self, edge: int, p: Point) -> Point:
@@ -414,18 +436,19 @@ class _Builder:
         centre = self.mm(0.5, 0.5)
         away = self.edge_point(edge, self.along_of(edge, centre), out=40.0)
         f0 = self.f + 2
+        push, slide = self.pace.push, self.pace.slide
         for i, s in enumerate(cards):
             p = s.pose(f0)
             if p is None:
                 continue
             jx, jy = self.rng.uniform(-4, 4), self.rng.uniform(-4, 4)
             s.keys.append(Key(f0, p.x, p.y, p.angle, True))
-            s.keys.append(Key(f0 + 4, centre[0] + jx, centre[1] + jy, self.facing(edge) + 0.05 * i, True))
-            s.keys.append(Key(f0 + 5, centre[0] + jx, centre[1] + jy, self.facing(edge) + 0.05 * i, False))
-            s.keys.append(Key(f0 + 5 + SLIDE, away[0] + jx, away[1] + jy, self.facing(edge), False))
-            s.end = f0 + 5 + SLIDE
-        self.arm(edge, [(f0 - 2, *away), (f0 + 4, *centre), (f0 + 5 + SLIDE, *away)], _SLEEVES[winner])
-        self.f = f0 + 5 + SLIDE + 2
+            s.keys.append(Key(f0 + push, centre[0] + jx, centre[1] + jy, self.facing(edge) + 0.05 * i, True))
+            s.keys.append(Key(f0 + push + 1, centre[0] + jx, centre[1] + jy, self.facing(edge) + 0.05 * i, False))
+            s.keys.append(Key(f0 + push + 1 + slide, away[0] + jx, away[1] + jy, self.facing(edge), False))
+            s.end = f0 + push + 1 + slide
+        self.arm(edge, [(f0 - 2, *away), (f0 + push, *centre), (f0 + push + 1 + slide, *away)], _SLEEVES[winner])
+        self.f = f0 + push + 1 + slide + 2
 
     def sweep(self) -> None:
         """Someone reaches across the table (a drink, a score sheet): an arm over the cards, then gone."""
@@ -434,8 +457,9 @@ class _Builder:
         start = self.edge_point(edge, self.rng.uniform(0.3, 0.7), out=40.0)
         far = self.mm(self.rng.uniform(0.25, 0.75), self.rng.uniform(0.25, 0.75))
         f0 = self.f
-        self.arm(edge, [(f0, *start), (f0 + SWEEP // 2, *far), (f0 + SWEEP, *start)], _SLEEVES[seat])
-        self.f = f0 + SWEEP + 2
+        path = [(f0, *start), (f0 + self.pace.sweep // 2, *far), (f0 + self.pace.sweep, *start)]
+        self.arm(edge, path, _SLEEVES[seat])
+        self.f = f0 + self.pace.sweep + 2
 
 
 def build_script(
@@ -444,6 +468,7 @@ def build_script(
     renege_rate: float = 0.0,
     rules: Rules | None = None,
     layout: TableLayout | None = None,
+    pace: Pace | None = None,
 ) -> TableScript:
     """The table's timeline: ``hands`` deals that are played out (thrown-in deals come on top), or one game.
 
@@ -457,7 +482,8 @@ def build_script(
     if not 0.0 <= renege_rate <= 1.0:
         raise ValueError(f"renege_rate must be between 0 and 1: {renege_rate}")
     rng = random.Random(seed)
-    b = _Builder(rules, seed, layout, MAT)
+    pace = pace if pace is not None else Pace()
+    b = _Builder(rules, seed, layout, MAT, pace)
     deals: list[SimDeal] = []
     deal_games: list[int] = []
     game = 0
@@ -501,6 +527,7 @@ def build_script(
         final_score=score,
         layout=layout,
         mat=MAT,
+        pace=pace,
     )
 
 

@@ -34,6 +34,10 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--model", type=Path, default=None, help="detector model (default: the shipped models/ one)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the detector")
+    parser.add_argument("--size", default="640x480", metavar="WxH", help="frame size (default 640x480, the Pi's)")
+    parser.add_argument(
+        "--pace", choices=("normal", "brisk"), default="normal", help="brisk: fewer frames per move (a shorter video)"
+    )
     parser.add_argument("--fps", type=float, default=None, help="frame rate written into a recorded video (15)")
     parser.add_argument(
         "--record", type=Path, default=None, metavar="DIR",
@@ -62,8 +66,15 @@ def run(args: argparse.Namespace) -> int:
 
         if style not in HELD_OUT_DECKS:
             print(f"simulate: note: {style!r} is a training deck, not a held-out one", file=sys.stderr)
-    script = st.build_script(args.seed, None if args.game else args.hands, args.renege_rate)
-    renderer = st.TableRenderer(script, faces, back, seed=args.seed)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT such as 640x480") from None
+    if not (160 <= w <= 1920 and 120 <= h <= 1080):
+        raise UserError(f"--size {args.size}: choose between 160x120 and 1920x1080")
+    script = st.build_script(args.seed, None if args.game else args.hands, args.renege_rate, pace=st.PACES[args.pace])
+    noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
+    renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
 
     detector: Any
     if args.detector == "oracle":

@@ -82,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
     cls = tr.export_classifier(args.classifier_weights, args.models / "corner-cls.onnx")
     from vision.cardcrop import CLASSIFIER_CLASSES, CROP_H, CROP_W
 
+    # "classifier" is the list the runtime reads (vision.models.classifier_classes_for); the rest documents
     (args.models / "classes.json").write_text(json.dumps({
+        "classifier": list(CLASSIFIER_CLASSES),
+        "classifier_model": {"file": cls.name, "input": [3, CROP_H, CROP_W], "recipe": "vision.cardcrop.corner_crops"},
         "detector": {"file": det.name, "task": "obb", "imgsz": args.imgsz, "names": ["card"]},
-        "classifier": {"file": cls.name, "input": [3, CROP_H, CROP_W], "classes": list(CLASSIFIER_CLASSES),
-                       "recipe": "vision.cardcrop.corner_crops"},
     }, indent=2) + "\n")
     print(summary_line(stage="export", detector=det, classifier=cls))
     return 0

@@ -23,7 +23,7 @@ from table.announcements import Announcement, IrregularityKind, RenegeProven
 from table.cards import Card, parse_cards
 from table.inputs import Discard, DismissRenege, Input, OrderUp, Play, Undo, UpCard
 from table.match import Match
-from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, RenegePenalty, Rules
+from table.rules import BennyTurnedUp, DefenderAlone, LoneDefenderScoring, LonerLead, RenegePenalty, Rules
 from table.sim import BiddingOdds, SimGame, simulate_game
 
 NA = Rules.preset("north_american")
@@ -49,8 +49,8 @@ RULE_SETS: dict[str, Rules] = {
         renege_penalty=RenegePenalty.REPLAY,
     ),
     "fixed_deals": NA.replace(target=0, num_deals=8, renege_penalty=RenegePenalty.DEDUCT, loner_march_points=5),
+    "benny_set_aside": NA.replace(deck_size=25, benny_turned_up=BennyTurnedUp.SET_ASIDE),
 }
-# Not yet here: benny_turned_up=SET_ASIDE (see the xfail in test_sim.py; add it once the engine is fixed).
 
 PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
