@@ -14,7 +14,9 @@ table are seen again and recognised as already played.
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +57,7 @@ log = logging.getLogger(__name__)
 
 Image = npt.NDArray[np.uint8]
 SNAPSHOT_WIDTH = 320
+_IMPORTED_AT = time.monotonic()
 
 
 def snapshot_of(image: Image, caption: str) -> Snapshot:
@@ -148,7 +151,7 @@ class App:
         self.view: ScoreboardView | None = None
         self._renege_tricks: tuple[int, ...] = ()
         self._status = ""
-        self._exported_games = 0
+        self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
 
     # ---- one iteration ----
 
@@ -237,6 +240,8 @@ class App:
         )
         if p.scoreboard is not None:
             p.scoreboard.show(self.view)
+        if self.first_frame_s is None and self.frames > 0:
+            self.first_frame_s = process_age_s()
         if p.recorder is not None and released:
             for name in p.recorder.moments(released):
                 p.recorder.capture(self.view, name)
@@ -246,6 +251,8 @@ class App:
         return status is None or str(status.state.value) != "camera lost"
 
     def _camera_changed(self) -> bool:
+        if self.first_frame_s is None and self.frames > 0:
+            return True
         status = str(getattr(self.p.source, "status", ""))
         changed = status != self._status
         self._status = status
@@ -282,6 +289,16 @@ class App:
             self._announce(released)
             self._refresh(0.0, released)
         self._export_egn()
+
+
+def process_age_s() -> float:
+    """Seconds since this process started (Linux: from /proc; elsewhere since this module was imported)."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return time.monotonic() - _IMPORTED_AT
 
 
 def whole_frame_calibration(width: int, height: int) -> Calibration:

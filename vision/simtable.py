@@ -50,7 +50,9 @@ from table.inputs import (
     AcceptPenalty,
     Discard,
     DismissRenege,
+    GoAlone,
     Input,
+    NameTrump,
     NewGame,
     OrderUp,
     Pass,
@@ -61,7 +63,7 @@ from table.inputs import (
 from table.match import Match
 from table.renege import CHECK_CONFIDENCE
 from table.rules import Rules
-from table.sim import SimDeal, game_over, simulate_deal
+from table.sim import BiddingOdds, SimDeal, game_over, simulate_deal
 from vision.detection import CardDetection
 from vision.detector import Detector
 from vision.mat import MAT_SIZES, MatSize, marker_layout, render_mat
@@ -462,6 +464,11 @@ class _Builder:
         self.f = f0 + self.pace.sweep + 2
 
 
+# The camera does not see the dealer's discard (it goes face down) and the panel has no discard button:
+# the app infers an unseen discard when the first card is led, so the script never shows one.
+_ODDS = BiddingOdds(discard_seen=0.0)
+
+
 def build_script(
     seed: int,
     hands: int | None = None,
@@ -493,7 +500,7 @@ def build_script(
     played = 0
     played_out = 0
     while True:
-        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate)
+        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate, odds=_ODDS)
         deals.append(d)
         deal_games.append(game)
         b.deal(d, len(deals) - 1)
@@ -1202,24 +1209,53 @@ def ground_truth(script: TableScript, deck_name: str, fps: float, frame_size: tu
     }
 
 
+def panel_actions(action: Input) -> list[dict[str, Any]]:
+    """The button presses (``companion.buttons_script`` format, without the frame) that make ``action``.
+
+    The app gives each press to the seat whose turn it is; an unseen discard
+    needs no press (the app infers it when the first card is led).
+    """
+    alone = [{"action": "alone"}]
+    if isinstance(action, Pass):
+        return [{"action": "pass"}]
+    if isinstance(action, OrderUp):
+        return [*(alone if action.alone else []), {"action": "call"}]
+    if isinstance(action, NameTrump):
+        if action.suit is None:
+            raise ValueError("no trump has no button in the panel's script format")
+        return [*(alone if action.alone else []), {"action": "suit", "suit": action.suit.value}]
+    if isinstance(action, GoAlone):
+        return alone
+    if isinstance(action, Discard) and action.card is None:
+        return []
+    if isinstance(action, DismissRenege):
+        return [{"action": "dismiss_renege"}]
+    if isinstance(action, AcceptPenalty):
+        return [{"action": "accept_penalty"}]
+    if isinstance(action, NewGame):
+        return [{"action": "new_game"}]
+    raise ValueError(f"no button press makes {action!r}")
+
+
 def buttons_jsonl(script: TableScript) -> str:
-    """The button presses as ``run --buttons`` reads them: one ``{"frame": N, "action": {...}}`` per line."""
+    """The button presses as ``run --buttons`` reads them: one ``{"frame": N, "action": ...}`` per line."""
     import json
 
-    from table.codec import input_to_dict
-
-    return "".join(json.dumps({"frame": b.frame, "action": input_to_dict(b.action)}) + "\n" for b in script.buttons)
+    lines: list[str] = []
+    for b in script.buttons:
+        lines.extend(json.dumps({"frame": b.frame, **press}) for press in panel_actions(b.action))
+    return "".join(line + "\n" for line in lines)
 
 
 class ClipRecorder:
-    """Writes the rendered frames to ``DIR/table.mp4`` (MPEG-4, what OpenCV's own builds can write and read back),
+    """Writes the rendered frames to ``DIR/table.mp4`` (MPEG-4: what OpenCV's own builds write and read back),
     and at the end the clip's ``ground_truth.json`` and ``buttons.jsonl``."""
 
     VIDEO = "table.mp4"
     TRUTH = "ground_truth.json"
     BUTTONS = "buttons.jsonl"
 
-    def __init__(self, folder: Path, fps: float = DEFAULT_FPS, quality: int = 80) -> None:
+    def __init__(self, folder: Path, fps: float = DEFAULT_FPS) -> None:
         from companion.errors import UserError
 
         if folder.exists() and not folder.is_dir():
@@ -1227,7 +1263,6 @@ class ClipRecorder:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.fps = fps
-        self.quality = quality
         self._writer: Any = None
         self.size: tuple[int, int] = FRAME_SIZE
 

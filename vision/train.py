@@ -206,9 +206,9 @@ def train_classifier(
                 loss.backward()
                 opt.step()
                 sched.step()
-                total_loss += float(loss) * len(idx)
+                total_loss += loss.item() * len(idx)
                 if k % 100 == 0:
-                    print(json.dumps({"epoch": epoch, "step": k, "of": steps_per_epoch, "loss": float(loss),
+                    print(json.dumps({"epoch": epoch, "step": k, "of": steps_per_epoch, "loss": loss.item(),
                                       "s": round(time.time() - t0, 1)}), flush=True)
             model.eval()
             with torch.no_grad():

@@ -31,8 +31,14 @@ def _vision(args: argparse.Namespace) -> dict[str, Any]:
     return bench_vision(args)
 
 
+def _app(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench_app import bench_app
+
+    return bench_app(args)
+
+
 # Flag name -> benchmark. Later parts add theirs here (and a flag in register).
-BENCHES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {"rules": _rules, "vision": _vision}
+BENCHES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {"rules": _rules, "vision": _vision, "app": _app}
 
 
 def register(subparsers: Any) -> None:
@@ -51,6 +57,11 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="card detector ms per frame and peak memory, ONNX Runtime vs Ultralytics, each in its own process",
     )
+    p.add_argument(
+        "--app",
+        action="store_true",
+        help="the whole pipeline on the bundled demo: fps, time to first frame, peak memory, per backend",
+    )
     bench_vision.add_arguments(p)
     p.add_argument("--seconds", type=float, default=1.0, help="length of each timed round (default 1.0)")
     p.add_argument("--repeats", type=int, default=5, help="timed rounds per side; medians are reported (default 5)")
@@ -62,7 +73,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     chosen = [name for name in BENCHES if getattr(args, name, False)]
     if not chosen:
-        raise UserError("bench: say what to measure (--rules, --vision)")
+        raise UserError("bench: say what to measure (--rules, --vision, --app)")
     if args.seconds <= 0 or args.repeats < 1:
         raise UserError(f"bench: --seconds must be > 0 and --repeats >= 1 (got {args.seconds}, {args.repeats})")
     pairs: dict[str, Any] = {}

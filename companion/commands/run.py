@@ -28,6 +28,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fresh", action="store_true", help="start a new match (the old log is archived, not deleted)")
     p.add_argument("--calibration", type=Path, help="a saved table calibration (default: the config's, or markers)")
     p.add_argument("--model", type=Path, help="the detector model (default: the config's, or the shipped one)")
+    p.add_argument("--backend", choices=("onnx", "ultralytics"), help="the detector backend (default: the config's)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
 
 def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
     """Build and run the app headless or in a window; print the summary line."""
+    import dataclasses
     import os
+    import sys
     import time
 
     from companion.builder import RunRequest, build_app
@@ -60,6 +63,8 @@ def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
         calibration=args.calibration,
         model=args.model,
     )
+    if args.backend is not None:
+        config = dataclasses.replace(config, model=dataclasses.replace(config.model, backend=args.backend))
     app = build_app(config, request)
     started = time.monotonic()
     if args.headless:
@@ -75,6 +80,8 @@ def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
             deals=len([d for d in match.deals if d.finished]),
             score=f"{match.score[0]}-{match.score[1]}",
             game_over=match.game_over,
+            first_frame_s=app.first_frame_s if app.first_frame_s is not None else "na",
+            torch_loaded="torch" in sys.modules,
             log=str(app.p.session.log.path),
         )
     )

@@ -43,7 +43,6 @@ def register(subparsers: Any) -> None:
         "--record", type=Path, default=None, metavar="DIR",
         help="also write the video (table.mp4), its ground truth (ground_truth.json) and bids (buttons.jsonl) to DIR",
     )  # fmt: skip
-    parser.add_argument("--quality", type=int, default=80, help="JPEG quality of a recorded clip's frames (80)")
     parser.set_defaults(func=run)
 
 
@@ -59,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--renege-rate {args.renege_rate}: a probability between 0 and 1")
     style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
     faces, back, deck_name = st.load_deck(style, args.art)
-    if deck_name != style:
+    if deck_name != style and not style.startswith("procedural"):
         print(f"simulate: no artwork for {style!r} here; drawing procedural faces ({deck_name})", file=sys.stderr)
     else:
         from vision.synth.faces import HELD_OUT_DECKS
@@ -86,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         model = args.model if args.model is not None else default_model_path()
         detector = load_detector(model, threads=args.threads)
 
-    recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS, args.quality) if args.record else None
+    recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
     result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
     if recorder is not None:
         recorder.finish(script, deck_name)

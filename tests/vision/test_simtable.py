@@ -9,10 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.buttons_script import parse_buttons
 from companion.cli import main
-from table.codec import input_from_dict
+from table.cards import Card, Suit
 from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
 from vision import simtable as st
+from vision.detection import CardDetection
+from vision.mat import marker_layout
 from vision.observations import KITTY, Zone
 from vision.sources.base import FrameSource, iter_frames
 from vision.zones import calibration_from_markers
@@ -44,7 +47,7 @@ def test_the_script_has_reneges_to_find(script: st.TableScript) -> None:
 def test_markers_on_a_rendered_frame_give_the_camera_calibration(renderer: st.TableRenderer) -> None:
     image = renderer.render(0)
     assert image.shape == (st.FRAME_SIZE[1], st.FRAME_SIZE[0], 3) and image.dtype == np.uint8
-    found = calibration_from_markers(image, st.marker_layout(st.MAT), min_markers=4)
+    found = calibration_from_markers(image, marker_layout(st.MAT), min_markers=4)
     assert found is not None
     true = renderer.true_calibration()
     for x, y in ((100.0, 100.0), (320.0, 240.0), (500.0, 400.0)):
@@ -98,10 +101,28 @@ def test_ground_truth_json_and_buttons_file(script: st.TableScript, tmp_path: Pa
     assert truth["frames"] == script.frames and truth["final_score"] == list(script.final_score)
     assert [c["frame"] for c in truth["cards"]] == [r.frame for r in script.rests]
     assert truth["deals"][0]["trick_winners"] == list(script.deals[0].trick_winners)
-    lines = st.buttons_jsonl(script).splitlines()
-    decoded = [json.loads(line) for line in lines]
-    assert [d["frame"] for d in decoded] == [b.frame for b in script.buttons]
-    assert [input_from_dict(d["action"]) for d in decoded] == [b.action for b in script.buttons]
+    # The bids file is the panel's format (companion.buttons_script): the app gives each press to the seat
+    # whose turn it is, so replaying the presses through the engine's turn order gives back the script's bids.
+    presses = parse_buttons(st.buttons_jsonl(script), "buttons.jsonl")
+    assert [p.frame for p in presses] == sorted(p.frame for p in presses)
+    wanted = [b for b in script.buttons if not (isinstance(b.action, Discard) and b.action.card is None)]
+    assert len(presses) >= len(wanted)
+    kinds = [str(p.action) for p in presses]
+    expect: list[str] = []
+    for b in wanted:
+        for press in st.panel_actions(b.action):
+            expect.append(press["action"] + (":" + press["suit"] if "suit" in press else ""))
+    assert kinds == expect
+
+
+def test_panel_actions_cover_every_button_input() -> None:
+    assert st.panel_actions(Pass(1)) == [{"action": "pass"}]
+    assert st.panel_actions(OrderUp(2, alone=True)) == [{"action": "alone"}, {"action": "call"}]
+    assert st.panel_actions(NameTrump(0, Suit.HEARTS)) == [{"action": "suit", "suit": "h"}]
+    assert st.panel_actions(Discard(3, None)) == []
+    assert st.panel_actions(DismissRenege()) == [{"action": "dismiss_renege"}]
+    with pytest.raises(ValueError):
+        st.panel_actions(Play(0, Card.parse("Jd")))
 
 
 @pytest.mark.parametrize("seed", [SEED, 8, 9])
@@ -126,7 +147,7 @@ def test_a_perfect_detector_gives_every_trick_and_proves_every_renege(seed: int)
 def test_a_blind_detector_scores_nothing(script: st.TableScript, renderer: st.TableRenderer) -> None:
     # The scoring can fail: with no cards read, no trick is won and no renege proven.
     class Blind:
-        def detect(self, frame_bgr: st.Image, frame: int = 0) -> list[st.CardDetection]:
+        def detect(self, frame_bgr: st.Image, frame: int = 0) -> list[CardDetection]:
             return []
 
     run = st.run_simulation(script, renderer, Blind(), "none", render=False)
@@ -151,10 +172,10 @@ def test_sim_source_is_a_frame_source() -> None:
     frames = iter_frames(source)
     first = next(frames)
     second = next(frames)
+    del frames  # closes the source
     assert (first.number, second.number) == (0, 1)
     assert second.timestamp == pytest.approx(1 / st.DEFAULT_FPS)
     assert first.image_bgr.shape == (st.FRAME_SIZE[1], st.FRAME_SIZE[0], 3)
-    frames.close()
 
 
 @pytest.mark.slow
