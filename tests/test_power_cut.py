@@ -1,0 +1,65 @@
+"""Power cuts: ``euchre-table demo --headless`` killed with SIGKILL at random moments ends with the same game.
+
+The demo is killed at least 20 times at random moments and restarted each
+time on the same output folder; the final EGN and score must equal those of
+a run that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+KILLS = 20
+
+
+def _demo(out: Path, *extra: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    cmd = [sys.executable, "-m", "companion", "demo", "--headless", "--out", str(out), *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _finish(proc: subprocess.Popen[str], timeout: float = 900) -> str:
+    stdout, stderr = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, stderr[-2000:]
+    return stdout
+
+
+def _game(out: Path) -> tuple[list[object], object]:
+    egn = json.loads((out / "game.egn").read_text())
+    deals = [{k: v for k, v in deal.items() if k != "dealNumber"} for deal in egn["deals"]]
+    return deals, egn["metadata"].get("finalScore")
+
+
+def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    started = time.monotonic()
+    _finish(_demo(reference))
+    full_run = time.monotonic() - started
+    expected = _game(reference)
+    assert expected[1] is not None, "the demo game should finish"
+
+    rng = random.Random(20261129)
+    interrupted = tmp_path / "interrupted"
+    kills = 0
+    for _ in range(KILLS):
+        proc = _demo(interrupted)
+        # Anywhere from start-up to well into the game: each restart resumes from the log.
+        time.sleep(rng.uniform(0.3, max(0.6, full_run / 6)))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(timeout=60)
+    assert kills >= KILLS - 2, f"only {kills} runs were still going when killed"
+    _finish(_demo(interrupted))
+    assert _game(interrupted) == expected
