@@ -141,6 +141,11 @@ def build_app(config: Config, request: RunRequest) -> App:
         if request.buttons_file is not None:
             script = ButtonScript(load_buttons(request.buttons_file), done=buttons_done)
 
+        if request.source.split(":", 1)[0] == "picamera":
+            source = open_source(request.source, mains_hz=config.camera.mains_hz)
+        else:
+            source = open_source(request.source)
+        source.open()
         model_path = request.model or (Path(config.model.path) if config.model.path else default_model_path())
         detector = load_detector(model_path, config.model.backend, conf_threshold=config.model.min_confidence)
 
@@ -158,11 +163,6 @@ def build_app(config: Config, request: RunRequest) -> App:
             markers = MarkerRefresher(MarkerLayout.for_sheet(420.0, 297.0), fallback=None)
         tracker = Tracker(calibration, layout)
 
-        if request.source.split(":", 1)[0] == "picamera":
-            source = open_source(request.source, mains_hz=config.camera.mains_hz)
-        else:
-            source = open_source(request.source)
-        source.open()
         resume_frame = -1 if _is_camera(request.source) else last_frame
     except BaseException:
         session.close()
