@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from table.cards import Card, Suit
 from table.inputs import Exchange, NameTrump, OrderUp, Pass
 from table.renege import RenegeTracker
 from table.rules import LoneDefenderScoring, Rules
-from table.trump import effective_table
+from table.trump import PlayFacts, effective_table, play_facts
 
 __all__ = ["Call", "DealRecord", "DealState", "Phase", "hand_points"]
 
@@ -115,10 +116,30 @@ class DealRecord:
         }
 
 
-class DealState:
-    """The mutable state of the deal in progress (owned by one ``Match``)."""
+_SITTING_OUT = tuple(frozenset(s for s in range(4) if mask >> s & 1) for mask in range(16))
+_NO_TRUMP_EFF = effective_table(None)
+_NO_TRUMP_FACTS = play_facts(None)
 
-    def __init__(self, number: int, dealer: int) -> None:
+
+class DealState:
+    """The mutable state of the deal in progress (owned by one ``Match``).
+
+    Besides what the deal knows, it keeps a few running facts for ``Match``'s play path (the cards not yet
+    seen, the seats that played to the current trick, the suit led and the best card so far), so that a
+    card costs a handful of look-ups rather than a scan of the trick.
+    """
+
+    __slots__ = (
+        "number", "dealer", "up_card", "up_reliable", "set_aside", "calls", "turn", "passed", "trump",
+        "trump_made", "maker_seat", "round_made", "blind", "alone", "sitting_out", "active", "n_active",
+        "out_mask", "dealer_took_up", "discard", "discard_given", "exchanges", "exchanged", "tricks",
+        "trick_winners", "tricks_won", "leader", "unseen", "up_card_played", "dealer_cards",
+        "tracker", "shown_out", "eff", "facts", "next_seat", "played", "led_suit", "lead_ok", "best", "best_power",
+        "reneges", "pending", "dismissed", "penalty_accepted", "irregularities", "points", "reason",
+        "thrown_in", "voided", "finished", "score_after",
+    )  # fmt: skip
+
+    def __init__(self, number: int, dealer: int, cards: AbstractSet[Card]) -> None:
         self.number = number
         self.dealer = dealer
         self.up_card: Card | None = None
@@ -135,22 +156,34 @@ class DealState:
         self.alone: list[int] = []  # change through add_alone()
         self.sitting_out: frozenset[int] = frozenset()
         self.active: list[int] = [0, 1, 2, 3]
+        self.n_active = 4  # len(active)
+        self.out_mask = 0  # sitting_out as bits (1 << seat)
         self.dealer_took_up = False
         self.discard: Card | None = None
         self.discard_given = False
         self.exchanges: list[Exchange] = []
         self.exchanged: set[int] = set()
         self.tricks: list[list[tuple[int, Card]]] = []
-        self.trick_reliable: list[list[bool]] = []
         self.trick_winners: list[int] = []
         self.tricks_won = [0, 0]
         self.leader = (dealer + 1) % 4
-        self.seen: set[Card] = set()
+        # The cards of the deck not seen yet this deal (a card outside the deck is never in it): "seen" is
+        # the complement, and a play of an unseen card needs a single set look-up.
+        self.unseen: set[Card] = set(cards)
         self.up_card_played = False
         self.dealer_cards: list[tuple[Card, bool]] = []  # the dealer's plays and whether each was reliable
         self.tracker = RenegeTracker()
-        self.eff: Mapping[Card, Suit | None] = effective_table(None)  # effective suits under this deal's trump
+        self.shown_out = self.tracker.shown_out  # (read on every play)
+        self.eff: Mapping[Card, Suit | None] = _NO_TRUMP_EFF  # effective suits under this deal's trump
+        self.facts: Mapping[Card, PlayFacts] = _NO_TRUMP_FACTS  # table.trump.play_facts under this deal's trump
         self.next_seat: int | None = None  # cache of who plays next (Match._play_turn)
+        # The current trick, kept as it is played: seats that played (bits), the led card's effective suit,
+        # whether the lead was a reliable reading, and the index and power of the winning card so far.
+        self.played = 0
+        self.led_suit: Suit | None = None
+        self.lead_ok = False
+        self.best = 0
+        self.best_power = -1
         self.reneges: list[RenegeEvidence] = []
         self.pending: RenegeEvidence | None = None
         self.dismissed: set[int] = set()  # indices of reneges the table dismissed with DismissRenege
@@ -167,8 +200,21 @@ class DealState:
         """``seat`` goes alone: its partner sits out."""
         self.alone.append(seat)
         self.next_seat = None
-        self.sitting_out = frozenset((s + 2) % 4 for s in self.alone)
-        self.active = [s for s in range(4) if s not in self.sitting_out]
+        self.out_mask |= 1 << (seat + 2) % 4
+        self.sitting_out = _SITTING_OUT[self.out_mask]
+        self.active = [s for s in range(4) if not self.out_mask >> s & 1]
+        self.n_active = len(self.active)
+
+    def set_trump(self, suit: Suit | None) -> None:
+        self.trump = suit
+        self.eff = effective_table(suit)
+        self.facts = play_facts(suit)
+
+    def new_trick(self) -> None:
+        """Open the next (empty) trick."""
+        self.tricks.append([])
+        self.played = 0
+        self.best_power = -1
 
     @property
     def makers(self) -> int | None:

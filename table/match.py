@@ -59,9 +59,9 @@ from table.inputs import (
     Undo,
     UpCard,
 )
-from table.renege import CHECK_CONFIDENCE
+from table.renege import CHECK_CONFIDENCE, ShowOut
 from table.rules import BennyTurnedUp, DefenderAlone, LonerLead, RenegePenalty, Rules
-from table.trump import effective_table, is_trump, trick_winner
+from table.trump import is_trump
 from table.view import HandRow, MatchView
 
 __all__ = ["CHECK_CONFIDENCE", "DealRecord", "EngineError", "Match", "MatchView", "Phase"]
@@ -72,8 +72,65 @@ _BIDS = (Pass, OrderUp, NameTrump)
 _KIND = IrregularityKind
 
 
+class _Ph:
+    """``Phase`` members as plain class attributes: reading ``Phase.PLAY`` costs several times more (the enum
+    metaclass), and the engine reads phases on every input."""
+
+    UP_CARD = Phase.UP_CARD
+    BID_ROUND_1 = Phase.BID_ROUND_1
+    BID_ROUND_2 = Phase.BID_ROUND_2
+    NAME_TRUMP_BLIND = Phase.NAME_TRUMP_BLIND
+    DISCARD = Phase.DISCARD
+    GO_ALONE = Phase.GO_ALONE
+    PLAY = Phase.PLAY
+    RENEGE_DECISION = Phase.RENEGE_DECISION
+    HAND_OVER = Phase.HAND_OVER
+    GAME_OVER = Phase.GAME_OVER
+
+
+class _Ex:
+    """``Expect`` members, likewise."""
+
+    NEW_GAME = Expect.NEW_GAME
+    UP_CARD = Expect.UP_CARD
+    BID_ROUND_1 = Expect.BID_ROUND_1
+    BID_ROUND_2 = Expect.BID_ROUND_2
+    NAME_TRUMP_BLIND = Expect.NAME_TRUMP_BLIND
+    DISCARD = Expect.DISCARD
+    GO_ALONE = Expect.GO_ALONE
+    LEAD = Expect.LEAD
+    FOLLOW = Expect.FOLLOW
+    RENEGE_DECISION = Expect.RENEGE_DECISION
+
+
 # Prompts are small values that repeat all game: one instance per value (positional arguments only).
 _P = functools.cache(Prompt)
+_PLAY = _Ph.PLAY
+_GO_ALONE = _Ph.GO_ALONE
+_LEAD_PROMPT = tuple(_P(s, _Ex.LEAD) for s in range(4))
+_FOLLOW_PROMPT = tuple({t: _P(s, _Ex.FOLLOW, t) for t in (*Suit, None)} for s in range(4))
+# Announcements that repeat are shared too: a trick won, trump made, a hand scored.
+_TRICK_WON: tuple[tuple[dict[Card, TrickWon], ...], ...] = tuple(tuple({} for _ in range(4)) for _ in range(5))
+
+
+def _trick_won(seat: int, card: Card, trick: int) -> TrickWon:
+    by_card = _TRICK_WON[trick][seat]
+    won = by_card.get(card)
+    if won is None:
+        won = TrickWon(seat, card, trick)
+        if len(by_card) < 64:  # at most the 33 cards there are (a malformed card is not kept)
+            by_card[card] = won
+    return won
+
+
+_TRUMP_MADE = functools.cache(TrumpMade)
+_HAND_SCORED = functools.lru_cache(maxsize=4096)(HandScored)
+
+# _NEXT_FREE[seat][busy]: the first seat after ``seat`` clockwise whose bit is clear in ``busy`` (-1: none).
+_NEXT_FREE = tuple(
+    tuple(next((n % 4 for n in range(s + 1, s + 4) if not busy >> (n % 4) & 1), -1) for busy in range(16))
+    for s in range(4)
+)
 
 
 class EngineError(ValueError):
@@ -107,16 +164,16 @@ class Match:
         # Effective inputs as (index in history, input); an undo pops the last one.
         self._effective: list[int] = []  # indices into _history; ReviseCard entries included
         self._handlers: dict[Phase, Callable[[Input], list[Announcement]]] = {
-            Phase.UP_CARD: self._on_up_card,
-            Phase.HAND_OVER: self._on_up_card,
-            Phase.BID_ROUND_1: self._on_bid_round_1,
-            Phase.BID_ROUND_2: self._on_bid_round_2,
-            Phase.NAME_TRUMP_BLIND: self._on_name_trump_blind,
-            Phase.DISCARD: self._on_discard,
-            Phase.GO_ALONE: self._on_go_alone,
-            Phase.PLAY: self._on_play,
-            Phase.RENEGE_DECISION: self._on_renege_decision,
-            Phase.GAME_OVER: self._on_game_over,
+            _Ph.UP_CARD: self._on_up_card,
+            _Ph.HAND_OVER: self._on_up_card,
+            _Ph.BID_ROUND_1: self._on_bid_round_1,
+            _Ph.BID_ROUND_2: self._on_bid_round_2,
+            _Ph.NAME_TRUMP_BLIND: self._on_name_trump_blind,
+            _Ph.DISCARD: self._on_discard,
+            _Ph.GO_ALONE: self._on_go_alone,
+            _Ph.PLAY: self._on_play,
+            _Ph.RENEGE_DECISION: self._on_renege_decision,
+            _Ph.GAME_OVER: self._on_game_over,
         }
         self._last: tuple[Announcement, ...] = ()
         self._reset(first_dealer, self._initial_score)
@@ -124,7 +181,7 @@ class Match:
     def _reset(self, first_dealer: int, score: tuple[int, int]) -> None:
         self.score: tuple[int, int] = score
         self.dealer = first_dealer
-        self.phase = Phase.UP_CARD
+        self.phase = _Ph.UP_CARD
         self.game_over = False
         self.winner: int | None = None
         self._deals: list[DealState] = []
@@ -175,6 +232,38 @@ class Match:
 
     def apply(self, inp: Input) -> list[Announcement]:
         """Apply one input and return what the table should be told (ending with the new prompt)."""
+        if type(inp) is Play and (self.phase is _PLAY or self.phase is _GO_ALONE):
+            # The common case, inline: the expected seat plays a reliable reading of a card of the deck not
+            # seen yet this deal (or the dealer plays the up-card it took). Anything else (and every rule in
+            # full) is _play's; _play_fast must do exactly what _on_go_alone, _play, _renege_check,
+            # _finish_trick and _prompt would do for such a card.
+            d = self._cur
+            assert d is not None
+            seat, card, confidence = inp.seat, inp.card, inp.confidence
+            expected = d.next_seat
+            if expected is None:
+                expected = self._play_turn(d)
+            if (
+                type(seat) is int
+                and seat == expected  # an active seat that has not played to this trick (see _next_seat)
+                and type(card) is Card
+                and type(confidence) is float
+                and confidence >= CHECK_CONFIDENCE
+            ):
+                try:
+                    d.unseen.remove(card)  # in the deck and not seen yet: neither a duplicate nor the up-card
+                except KeyError:
+                    if (
+                        card is d.up_card
+                        and seat == d.dealer
+                        and d.dealer_took_up
+                        and not d.up_card_played
+                        and (d.discard is None or d.discard != card)
+                    ):
+                        d.up_card_played = True
+                        return self._play_fast(d, inp, seat, card)
+                else:
+                    return self._play_fast(d, inp, seat, card)
         cls = type(inp)
         if cls is Undo or cls is ReviseCard:
             assert isinstance(inp, Undo | ReviseCard)
@@ -183,11 +272,7 @@ class Match:
             self._check(inp)
             self._effective.append(len(self._history))
             self._history.append(inp)
-            if cls is Play and self.phase is Phase.PLAY:
-                assert self._cur is not None and isinstance(inp, Play)
-                out = self._play(self._cur, inp)  # the common case, without the dispatch
-            else:
-                out = self._step(inp)
+            out = self._step(inp) if isinstance(inp, NewGame) else self._handlers[self.phase](inp)
         out.append(self._prompt())
         self._last = tuple(out)
         return out
@@ -248,6 +333,27 @@ class Match:
                 raise self._error(inp, "no such seat (seats are 0-3)")
             if type(inp.card) is not Card:
                 raise self._error(inp, "card must be a Card")
+            return
+        # Well-formed inputs of the other common kinds pass quickly; anything else takes the full checks below.
+        if type(inp) is UpCard and type(inp.card) is Card:
+            return
+        if (type(inp) is Pass or type(inp) is OrderUp or type(inp) is GoAlone) and (
+            type(inp.seat) is int and 0 <= inp.seat <= 3
+        ):
+            return
+        if (
+            type(inp) is Discard
+            and type(inp.seat) is int
+            and 0 <= inp.seat <= 3
+            and (inp.card is None or type(inp.card) is Card)
+        ):
+            return
+        if (
+            type(inp) is NameTrump
+            and type(inp.seat) is int
+            and 0 <= inp.seat <= 3
+            and (inp.suit is None or type(inp.suit) is Suit)
+        ):
             return
         if isinstance(inp, _SEATED):
             if not isinstance(inp.seat, int) or isinstance(inp.seat, bool) or inp.seat not in range(4):
@@ -336,26 +442,26 @@ class Match:
 
     def _prompt(self) -> Prompt:
         d, ph = self._cur, self.phase
-        if ph in (Phase.UP_CARD, Phase.HAND_OVER):
-            return _P(self.dealer, Expect.UP_CARD)
-        if ph is Phase.GAME_OVER:
-            return _P(None, Expect.NEW_GAME)
+        if ph in (_Ph.UP_CARD, _Ph.HAND_OVER):
+            return _P(self.dealer, _Ex.UP_CARD)
+        if ph is _Ph.GAME_OVER:
+            return _P(None, _Ex.NEW_GAME)
         assert d is not None
-        if ph is Phase.BID_ROUND_1:
-            return _P(d.turn, Expect.BID_ROUND_1, None, d.up_card)
-        if ph is Phase.BID_ROUND_2:
-            return _P(d.turn, Expect.BID_ROUND_2, None, d.up_card)
-        if ph is Phase.NAME_TRUMP_BLIND:
-            return _P(d.dealer, Expect.NAME_TRUMP_BLIND, None, d.up_card)
-        if ph is Phase.DISCARD:
-            return _P(d.dealer, Expect.DISCARD, None, d.up_card)
-        if ph is Phase.RENEGE_DECISION:
+        if ph is _Ph.BID_ROUND_1:
+            return _P(d.turn, _Ex.BID_ROUND_1, None, d.up_card)
+        if ph is _Ph.BID_ROUND_2:
+            return _P(d.turn, _Ex.BID_ROUND_2, None, d.up_card)
+        if ph is _Ph.NAME_TRUMP_BLIND:
+            return _P(d.dealer, _Ex.NAME_TRUMP_BLIND, None, d.up_card)
+        if ph is _Ph.DISCARD:
+            return _P(d.dealer, _Ex.DISCARD, None, d.up_card)
+        if ph is _Ph.RENEGE_DECISION:
             # The seat is who plays next if the table plays on (None once the hand is over).
-            return _P(None if d.finished else self._play_turn(d), Expect.RENEGE_DECISION)
+            return _P(None if d.finished else self._play_turn(d), _Ex.RENEGE_DECISION)
         trick = d.tricks[-1] if d.tricks else []
         if not trick:
-            return _P(self._play_turn(d), Expect.LEAD)
-        return _P(self._play_turn(d), Expect.FOLLOW, d.eff[trick[0][1]])
+            return _P(self._play_turn(d), _Ex.LEAD)
+        return _P(self._play_turn(d), _Ex.FOLLOW, d.led_suit)
 
     def _play_turn(self, d: DealState) -> int:
         if d.next_seat is None:
@@ -383,6 +489,9 @@ class Match:
                 # Two loners: the defender leads (British rule).
                 return next(s for s in d.alone if s % 2 != d.makers)
             return (d.alone[0] + 1) % 4
+        first = _NEXT_FREE[d.dealer][d.out_mask]  # the first active seat left of the dealer
+        if first >= 0:
+            return first
         out = d.sitting_out
         return next(s for s in ((d.dealer + k) % 4 for k in range(1, 5)) if s not in out)
 
@@ -392,7 +501,7 @@ class Match:
             return False, [
                 self._irr(_KIND.NOT_IN_DECK, f"{what} {card} is not in a {self.rules.deck_size}-card deck", seat, card)
             ]
-        if card in d.seen:
+        if card not in d.unseen:
             if card == d.up_card and not d.dealer_took_up:
                 irr = self._irr(_KIND.UP_CARD_PLAYED, f"{what} {card} is the up-card that was turned down", seat, card)
             else:
@@ -405,8 +514,8 @@ class Match:
     def _on_up_card(self, inp: Input) -> list[Announcement]:
         if not isinstance(inp, UpCard):
             return self._unexpected(inp)
-        if self.phase is Phase.HAND_OVER or self._cur is None or self._cur.finished:
-            self._cur = DealState(len(self._deals), self.dealer)
+        if self.phase is _Ph.HAND_OVER or self._cur is None or self._cur.finished:
+            self._cur = DealState(len(self._deals), self.dealer, self._deck)
             self._deals.append(self._cur)
         d = self._cur
         out: list[Announcement] = []
@@ -421,16 +530,16 @@ class Match:
         if card.is_benny and (not self.rules.has_benny or self.rules.benny_turned_up is BennyTurnedUp.SET_ASIDE):
             # The Benny is put aside and the next card turned up (or a stray joker in a deck without one).
             d.set_aside.append(card)
-            d.seen.add(card)
-            self.phase = Phase.UP_CARD  # the same deal goes on with the next card turned up
+            d.unseen.discard(card)
+            self.phase = _Ph.UP_CARD  # the same deal goes on with the next card turned up
             return out
         d.up_card = card
         d.up_reliable = reliable and ok
-        d.seen.add(card)  # taken up, it becomes the dealer's card (see _play)
+        d.unseen.discard(card)  # taken up, it becomes the dealer's card (see _play)
         if card.is_benny:
-            self.phase = Phase.NAME_TRUMP_BLIND
+            self.phase = _Ph.NAME_TRUMP_BLIND
         else:
-            self.phase = Phase.BID_ROUND_1
+            self.phase = _Ph.BID_ROUND_1
             d.turn = (d.dealer + 1) % 4
         return out
 
@@ -448,7 +557,7 @@ class Match:
             d.calls.append(inp)
             d.passed[1].add(inp.seat)
             if inp.seat == d.dealer:
-                self.phase = Phase.BID_ROUND_2
+                self.phase = _Ph.BID_ROUND_2
             d.turn = (inp.seat + 1) % 4
             return []
         if isinstance(inp, OrderUp):
@@ -526,24 +635,25 @@ class Match:
         return self._unexpected(inp)
 
     def _make_trump(self, d: DealState, seat: int, suit: Suit | None, alone: bool, rnd: int) -> list[Announcement]:
-        d.trump, d.trump_made, d.maker_seat, d.round_made = suit, True, seat, rnd
-        d.eff = effective_table(suit)
+        d.set_trump(suit)
+        d.trump_made, d.maker_seat, d.round_made = True, seat, rnd
         if alone:
             d.add_alone(seat)
         if rnd in (0, 1):  # the up-card (or the Benny) goes to the dealer unless the dealer sits out
             d.dealer_took_up = d.dealer not in d.sitting_out
-        out: list[Announcement] = [TrumpMade(seat, suit, alone, rnd)]
+        # (Shared instances only for plain values: an int seat and a bool, as the cache keys them.)
+        made = TrumpMade if type(seat) is not int or type(alone) is not bool else _TRUMP_MADE
+        out: list[Announcement] = [made(seat, suit, alone, rnd)]
         if d.dealer_took_up:
-            self.phase = Phase.DISCARD
+            self.phase = _Ph.DISCARD
         else:
             self._open_window(d)
         return out
 
     def _open_window(self, d: DealState) -> None:
-        self.phase = Phase.GO_ALONE
+        self.phase = _Ph.GO_ALONE
         if not d.tricks:
-            d.tricks.append([])
-            d.trick_reliable.append([])
+            d.new_trick()
         d.leader = self._first_leader(d)
         d.next_seat = None
 
@@ -577,14 +687,14 @@ class Match:
             _, news = self._card_checks(d, card, inp.seat, "discard")
             out += news
         d.discard = card
-        d.seen.add(card)
+        d.unseen.discard(card)
         return out
 
     def _on_go_alone(self, inp: Input) -> list[Announcement]:
         d = self._cur
         assert d is not None
         if isinstance(inp, Play):
-            self.phase = Phase.PLAY
+            self.phase = _Ph.PLAY
             return self._play(d, inp)
         if isinstance(inp, Discard) and d.dealer_took_up:
             return self._discard(d, inp)  # a late report of the discard, before the lead
@@ -600,22 +710,22 @@ class Match:
         defender = seat % 2 != d.makers
         if d.dealer in d.sitting_out:
             d.dealer_took_up = False
-            if self.phase is Phase.DISCARD:
+            if self.phase is _Ph.DISCARD:
                 self._open_window(d)
-        if self.phase is Phase.GO_ALONE:
+        if self.phase is _Ph.GO_ALONE:
             d.leader = self._first_leader(d)
             d.next_seat = None
         return [WentAlone(seat, defender)]
 
     def _may_go_alone(self) -> tuple[int, ...]:
         d = self._cur
-        if d is None or self.phase not in (Phase.DISCARD, Phase.GO_ALONE):
+        if d is None or self.phase not in (_Ph.DISCARD, _Ph.GO_ALONE):
             return ()
         return tuple(s for s in range(4) if s not in d.alone and self._alone_refusal(d, s) is None)
 
     def _alone_refusal(self, d: DealState, seat: int) -> str | None:
         """Why ``seat`` may not go alone now, or None if it may."""
-        if self.phase not in (Phase.DISCARD, Phase.GO_ALONE) or d.play_started:
+        if self.phase not in (_Ph.DISCARD, _Ph.GO_ALONE) or d.play_started:
             return "going alone is declared after trump is made and before the first lead"
         if seat in d.sitting_out:
             return f"seat {seat}'s partner is already alone"
@@ -647,11 +757,11 @@ class Match:
         assert d is not None
         if isinstance(inp, Play) and not d.finished:
             d.pending = None  # the table played on: an implicit dismissal (the renege stays on record)
-            self.phase = Phase.PLAY
+            self.phase = _Ph.PLAY
             return self._play(d, inp)
         if isinstance(inp, UpCard) and d.finished:
             d.pending = None
-            self.phase = Phase.HAND_OVER
+            self.phase = _Ph.HAND_OVER
             return self._on_up_card(inp)
         return self._unexpected(inp)
 
@@ -671,18 +781,18 @@ class Match:
             if d is not None and d.pending is not None:
                 d.dismissed.add(len(d.reneges) - 1)  # the table let this one go: it can no longer be penalised
                 d.pending = None
-                self.phase = Phase.PLAY if not d.finished else self._settled_phase()
+                self.phase = _Ph.PLAY if not d.finished else self._settled_phase()
             return []
         seat = getattr(inp, "seat", None)
         before_play = ph in (
-            Phase.BID_ROUND_1,
-            Phase.BID_ROUND_2,
-            Phase.NAME_TRUMP_BLIND,
-            Phase.DISCARD,
-            Phase.GO_ALONE,
+            _Ph.BID_ROUND_1,
+            _Ph.BID_ROUND_2,
+            _Ph.NAME_TRUMP_BLIND,
+            _Ph.DISCARD,
+            _Ph.GO_ALONE,
         )
         if isinstance(inp, GoAlone):
-            if d is not None and ph in (Phase.DISCARD, Phase.GO_ALONE):
+            if d is not None and ph in (_Ph.DISCARD, _Ph.GO_ALONE):
                 return self._go_alone(d, inp.seat)
             return [
                 self._irr(
@@ -696,7 +806,7 @@ class Match:
                 ]
             return self._exchange(d, inp)
         if isinstance(inp, Play):
-            if ph in (Phase.UP_CARD, Phase.HAND_OVER, Phase.RENEGE_DECISION):
+            if ph in (_Ph.UP_CARD, _Ph.HAND_OVER, _Ph.RENEGE_DECISION):
                 detail = "a card was played before the up-card was turned"
             else:
                 detail = "a card was played before bidding ended"
@@ -708,7 +818,7 @@ class Match:
                 )
             ]
         if isinstance(inp, _BIDS):
-            if ph in (Phase.UP_CARD, Phase.HAND_OVER):
+            if ph in (_Ph.UP_CARD, _Ph.HAND_OVER):
                 return [self._irr(_KIND.BID_OUT_OF_TURN, "a bid before the up-card was turned", seat)]
             return [self._irr(_KIND.NOT_ALLOWED, "bidding is over", seat)]
         if isinstance(inp, Discard):
@@ -760,7 +870,7 @@ class Match:
             elif not d.exchanges:
                 reliable = False
                 out.append(self._irr(_KIND.UP_CARD_PLAYED, f"{card} is the up-card the dealer took", seat, card))
-        elif card not in self._deck or card in d.seen:
+        elif card not in d.unseen:
             _, news = self._card_checks(d, card, seat, "card")
             reliable = False
             out += news
@@ -770,9 +880,16 @@ class Match:
                 self._irr(_KIND.OUT_OF_TURN, f"seat {seat} played out of turn (seat {expected} to play)", seat, card)
             )
         trick.append((seat, card))
+        d.played |= 1 << seat
         d.next_seat = None
-        d.trick_reliable[-1].append(reliable)
-        d.seen.add(card)
+        d.unseen.discard(card)
+        suit, as_trump, when_led = d.facts[card]
+        if len(trick) == 1:
+            d.led_suit, d.lead_ok, d.best, d.best_power = suit, reliable, 0, as_trump or when_led
+        else:
+            power = as_trump or (when_led if suit is d.led_suit else 0)
+            if power > d.best_power:  # strictly: of two identical cards the first played wins
+                d.best, d.best_power = len(trick) - 1, power
         if seat == d.dealer:
             d.dealer_cards.append((card, reliable))
         if reliable:
@@ -781,10 +898,80 @@ class Match:
             out += self._finish_trick(d)
         return out
 
+    def _play_fast(self, d: DealState, inp: Play, seat: int, card: Card) -> list[Announcement]:
+        """``apply`` for the common play (its conditions checked, and the card marked seen, by the caller)."""
+        history = self._history
+        self._effective.append(len(history))
+        history.append(inp)
+        self.phase = _PLAY
+        tricks = d.tricks
+        trick = tricks[-1]
+        trick.append((seat, card))
+        k = len(trick)
+        played = d.played = d.played | 1 << seat
+        if seat == d.dealer:
+            d.dealer_cards.append((card, True))
+        suit, as_trump, when_led = d.facts[card]
+        if k == 1:
+            d.led_suit, d.lead_ok, d.best, d.best_power = suit, True, 0, as_trump or when_led
+        else:
+            power = as_trump or (when_led if suit is d.led_suit else 0)
+            if power > d.best_power:  # strictly: of two identical cards the first played wins
+                d.best, d.best_power = k - 1, power
+        # RenegeTracker.on_play, inline: a card of a suit this seat showed out of proves a renege; failing
+        # to follow a reliably read lead records a show-out.
+        seat_out = d.shown_out[seat]
+        evidence = new_out = None
+        if seat_out and suit is not None:
+            so = seat_out.pop(suit, None)
+            if so is not None:
+                evidence = RenegeEvidence(seat, suit, so.trick, so.card, so.led, len(tricks) - 1, card)
+        led_suit = d.led_suit
+        if k > 1 and d.lead_ok and led_suit is not None and suit is not led_suit and led_suit not in seat_out:
+            seat_out[led_suit] = ShowOut(len(tricks) - 1, card, trick[0][1])
+            new_out = led_suit
+        out: list[Announcement]
+        if evidence is not None or (new_out is not None and seat == d.dealer):
+            out = self._renege_news(d, seat, card, len(tricks) - 1, evidence, new_out)
+        elif k != d.n_active:
+            # The common case. The expected seat played, so every seat from the leader to it is done: the
+            # next one is the first free seat after it.
+            nxt = d.next_seat = _NEXT_FREE[seat][played | d.out_mask]
+            prompt = _FOLLOW_PROMPT[nxt][led_suit]
+            self._last = (prompt,)
+            return [prompt]
+        else:
+            out = []
+        if k == d.n_active:
+            winner, best = trick[d.best]
+            d.trick_winners.append(winner)
+            d.tricks_won[winner % 2] += 1
+            won = _TRICK_WON[len(tricks) - 1][winner].get(best)  # _trick_won, inline
+            out.append(won if won is not None else _trick_won(winner, best, len(tricks) - 1))
+            if len(d.trick_winners) == 5:
+                d.next_seat = None
+                out += self._score_hand(d)
+            else:
+                tricks.append([])  # DealState.new_trick, inline
+                d.played = 0
+                d.best_power = -1
+                d.leader = d.next_seat = winner
+        else:
+            d.next_seat = _NEXT_FREE[seat][played | d.out_mask]
+        out.append(self._prompt())
+        self._last = tuple(out)
+        return out
+
     def _renege_check(self, d: DealState, seat: int, card: Card, n: int) -> list[Announcement]:
         trick = d.tricks[-1]
-        led = trick[0][1] if len(trick) > 1 and d.trick_reliable[-1][0] else None
+        led = trick[0][1] if len(trick) > 1 and d.lead_ok else None
         evidence, new_out = d.tracker.on_play(seat, card, led, n, d.eff)
+        return self._renege_news(d, seat, card, n, evidence, new_out)
+
+    def _renege_news(
+        self, d: DealState, seat: int, card: Card, n: int, evidence: RenegeEvidence | None, new_out: Suit | None
+    ) -> list[Announcement]:
+        """What a reliable play's renege bookkeeping (``RenegeTracker.on_play``) means for the table."""
         out: list[Announcement] = []
         if evidence is not None:
             out += self._proven(d, evidence)
@@ -816,21 +1003,18 @@ class Match:
     def _proven(self, d: DealState, evidence: RenegeEvidence) -> list[Announcement]:
         d.reneges.append(evidence)
         d.pending = evidence
-        self.phase = Phase.RENEGE_DECISION
+        self.phase = _Ph.RENEGE_DECISION
         return [RenegeProven(evidence.seat, evidence)]
 
     def _finish_trick(self, d: DealState) -> list[Announcement]:
-        trick = d.tricks[-1]
-        w = trick_winner([c for _, c in trick], d.trump)
-        seat, card = trick[w]
+        seat, card = d.tricks[-1][d.best]  # the winner, kept as the trick was played (table.trump.trick_winner)
         d.trick_winners.append(seat)
         d.tricks_won[seat % 2] += 1
-        out: list[Announcement] = [TrickWon(seat, card, len(d.tricks) - 1)]
+        out: list[Announcement] = [_trick_won(seat, card, len(d.tricks) - 1)]
         if len(d.trick_winners) == 5:
             out += self._score_hand(d)
         else:
-            d.tricks.append([])
-            d.trick_reliable.append([])
+            d.new_trick()
             d.leader = seat
             d.next_seat = None
         return out
@@ -838,16 +1022,17 @@ class Match:
     # ----------------------------------------------------------------- scoring and game end
 
     def _score_hand(self, d: DealState) -> list[Announcement]:
-        assert d.makers is not None
-        makers = d.makers
-        out: list[Announcement] = self._natural_trump_check(d)
+        assert d.maker_seat is not None
+        makers = d.maker_seat % 2
+        out: list[Announcement] = self._natural_trump_check(d) if self.rules.natural_trump_to_pick_up else []
+        maker_alone = defender_alone = False
+        for s in d.alone:
+            if s % 2 == makers:
+                maker_alone = True
+            else:
+                defender_alone = True
         points, reason = hand_points(
-            self.rules,
-            makers,
-            (d.tricks_won[0], d.tricks_won[1]),
-            any(s % 2 == makers for s in d.alone),
-            any(s % 2 != makers for s in d.alone),
-            d.blind,
+            self.rules, makers, (d.tricks_won[0], d.tricks_won[1]), maker_alone, defender_alone, d.blind
         )
         return out + self._close(d, points, reason)
 
@@ -893,7 +1078,7 @@ class Match:
         self.dealer = d.dealer if voided else (d.dealer + 1) % 4
         out: list[Announcement] = []
         if not d.thrown_in:
-            out.append(HandScored(points, (d.tricks_won[0], d.tricks_won[1]), d.makers or 0, reason, self.score))
+            out.append(_HAND_SCORED(points, (d.tricks_won[0], d.tricks_won[1]), d.makers or 0, reason, self.score))
         out += self._check_game_over()
         self.phase = self._settled_phase()
         return out
@@ -901,8 +1086,8 @@ class Match:
     def _settled_phase(self) -> Phase:
         d = self._cur
         if d is not None and d.pending is not None:
-            return Phase.RENEGE_DECISION
-        return Phase.GAME_OVER if self.game_over else Phase.HAND_OVER
+            return _Ph.RENEGE_DECISION
+        return _Ph.GAME_OVER if self.game_over else _Ph.HAND_OVER
 
     def _check_game_over(self) -> list[Announcement]:
         r, (a, b) = self.rules, self.score

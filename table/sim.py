@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from table.cards import Card, Suit, deck
@@ -166,6 +166,9 @@ class _Deck:
     cards: tuple[Card, ...]
     benny: tuple[bool, ...]  # per card: is it the Benny?
     plays: tuple[tuple[Play, ...], ...]  # [seat][card] -> Play(seat, card): inputs are immutable, so shared
+    seated: tuple[tuple[tuple[int, Card], ...], ...]  # [seat][card] -> (seat, card), as a trick records it
+    up_cards: tuple[UpCard, ...]  # [card] -> UpCard(card)
+    discards: tuple[tuple[Discard, ...], ...]  # [seat][card] -> Discard(seat, card); [seat][-1]: unseen
     eff: tuple[tuple[int, ...], ...]  # [trump code][card] -> effective suit code
     power: tuple[tuple[tuple[int, ...], ...], ...]  # [trump code][led suit code][card] -> card_power
 
@@ -182,29 +185,47 @@ def _deck(size: int) -> _Deck:
         eff = tuple(tuple(_suit_code(effective_suit(c, t)) for c in cards) for t in trumps)
         power = tuple(tuple(tuple(card_power(c, led, t) for c in cards) for led in leds) for t in trumps)
         plays = tuple(tuple(Play(seat, c) for c in cards) for seat in range(4))
-        tables = _DECKS[size] = _Deck(cards, tuple(c.is_benny for c in cards), plays, eff, power)
+        seated = tuple(tuple((seat, c) for c in cards) for seat in range(4))
+        discards = tuple((*(Discard(seat, c) for c in cards), Discard(seat, None)) for seat in range(4))
+        up_cards = tuple(UpCard(c) for c in cards)
+        benny = tuple(c.is_benny for c in cards)
+        tables = _DECKS[size] = _Deck(cards, benny, plays, seated, up_cards, discards, eff, power)
     return tables
 
 
-@dataclass
+# Bids are immutable values too: one instance each.
+_PASS = tuple(Pass(seat) for seat in range(4))
+_ORDER_UP = tuple((OrderUp(seat, False), OrderUp(seat, True)) for seat in range(4))
+# _ROTATIONS[out][leader]: the active seats (those whose bit is clear in ``out``) clockwise from ``leader``.
+_ROTATIONS = tuple(
+    {s: tuple(x % 4 for x in range(s, s + 4) if not out >> (x % 4) & 1) for s in range(4)} for out in range(16)
+)
+
+
 class _Hand:
     """Mutable state of one deal inside the simulator (cards as deck indices)."""
 
-    rules: Rules
-    tables: _Deck
-    dealer: int
-    hands: list[list[int]]
-    inputs: list[Input] = field(default_factory=list)
-    calls: list[Pass | OrderUp | NameTrump] = field(default_factory=list)
-    trump: Suit | None = None
-    trump_made: bool = False
-    maker: int | None = None
-    round_made: int | None = None
-    alone: list[int] = field(default_factory=list)
-    passed: dict[int, set[int]] = field(default_factory=lambda: {1: set(), 2: set()})
-    took_up: bool = False
-    discard: int | None = None
-    discard_seen: bool = False
+    __slots__ = (
+        "rules", "tables", "dealer", "hands", "inputs", "calls", "trump", "trump_made", "maker", "round_made",
+        "alone", "passed", "took_up", "discard", "discard_seen",
+    )  # fmt: skip
+
+    def __init__(self, rules: Rules, tables: _Deck, dealer: int, hands: list[list[int]]) -> None:
+        self.rules = rules
+        self.tables = tables
+        self.dealer = dealer
+        self.hands = hands
+        self.inputs: list[Input] = []
+        self.calls: list[Pass | OrderUp | NameTrump] = []
+        self.trump: Suit | None = None
+        self.trump_made = False
+        self.maker: int | None = None
+        self.round_made: int | None = None
+        self.alone: list[int] = []
+        self.passed: dict[int, set[int]] = {1: set(), 2: set()}
+        self.took_up = False
+        self.discard: int | None = None
+        self.discard_seen = False
 
 
 def first_leader(rules: Rules, dealer: int, alone: list[int], maker: int | None) -> int:
@@ -348,7 +369,7 @@ def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card, bidder: Bidd
             order_up, alone = bidder.round_1(seat, [cards[c] for c in h.hands[seat]], up, dealer)
         if may_order and order_up:
             alone = alone or (rules.dealer_partner_must_go_alone and seat == (dealer + 2) % 4)
-            order = OrderUp(seat, alone)
+            order = _ORDER_UP[seat][alone] if alone is True or alone is False else OrderUp(seat, alone)
             h.calls.append(order)
             h.inputs.append(order)
             h.trump, h.trump_made, h.maker, h.round_made = up_suit, True, seat, 1
@@ -357,8 +378,8 @@ def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card, bidder: Bidd
             h.took_up = (dealer + 2) % 4 not in h.alone  # a dealer who sits out does not take the card
             return
         h.passed[1].add(seat)
-        h.calls.append(Pass(seat))
-        h.inputs.append(Pass(seat))
+        h.calls.append(_PASS[seat])
+        h.inputs.append(_PASS[seat])
     others = [s for s in _SUITS if s is not up_suit]
     for i in range(1, 5):
         seat = (dealer + i) % 4
@@ -384,8 +405,8 @@ def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card, bidder: Bidd
                 h.alone.append(seat)
             return
         h.passed[2].add(seat)
-        h.calls.append(Pass(seat))
-        h.inputs.append(Pass(seat))
+        h.calls.append(_PASS[seat])
+        h.inputs.append(_PASS[seat])
 
 
 def _discard(h: _Hand, rng: random.Random, odds: BiddingOdds, up: int) -> None:
@@ -395,7 +416,7 @@ def _discard(h: _Hand, rng: random.Random, odds: BiddingOdds, up: int) -> None:
     card = hand.pop(int(rng.random() * n))
     h.discard = card
     h.discard_seen = rng.random() < odds.discard_seen
-    h.inputs.append(Discard(h.dealer, h.tables.cards[card] if h.discard_seen else None))
+    h.inputs.append(h.tables.discards[h.dealer][card if h.discard_seen else -1])
 
 
 def _late_alone(h: _Hand, rng: random.Random, odds: BiddingOdds) -> None:
@@ -459,17 +480,18 @@ def simulate_deal(
         j = int(rnd() * (i + 1))
         order[i], order[j] = order[j], order[i]
     hands = [order[((s - dealer - 1) % 4) * 5 : ((s - dealer - 1) % 4) * 5 + 5] for s in range(4)]
-    dealt = tuple([tuple([cards[c] for c in hand]) for hand in hands])
+    card_of = cards.__getitem__
+    dealt = tuple([tuple(map(card_of, hand)) for hand in hands])
     pos = 20
     set_aside: list[Card] = []
     h = _Hand(rules, tables, dealer, hands)
     while tables.benny[order[pos]] and rules.benny_turned_up is BennyTurnedUp.SET_ASIDE:
         set_aside.append(cards[order[pos]])
-        h.inputs.append(UpCard(cards[order[pos]]))
+        h.inputs.append(tables.up_cards[order[pos]])
         pos += 1
     up = order[pos]
-    kitty = tuple(cards[c] for c in order[pos + 1 :])
-    h.inputs.append(UpCard(cards[up]))
+    kitty = tuple(map(card_of, order[pos + 1 :]))
+    h.inputs.append(tables.up_cards[up])
     _bid(h, rng, odds, cards[up], bidder)
     if not h.trump_made:
         return SimDeal(
@@ -499,9 +521,10 @@ def _play(
     tc = _suit_code(h.trump)
     eff, power = h.tables.eff[tc], h.tables.power[tc]
     makers = h.maker % 2
-    out = {(s + 2) % 4 for s in h.alone}
-    n_active = 4 - len(out)
-    order = [s for s in range(4) if s not in out]  # active seats clockwise
+    out_mask = 0  # seats sitting out, as bits
+    for s in h.alone:
+        out_mask |= 1 << (s + 2) % 4
+    n_active = 4 - out_mask.bit_count()
     # The dealer provably holds the taken-up card until it is played when the discard was seen
     # (and was another card) or discarding it is not allowed.
     held_up = h.took_up and h.discard != up and (h.discard_seen or not rules.dealer_may_discard_upcard)
@@ -513,31 +536,39 @@ def _play(
     penalty: tuple[int, int] | None = None
     reason = ""
     leader = first_leader(rules, h.dealer, h.alone, h.maker)
-    for t in range(5):
-        k = order.index(leader)
-        seats = order[k:] + order[:k]
-        plays: list[int] = []
-        led = -1
-        led_suit = _NO_SUIT
-        for seat in seats:
-            hand = hands[seat]
-            if led < 0:
-                card = hand[int(rnd() * len(hand))]
-            else:
-                follow = [c for c in hand if eff[c] == led_suit] if led_suit != _NO_SUIT else []
-                if follow and len(follow) < len(hand) and renege_rate > 0 and rnd() < renege_rate:
-                    others = [c for c in hand if eff[c] != led_suit]
-                    card = others[int(rnd() * len(others))]
-                    injected.append(_Renege(seat, led_suit, t, card, led, tuple(follow)))
-                else:
-                    pool = follow or hand
-                    card = pool[int(rnd() * len(pool))]
-            hand.remove(card)
-            plays.append(card)
-            inputs.append(play_inputs[seat][card])
-            if track:  # a legal hand proves nothing: only hands with injected reneges need the evidence
-                proofs = _evidence(shown_out[seat], eff, card, led, led_suit, t, held_up and seat == h.dealer, up)
-                if seat == h.dealer and card == up:
+    rotations = _ROTATIONS[out_mask]
+    seated = h.tables.seated
+    dealer = h.dealer
+    if not track:  # a legal hand proves nothing: only hands with injected reneges need the evidence
+        _play_legal(h, rng, leader, rotations, eff, power, tricks, won)
+    else:
+        for t in range(5):
+            seats = rotations[leader]
+            plays: list[int] = []
+            played: list[tuple[int, Card]] = []
+            led = -1
+            led_suit = _NO_SUIT
+            for seat in seats:
+                hand = hands[seat]
+                if led < 0:
+                    card = hand[int(rnd() * len(hand))]
+                elif led_suit != _NO_SUIT:
+                    follow = [c for c in hand if eff[c] == led_suit]
+                    if follow and len(follow) < len(hand) and rnd() < renege_rate:
+                        others = [c for c in hand if eff[c] != led_suit]
+                        card = others[int(rnd() * len(others))]
+                        injected.append(_Renege(seat, led_suit, t, card, led, tuple(follow)))
+                    else:
+                        pool = follow or hand
+                        card = pool[int(rnd() * len(pool))]
+                else:  # a led Benny under no trump: nothing to follow
+                    card = hand[int(rnd() * len(hand))]
+                hand.remove(card)
+                plays.append(card)
+                played.append(seated[seat][card])
+                inputs.append(play_inputs[seat][card])
+                proofs = _evidence(shown_out[seat], eff, card, led, led_suit, t, held_up and seat == dealer, up)
+                if seat == dealer and card == up:
                     held_up = False
                 if proofs:
                     for r in injected:
@@ -551,25 +582,29 @@ def _play(
                         break
                     if rnd() < 0.5:
                         inputs.append(DismissRenege())  # else the next card plays on: an implicit dismissal
-            if led < 0:
-                led, led_suit = card, eff[card]
-        winner = -1
-        if len(plays) == n_active:  # a trick cut short by an accepted penalty has no winner
-            pw = power[led_suit]
-            best = 0
-            for i in range(1, n_active):
-                if pw[plays[i]] > pw[plays[best]]:
-                    best = i
-            winner = seats[best]
-            won[winner % 2] += 1
-        played = tuple([(seat, cards[c]) for seat, c in zip(seats, plays, strict=False)])
-        tricks.append(SimTrick(seats[0], played, winner))
-        if penalty is not None:
-            break
-        leader = winner
+                if led < 0:
+                    led, led_suit = card, eff[card]
+            winner = -1
+            if len(plays) == n_active:  # a trick cut short by an accepted penalty has no winner
+                pw = power[led_suit]
+                best = 0
+                best_power = pw[plays[0]]
+                for i in range(1, n_active):
+                    if pw[plays[i]] > best_power:
+                        best, best_power = i, pw[plays[i]]
+                winner = seats[best]
+                won[winner % 2] += 1
+            tricks.append(SimTrick(seats[0], tuple(played), winner))
+            if penalty is not None:
+                break
+            leader = winner
     if penalty is None:
-        maker_alone = any(s % 2 == makers for s in h.alone)
-        defender_alone = any(s % 2 != makers for s in h.alone)
+        maker_alone = defender_alone = False
+        for s in h.alone:
+            if s % 2 == makers:
+                maker_alone = True
+            else:
+                defender_alone = True
         points, reason = score_hand(rules, makers, won[makers], maker_alone, defender_alone)
     else:
         points = penalty
@@ -589,15 +624,68 @@ def _play(
         discard=None if h.discard is None else cards[h.discard],
         discard_seen=h.discard_seen,
         tricks=tuple(tricks),
-        trick_winners=tuple(t.winner for t in tricks if t.winner >= 0),
+        trick_winners=tuple([t.winner for t in tricks if t.winner >= 0]),
         tricks_won=(won[0], won[1]),
         points=points,
         reason=reason,
-        reneges=tuple(r.freeze(cards) for r in injected),
+        reneges=tuple([r.freeze(cards) for r in injected]) if injected else (),
         penalty_accepted=penalty is not None,
         inputs=tuple(inputs),
         thrown_in=False,
     )
+
+
+def _play_legal(
+    h: _Hand,
+    rng: random.Random,
+    leader: int,
+    rotations: dict[int, tuple[int, ...]],
+    eff: tuple[int, ...],
+    power: tuple[tuple[int, ...], ...],
+    tricks: list[SimTrick],
+    won: list[int],
+) -> int:
+    """``_play``'s five tricks when every card is legal (no renege to inject, no evidence to keep): the same
+    random choices, in the same order, as the general loop, with each hand also kept by effective suit so
+    that following suit needs no scan of the hand."""
+    rnd, hands, inputs = rng.random, h.hands, h.inputs
+    play_inputs, seated = h.tables.plays, h.tables.seated
+    suited: list[list[list[int]]] = []
+    for hand in hands:
+        by_suit: list[list[int]] = [[], [], [], [], []]
+        for c in hand:
+            by_suit[eff[c]].append(c)
+        suited.append(by_suit)
+    for _ in range(5):
+        seats = rotations[leader]
+        seat = leader
+        hand = hands[seat]
+        card = hand[int(rnd() * len(hand))]
+        hand.remove(card)
+        led_suit = eff[card]
+        suited[seat][led_suit].remove(card)
+        pw = power[led_suit]
+        best, best_power = seat, pw[card]
+        played = [seated[seat][card]]
+        inputs.append(play_inputs[seat][card])
+        for seat in seats[1:]:
+            hand = hands[seat]
+            follow = suited[seat][led_suit] if led_suit != _NO_SUIT else None
+            if follow:
+                card = follow[int(rnd() * len(follow))]
+                follow.remove(card)
+            else:
+                card = hand[int(rnd() * len(hand))]
+                suited[seat][eff[card]].remove(card)
+            hand.remove(card)
+            if pw[card] > best_power:
+                best, best_power = seat, pw[card]
+            played.append(seated[seat][card])
+            inputs.append(play_inputs[seat][card])
+        won[best % 2] += 1
+        tricks.append(SimTrick(leader, tuple(played), best))
+        leader = best
+    return leader
 
 
 def _evidence(

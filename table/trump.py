@@ -30,7 +30,9 @@ __all__ = [
     "is_left_bower",
     "is_right_bower",
     "is_trump",
+    "PlayFacts",
     "legal_plays",
+    "play_facts",
     "trick_winner",
 ]
 
@@ -119,6 +121,28 @@ _POWER: dict[tuple[Suit | None, Suit | None], dict[Card, int]] = {
 def effective_table(trump: Suit | None) -> Mapping[Card, Suit | None]:
     """``effective_suit`` for every card at once (a shared read-only mapping; fast for the engine's hot path)."""
     return _EFFECTIVE[trump]
+
+
+PlayFacts = tuple[Suit | None, int, int]
+"""Per card under one trump: (effective suit, power as a trump or 0, power when its effective suit is led)."""
+
+
+def _play_facts(card: Card, trump: Suit | None) -> PlayFacts:
+    eff = _EFFECTIVE[trump][card]
+    as_trump = card_power(card, None, trump)  # nonzero only for a trump (and the Benny)
+    return eff, as_trump, card_power(card, eff, trump)
+
+
+_FACTS: dict[Suit | None, dict[Card, PlayFacts]] = {t: {c: _play_facts(c, t) for c in ALL_CARDS} for t in _TRUMPS}
+
+
+def play_facts(trump: Suit | None) -> Mapping[Card, PlayFacts]:
+    """Everything the engine asks of a card played under ``trump``, in one look-up (a shared read-only mapping).
+
+    ``card_power(card, led, trump)`` is ``as_trump or (when_led if eff is led else 0)``: a trump's power does
+    not depend on the suit led, and any other card scores only in its own (effective) suit.
+    """
+    return _FACTS[trump]
 
 
 def legal_plays(hand: Sequence[Card], led: Card | None, trump: Suit | None) -> list[Card]:

@@ -128,9 +128,78 @@ def corner_crops_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> l
     return out
 
 
-def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatArray:
-    """Classifier input for one card: float32 (4, 3, CROP_H, CROP_W), corners TL, TR, BR, BL."""
-    return np.stack([normalise_crop(c) for c in corner_crops_bgr(frame_bgr, quad)]).astype(np.float32)
+def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatArray:
+    """Snap a rough card outline to the card's paper edge where the image shows it clearly.
+
+    The finder's oriented box can be a few degrees or pixels off, and the
+    corner crops are small. Cards are white paper: in a window around the
+    outline, the brightest-and-greyest pixels (the minimum of B, G, R, Otsu
+    threshold) that overlap the outline form the card; its convex outline (a
+    4-point polygon where it has one, else the minimum-area rectangle)
+    replaces the rough one when it is card-shaped and agrees with it in
+    place and size. Otherwise (a card on white paper, two cards touching) the
+    rough outline is returned unchanged, ordered.
+    """
+    q = order_corners(quad)
+    fh, fw = frame_bgr.shape[:2]
+    long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[1] - q[0])), 1.0)
+    pad = 0.3 * long_side
+    x0, y0 = (np.floor(q.min(axis=0) - pad)).astype(int)
+    x1, y1 = (np.ceil(q.max(axis=0) + pad)).astype(int)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(fw, x1), min(fh, y1)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return q
+    roi = frame_bgr[y0:y1, x0:x1]
+    # work at ~160 px on the long side: enough for the edge, cheap
+    scale = min(1.0, 160.0 / max(roi.shape[:2]))
+    if scale < 1.0:
+        roi = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
+                         interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(roi.min(axis=2), (3, 3), 0)
+    _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, round(0.04 * long_side * scale) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
+    det_mask = np.zeros_like(mask)
+    cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best, best_overlap = None, 0
+    for c in contours:
+        m = np.zeros_like(mask)
+        cv2.drawContours(m, [c], -1, 255, -1)
+        overlap = int(np.count_nonzero(m & det_mask))
+        if overlap > best_overlap:
+            best, best_overlap = c, overlap
+    if best is None:
+        return q
+    hull = cv2.convexHull(best)
+    hull_area = float(cv2.contourArea(hull))
+    det_area = float(cv2.contourArea(local))
+    if det_area <= 0 or not 0.6 <= hull_area / det_area <= 1.5:
+        return q
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    cand = approx.reshape(-1, 2).astype(np.float32) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(hull))
+    cand_area = abs(float(cv2.contourArea(cand.astype(np.float32))))
+    if cand_area <= 0 or hull_area / cand_area < 0.9:  # not a clean quadrilateral blob
+        return q
+    cand = order_corners(cand)
+    short = min(float(np.linalg.norm(cand[1] - cand[0])), float(np.linalg.norm(cand[2] - cand[3])))
+    long_ = max(float(np.linalg.norm(cand[3] - cand[0])), float(np.linalg.norm(cand[2] - cand[1])))
+    if long_ <= 0 or not 0.55 <= short / long_ <= 0.85:
+        return q
+    if float(np.linalg.norm(cand.mean(axis=0) - local.mean(axis=0))) > 0.2 * long_side * scale:
+        return q
+    return order_corners(cand / scale + np.array([x0, y0], np.float32))
+
+
+def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
+    """Classifier input for one card: float32 (4, 3, CROP_H, CROP_W), corners TL, TR, BR, BL.
+
+    With ``refine`` (the default) the outline is first snapped to the card's
+    edge by :func:`refine_quad`.
+    """
+    q = refine_quad(frame_bgr, quad) if refine else order_corners(quad)
+    return np.stack([normalise_crop(c) for c in corner_crops_bgr(frame_bgr, q)]).astype(np.float32)
 
 
 def softmax(logits: npt.ArrayLike) -> FloatArray:

@@ -9,6 +9,9 @@ cards labelled (a card reported twice counts once):
 - false alarm: a card reported but not labelled;
 - miss: a card labelled but not reported.
 
+A card labelled twice in one image (a rendered scene may mix two decks;
+real photos of one deck never do) is likewise one card of the set.
+
 Over all images, ``precision = TP / (TP + false alarms)`` (1.0 when nothing
 is reported), ``recall = TP / (TP + misses)`` (1.0 when nothing is
 labelled), ``f1`` their harmonic mean (0.0 when both are 0).
@@ -98,11 +101,6 @@ def read_labels(path: Path) -> dict[str, list[LabelledCard]]:
                 if not all(0.0 <= v <= 1.0 for v in coords):
                     raise UserError(f"{path}:{line}: box coordinates must lie in 0..1, got {row[2:6]}")
                 entries = labels.setdefault(image, [])
-                for other in entries:
-                    if other.card == card:
-                        raise UserError(
-                            f"{path}:{line}: {image} already has {card} (line {other.line}); a deck has each card once"
-                        )
                 entries.append(LabelledCard(card=card, box=(coords[0], coords[1], coords[2], coords[3]), line=line))
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
@@ -186,8 +184,8 @@ def score_image(
     """
     lab = {entry.card: entry for entry in labelled}
     labelled_set, reported_set = frozenset(lab), frozenset(reported_boxes)
-    pairs: list[tuple[str, str]] = [(str(c), str(c)) for c in sorted(labelled_set & reported_set)]
-    missed = sorted(labelled_set - reported_set)
+    pairs: list[tuple[str, str]] = [(str(c), str(c)) for c in sorted(labelled_set & reported_set, key=str)]
+    missed = sorted(labelled_set - reported_set, key=str)
     extra = set(reported_set - labelled_set)
     red = black = 0
     still_missed: list[Card] = []
@@ -222,7 +220,7 @@ def score_image(
         extra.discard(other)
         pairs.append((str(card), str(other)))
     pairs.extend((str(c), NONE) for c in still_missed if c not in paired_l)
-    pairs.extend((NONE, str(c)) for c in sorted(extra))
+    pairs.extend((NONE, str(c)) for c in sorted(extra, key=str))
     return ImageScore(
         image=image,
         labelled=labelled_set,

@@ -99,6 +99,7 @@ SWEEP = 6  # an arm passing over the table
 SWEEP_CHANCE = 0.12  # before each card, the chance that someone reaches across first
 
 Point = tuple[float, float]
+FOREVER = 10**9  # the end frame of a card that stays until the script moves it
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,7 @@ class TableScript:
     rests: list[CardRest]
     frames: int
     final_score: tuple[int, int]  # of the last game
+    hands: int | None = None  # as asked of build_script (None: one whole game)
     layout: TableLayout = field(default_factory=TableLayout)
     mat: MatSize = MAT
     pace: Pace = field(default_factory=lambda: Pace())
@@ -310,19 +312,18 @@ class _Builder:
         sleeve = _SLEEVES[d.dealer]
         kitty_at = self.zone_spot(KITTY, 0.4)
         start = self.edge_point(dealer_edge, self.along_of(dealer_edge, kitty_at), out=40.0)
-        a0 = self.facing(dealer_edge) + self.rng.uniform(-0.2, 0.2)
+        # The kitty lies long side along the mat's short side whoever deals: across, it would reach the
+        # corner marker beside the kitty zone.
+        a0 = self.rng.choice((0.0, math.pi)) + self.rng.uniform(-0.2, 0.2)
         f0, f1 = self.f, self.f + self.pace.slide
         kitty: list[Sprite] = []
         for k in range(3):  # the undealt cards, face down, under the up-card
             jx, jy = self.rng.uniform(-3, 3), self.rng.uniform(-3, 3)
-            kitty.append(
-                self.sprite(
-                    None,
-                    [Key(f0, start[0] + jx, start[1] + jy, a0, False), Key(f1, kitty_at[0] + jx, kitty_at[1] + jy,
-                     a0 + 0.05 * (k - 1), False)],
-                    10**9,
-                )
-            )  # fmt: skip
+            keys = [
+                Key(f0, start[0] + jx, start[1] + jy, a0, False),
+                Key(f1, kitty_at[0] + jx, kitty_at[1] + jy, a0 + 0.05 * (k - 1), False),
+            ]
+            kitty.append(self.sprite(None, keys, FOREVER))
         self.arm(dealer_edge, [(f0 - 1, *start), (f1, *kitty_at), (f1 + 3, *kitty_at), (f1 + 6, *start)], sleeve)
         ups = [x for x in d.inputs if isinstance(x, UpCard)]
         up_sprites: list[Sprite] = []
@@ -334,7 +335,7 @@ class _Builder:
                 Key(f1, kitty_at[0], kitty_at[1], a, False),
                 Key(flip, kitty_at[0], kitty_at[1], a, True),
             ]
-            s = self.sprite(up.card, keys, 10**9)
+            s = self.sprite(up.card, keys, FOREVER)
             up_sprites.append(s)
             self.rests.append(CardRest(flip, up.card, KITTY, None, number, "up_card"))
             if i < len(ups) - 1:  # a set-aside Benny: moved off beside the kitty, the next card turned
@@ -414,7 +415,7 @@ class _Builder:
         s = self.sprite(
             inp.card,
             [Key(f0, start[0], start[1], angle, True), Key(rest, target[0], target[1], angle, True)],
-            10**9,
+            FOREVER,
         )
         # The hand holds the card by its near end (towards the player) and lets go when it rests.
         near = self.near_end(edge, target)
@@ -495,7 +496,6 @@ def build_script(
     deal_games: list[int] = []
     game = 0
     dealer = rng.randrange(4)
-    first = dealer
     score = (0, 0)
     played = 0
     played_out = 0
@@ -519,7 +519,6 @@ def build_script(
             b.press(NewGame(dealer, (0, 0)), gap=6)
             game += 1
             score, played = (0, 0), 0
-    del first
     return TableScript(
         rules=rules,
         seed=seed,
@@ -532,6 +531,7 @@ def build_script(
         rests=b.rests,
         frames=b.f + 4,
         final_score=score,
+        hands=hands,
         layout=layout,
         mat=MAT,
         pace=pace,
@@ -719,9 +719,7 @@ class TableRenderer:
             ell = np.stack(
                 [cx + ux * 50 * np.cos(t) + nx * 40 * np.sin(t), cy + uy * 50 * np.cos(t) + ny * 40 * np.sin(t)], 1
             )
-            out.append(
-                (_apply(self.h_cam, sleeve).astype(np.int32), _apply(self.h_cam, ell).astype(np.int32), arm)
-            )
+            out.append((_apply(self.h_cam, sleeve).astype(np.int32), _apply(self.h_cam, ell).astype(np.int32), arm))
         return out
 
     def visible(self, frame: int) -> list[SeenCard]:
@@ -843,6 +841,58 @@ class OracleDetector:
         return out
 
 
+def _look_alike(card: Card, rng: random.Random) -> Card:
+    """A card a detector might take ``card`` for: the other suit of its colour (most often), or a rank next to it."""
+    if card.suit is None or card.rank is None:
+        return card
+    ranks = [c.rank for c in deck(24) if c.suit is card.suit]
+    if rng.random() < 0.7:
+        partner = card.suit.partner
+        return Card.of(card.rank, partner)
+    i = ranks.index(card.rank)
+    j = i + (1 if i == 0 or (i < len(ranks) - 1 and rng.random() < 0.5) else -1)
+    rank = ranks[j]
+    assert rank is not None
+    return Card.of(rank, card.suit)
+
+
+class NoisyOracle(OracleDetector):
+    """The oracle with a detector's faults: cards missed in some frames, misread as look-alikes, jittered, unsure.
+
+    Deterministic: each frame's faults come from ``seed`` and the frame number. For testing the tracker and
+    engine against readings like a real detector's, without the neural model.
+    """
+
+    def __init__(
+        self,
+        renderer: TableRenderer,
+        seed: int = 0,
+        miss: float = 0.1,
+        misread: float = 0.03,
+        jitter_px: float = 1.5,
+    ) -> None:
+        super().__init__(renderer)
+        self.seed = seed
+        self.miss = miss
+        self.misread = misread
+        self.jitter_px = jitter_px
+
+    def detect(self, frame_bgr: Image, frame: int = 0) -> list[CardDetection]:
+        rng = random.Random(self.seed * 1_000_003 + frame)
+        out = []
+        for det in super().detect(frame_bgr, frame):
+            if rng.random() < self.miss:
+                continue
+            card, conf = det.card, rng.uniform(0.6, 0.98)
+            if rng.random() < self.misread:
+                card, conf = _look_alike(card, rng), rng.uniform(0.3, 0.75)
+            corners = tuple(
+                (x + rng.gauss(0, self.jitter_px), y + rng.gauss(0, self.jitter_px)) for x, y in det.corners or ()
+            )
+            out.append(CardDetection(card, conf, det.box, frame, corners or None))
+        return out
+
+
 @dataclass
 class Timings:
     """Seconds spent per stage over a run."""
@@ -873,7 +923,8 @@ class TablePipeline:
     """The table's chain on each frame: markers -> calibration, detector -> tracker -> engine, then the buttons.
 
     Observations become engine inputs as the app does it: an up-card shown
-    while the engine waits for one becomes ``UpCard``; a card landing in a
+    while the engine waits for one (or for a decision on a renege proven by
+    the last card of the hand, which the next deal dismisses) becomes ``UpCard``; a card landing in a
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of
     the input that reported it. An uncertain reading goes in with its
@@ -936,7 +987,10 @@ class TablePipeline:
         t0 = time.perf_counter()
         try:
             if isinstance(obs, UpCardShown):
-                if self.match.expected.expected is not Expect.UP_CARD:
+                expected = self.match.expected
+                # A renege proven on the hand's last card and left undecided: the next up-card plays on.
+                hand_over = expected.expected is Expect.RENEGE_DECISION and expected.seat is None
+                if expected.expected is not Expect.UP_CARD and not hand_over:
                     return []
                 inp: Input = UpCard(obs.card, _confidence(obs.confidence, obs.uncertain))
                 self._reported[(KITTY, obs.card)] = len(self.match)
@@ -1095,6 +1149,57 @@ def run_simulation(
     return SimRun(script, result, pipeline.timings, deck_name, pipeline)
 
 
+def load_clip(folder: Path) -> tuple[TableScript, dict[str, Any]]:
+    """A recorded clip's ground truth, and its script rebuilt from the seed (checked against the recording)."""
+    import json
+
+    from companion.errors import UserError
+
+    path = folder / ClipRecorder.TRUTH
+    try:
+        truth: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        pace = PACES[str(truth.get("pace", "normal"))]
+        script = build_script(int(truth["seed"]), truth.get("hands"), float(truth["renege_rate"]), pace=pace)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the clip's ground truth ({exc.strerror})") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{path}: not a simulated clip's ground truth ({exc})") from None
+    fresh = ground_truth(script, str(truth.get("deck", "")), DEFAULT_FPS, FRAME_SIZE)
+    if any(fresh[key] != truth.get(key) for key in ("frames", "cards", "deals")):
+        raise UserError(f"{path}: recorded by another version of the simulator; its script cannot be rebuilt")
+    return script, truth
+
+
+def run_clip(folder: Path, detector: Detector) -> SimRun:
+    """The pipeline on a recorded clip's decoded frames, with the script's button inputs, scored."""
+    import cv2
+
+    from companion.errors import UserError
+
+    script, truth = load_clip(folder)
+    video = folder / str(truth.get("video", ClipRecorder.VIDEO))
+    capture = cv2.VideoCapture(str(video))
+    if not capture.isOpened():
+        raise UserError(f"{video}: cannot open the clip's video")
+    first_dealer = script.deals[0].dealer if script.deals else 0
+    pipeline = TablePipeline(script.rules, detector, script.mat, script.layout, None, first_dealer)
+    presses = script.buttons_at()
+    n = 0
+    while True:
+        t0 = time.perf_counter()
+        ok, image = capture.read()
+        pipeline.timings.render += time.perf_counter() - t0  # decoding, here
+        if not ok:
+            break
+        pipeline.step(n, np.asarray(image, np.uint8), presses.get(n, ()))
+        n += 1
+    capture.release()
+    if n != script.frames:
+        raise UserError(f"{video}: {n} frames, the ground truth says {script.frames}")
+    result = score_run(script, [a for _, a in pipeline.announcements], pipeline.landings)
+    return SimRun(script, result, pipeline.timings, str(truth.get("deck", "")), pipeline)
+
+
 class SimTableSource:
     """The simulated table as a ``FrameSource`` (``--source sim``): the frames of a scripted game, ``fps`` apart.
 
@@ -1184,8 +1289,14 @@ def ground_truth(script: TableScript, deck_name: str, fps: float, frame_size: tu
                 "points": list(d.points),
                 "thrown_in": d.thrown_in,
                 "reneges": [
-                    {"seat": r.seat, "suit": r.suit.value, "trick": r.trick, "card": str(r.card),
-                     "proof_trick": r.proof_trick, "proof_card": None if r.proof_card is None else str(r.proof_card)}
+                    {
+                        "seat": r.seat,
+                        "suit": r.suit.value,
+                        "trick": r.trick,
+                        "card": str(r.card),
+                        "proof_trick": r.proof_trick,
+                        "proof_card": None if r.proof_card is None else str(r.proof_card),
+                    }
                     for r in d.reneges
                 ],  # fmt: skip
             }
@@ -1198,6 +1309,8 @@ def ground_truth(script: TableScript, deck_name: str, fps: float, frame_size: tu
         "mat": script.mat.name,
         "seed": script.seed,
         "renege_rate": script.renege_rate,
+        "hands": script.hands,
+        "pace": next((name for name, pace in PACES.items() if pace == script.pace), "custom"),
         "rules": "north_american",
         "first_dealer": script.deals[0].dealer if script.deals else 0,
         "cards": [

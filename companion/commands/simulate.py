@@ -24,13 +24,18 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--hands", type=int, default=None, help="hands to play out (thrown-in deals come on top)")
     parser.add_argument("--game", action="store_true", help="instead of --hands: one whole game to its end")
+    parser.add_argument(
+        "--clip", type=Path, default=None, metavar="DIR",
+        help="instead of rendering: run the pipeline on a recorded clip (such as companion/data/demo) and score it",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the staging (default 0)")
     parser.add_argument("--renege-rate", type=float, default=0.0, help="chance of a deliberate renege (default 0)")
     parser.add_argument("--deck-style", default=None, help="card deck to draw (default: gnome-neoclassical, held out)")
     parser.add_argument("--art", type=Path, default=None, help="artwork folder (default work-data/art)")
     parser.add_argument(
-        "--detector", choices=("model", "oracle"), default="model",
-        help="model: the ONNX detector (--model); oracle: perfect readings from the renderer's ground truth",
+        "--detector", choices=("model", "oracle", "noisy"), default="model",
+        help="model: the ONNX detector (--model); oracle: perfect readings from the renderer's ground truth; "
+        "noisy: the oracle with a detector's faults (10%% of readings missed, 3%% misread, jitter)",
     )  # fmt: skip
     parser.add_argument("--model", type=Path, default=None, help="detector model (default: the shipped models/ one)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the detector")
@@ -50,52 +55,26 @@ def run(args: argparse.Namespace) -> int:
     from companion.errors import UserError
     from vision import simtable as st
 
-    if (args.hands is None) == (not args.game):
-        raise UserError("simulate: give --hands N or --game (one whole game)")
-    if args.hands is not None and not 1 <= args.hands <= 10_000:
-        raise UserError(f"--hands {args.hands}: choose 1 to 10000")
-    if not 0.0 <= args.renege_rate <= 1.0:
-        raise UserError(f"--renege-rate {args.renege_rate}: a probability between 0 and 1")
-    style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
-    faces, back, deck_name = st.load_deck(style, args.art)
-    if deck_name != style and not style.startswith("procedural"):
-        print(f"simulate: no artwork for {style!r} here; drawing procedural faces ({deck_name})", file=sys.stderr)
+    if args.clip is not None:
+        if args.hands is not None or args.game or args.record is not None:
+            raise UserError("simulate: --clip replays a recording; it takes no --hands, --game or --record")
+        if args.detector != "model":
+            raise UserError("simulate: --clip needs the model detector (the oracle reads the renderer, not a video)")
+        _script, truth = st.load_clip(args.clip)  # checked before the (slow) model load
+        result = st.run_clip(args.clip, _load_model(args))
+        script, deck_name = result.script, result.deck
+        w, h = truth.get("size", st.FRAME_SIZE)
+        size = (int(w), int(h))
     else:
-        from vision.synth.faces import HELD_OUT_DECKS
-
-        if style not in HELD_OUT_DECKS:
-            print(f"simulate: note: {style!r} is a training deck, not a held-out one", file=sys.stderr)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT such as 640x480") from None
-    if not (160 <= w <= 1920 and 120 <= h <= 1080):
-        raise UserError(f"--size {args.size}: choose between 160x120 and 1920x1080")
-    script = st.build_script(args.seed, None if args.game else args.hands, args.renege_rate, pace=st.PACES[args.pace])
-    noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
-    renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
-
-    detector: Any
-    if args.detector == "oracle":
-        detector = st.OracleDetector(renderer)
-    else:
-        from vision.detector import load_detector
-        from vision.models import default_model_path
-
-        model = args.model if args.model is not None else default_model_path()
-        detector = load_detector(model, threads=args.threads)
-
-    recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
-    result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
-    if recorder is not None:
-        recorder.finish(script, deck_name)
-
+        result, deck_name, size = _render_and_run(args)
+        script = result.script
     t, s = result.timings, result.score
     frames = max(1, t.frames)
+    render_what = "decode" if args.clip is not None else "render"
     share = (t.tracker + t.engine) / t.pipeline if t.pipeline > 0 else 0.0
     print(
-        f"simulate: {t.frames} frames {renderer.size[0]}x{renderer.size[1]}, deck {deck_name}, "
-        f"detector {args.detector}; ms/frame: render {1000 * t.render / frames:.1f}, markers "
+        f"simulate: {t.frames} frames {size[0]}x{size[1]}, deck {deck_name}, "
+        f"detector {args.detector}; ms/frame: {render_what} {1000 * t.render / frames:.1f}, markers "
         f"{1000 * t.markers / frames:.2f}, detector {1000 * t.detector / frames:.1f}, tracker "
         f"{1000 * t.tracker / frames:.2f}, engine {1000 * t.engine / frames:.3f}; tracker+engine "
         f"{100 * share:.1f}% of the pipeline; detector alone {frames / t.detector if t.detector else 0:.1f} fps",
@@ -121,3 +100,53 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     return 0
+
+
+def _load_model(args: argparse.Namespace) -> Any:
+    from vision.detector import load_detector
+    from vision.models import default_model_path
+
+    model = args.model if args.model is not None else default_model_path()
+    return load_detector(model, threads=args.threads)
+
+
+def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]]:
+    from companion.errors import UserError
+    from vision import simtable as st
+
+    if (args.hands is None) == (not args.game):
+        raise UserError("simulate: give --hands N or --game (one whole game), or --clip DIR")
+    if args.hands is not None and not 1 <= args.hands <= 10_000:
+        raise UserError(f"--hands {args.hands}: choose 1 to 10000")
+    if not 0.0 <= args.renege_rate <= 1.0:
+        raise UserError(f"--renege-rate {args.renege_rate}: a probability between 0 and 1")
+    style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
+    faces, back, deck_name = st.load_deck(style, args.art)
+    if deck_name != style and not style.startswith("procedural"):
+        print(f"simulate: no artwork for {style!r} here; drawing procedural faces ({deck_name})", file=sys.stderr)
+    else:
+        from vision.synth.faces import HELD_OUT_DECKS
+
+        if style not in HELD_OUT_DECKS and not style.startswith("procedural"):
+            print(f"simulate: note: {style!r} is a training deck, not a held-out one", file=sys.stderr)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT such as 640x480") from None
+    if not (160 <= w <= 1920 and 120 <= h <= 1080):
+        raise UserError(f"--size {args.size}: choose between 160x120 and 1920x1080")
+    script = st.build_script(args.seed, None if args.game else args.hands, args.renege_rate, pace=st.PACES[args.pace])
+    noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
+    renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
+    detector: Any
+    if args.detector == "oracle":
+        detector = st.OracleDetector(renderer)
+    elif args.detector == "noisy":
+        detector = st.NoisyOracle(renderer, seed=args.seed)
+    else:
+        detector = _load_model(args)
+    recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
+    result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
+    if recorder is not None:
+        recorder.finish(script, deck_name)
+    return result, deck_name, (w, h)

@@ -60,6 +60,8 @@ CASE: dict[str, tuple[list[tuple[str, tuple[float, ...]]], list[tuple[str, tuple
     "f.png": ([("9s", (0.5, 0.5, 0.3, 0.5))], [("9s", (40, 30, 60, 70)), ("9s", (41, 31, 61, 71))]),
     # a wrong card where a labelled one lies: paired by place in the confusion table
     "g.png": ([("9h", (0.5, 0.5, 0.4, 0.6))], [("Tc", (35, 25, 65, 75))]),
+    # two nines missed, nothing reported
+    "h.png": ([("9c", (0.3, 0.5, 0.2, 0.4)), ("9d", (0.7, 0.5, 0.2, 0.4))], []),
 }
 
 

@@ -144,6 +144,34 @@ def test_a_perfect_detector_gives_every_trick_and_proves_every_renege(seed: int)
     assert s.median_latency <= 3
 
 
+def test_a_detector_with_faults_still_gives_every_trick() -> None:
+    # Readings missed, misread as look-alikes (mostly the other red or black suit) and jittered: the tracker's
+    # vote over frames must absorb them. Deterministic per seed and frame.
+    script = st.build_script(9, hands=2, renege_rate=0.3)
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=9)
+    noisy = st.NoisyOracle(renderer, seed=9, miss=0.15, misread=0.05)
+    frame = script.rests[3].frame + 1
+    assert noisy.detect(np.zeros((1, 1, 3), np.uint8), frame) == noisy.detect(np.zeros((1, 1, 3), np.uint8), frame)
+    run = st.run_simulation(script, renderer, noisy, "procedural-2", render=False)
+    s = run.score
+    assert s.trick_winner_accuracy == 1.0 and s.hands_exact == 2
+    assert s.reneges_proven == s.reneges_injected > 0 and s.false_renege_alerts == 0
+    assert s.median_latency <= 3
+
+
+def test_look_alikes_are_near_misses() -> None:
+    import random
+
+    rng = random.Random(1)
+    for text in ("Jd", "9c", "As", "Th"):
+        card = Card.parse(text)
+        other = st._look_alike(card, rng)
+        assert other != card
+        assert other.suit is not None and card.suit is not None and other.rank is not None
+        assert other.suit is card.suit.partner or other.suit is card.suit
+
+
 def test_a_blind_detector_scores_nothing(script: st.TableScript, renderer: st.TableRenderer) -> None:
     # The scoring can fail: with no cards read, no trick is won and no renege proven.
     class Blind:
@@ -180,9 +208,9 @@ def test_sim_source_is_a_frame_source() -> None:
 
 @pytest.mark.slow
 def test_simulate_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # Renders every frame and finds the markers on them; the oracle stands in for the neural model.
+    # Renders every frame (small, to be quick) and finds the markers on them; the oracle stands in for the model.
     argv = ["simulate", "--hands", "1", "--seed", str(SEED), "--renege-rate", "0.3", "--detector", "oracle",
-            "--deck-style", "procedural", "--record", str(tmp_path / "clip")]  # fmt: skip
+            "--deck-style", "procedural", "--size", "320x240", "--record", str(tmp_path / "clip")]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr()
     line = out.out.strip().splitlines()[-1]
@@ -195,9 +223,130 @@ def test_simulate_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "detector" in out.err and "tracker" in out.err
     truth = json.loads((tmp_path / "clip" / "ground_truth.json").read_text())
     assert (tmp_path / "clip" / "table.mp4").stat().st_size > 10_000
-    assert truth["frames"] == st.build_script(SEED, 1, 0.3).frames
+    assert truth["frames"] == st.build_script(SEED, 1, 0.3).frames and truth["size"] == [320, 240]
 
 
-def test_simulate_needs_hands_or_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--seed", "1"]) == 2
-    assert "--hands" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "1"], "--hands N or --game"),
+        (["--hands", "0"], "choose 1 to 10000"),
+        (["--hands", "1", "--renege-rate", "2"], "a probability"),
+        (["--hands", "1", "--size", "big"], "WIDTHxHEIGHT"),
+        (["--hands", "1", "--deck-style", "no-such-deck", "--detector", "oracle"], "no-such-deck"),
+        (["--clip", "MISSING"], "cannot read the clip's ground truth"),
+        (["--clip", "MISSING", "--hands", "2"], "takes no --hands"),
+    ],
+)
+def test_simulate_bad_arguments_are_one_clear_error(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [str(tmp_path / "missing") if a == "MISSING" else a for a in argv]
+    assert main(["simulate", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_whole_game_with_a_perfect_detector() -> None:
+    # The demo clip's game: a thrown-in deal, a loner, and a renege proven by the last card of a hand and
+    # left undecided (the next up-card plays on).
+    script = st.build_script(DEMO_SEED, None, DEMO_RENEGE_RATE, pace=st.PACES["brisk"])
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=DEMO_SEED, frame_size=DEMO_SIZE)
+    run = st.run_simulation(script, renderer, st.OracleDetector(renderer), "procedural-2", render=False)
+    s = run.score
+    assert s.thrown_in >= 1 and s.trick_winner_accuracy == 1.0 and s.hands_exact == s.hands
+    assert s.reneges_proven == s.reneges_injected > 0 and s.false_renege_alerts == 0
+    assert run.pipeline.match.score == script.final_score and max(script.final_score) >= 10
+
+
+# ---- the recorded demo clip (companion/data/demo) ----
+
+DEMO = Path(__file__).resolve().parents[2] / "companion" / "data" / "demo"
+DEMO_SEED, DEMO_RENEGE_RATE, DEMO_SIZE = 104, 0.15, (480, 360)
+
+
+@pytest.fixture(scope="module")
+def demo_truth() -> dict[str, object]:
+    data: dict[str, object] = json.loads((DEMO / "ground_truth.json").read_text(encoding="utf-8"))
+    return data
+
+
+def test_demo_clip_is_small_and_matches_its_ground_truth(demo_truth: dict[str, object]) -> None:
+    import cv2
+
+    total = sum(p.stat().st_size for p in DEMO.iterdir())
+    assert total <= 8_000_000
+    cap = cv2.VideoCapture(str(DEMO / str(demo_truth["video"])))
+    assert cap.isOpened()
+    count, calibrated = 0, 0
+    ok, image = cap.read()
+    while ok:
+        if count % 100 == 0:  # the mat's markers are readable through the video coding
+            calibrated += calibration_from_markers(np.asarray(image, np.uint8), marker_layout(st.MAT)) is not None
+        count += 1
+        ok, image = cap.read()
+    assert count == demo_truth["frames"]
+    assert list(demo_truth["size"]) == list(DEMO_SIZE)  # type: ignore[call-overload]
+    assert calibrated >= count // 100  # all the sampled frames, but perhaps one with an arm over two corners
+
+
+def test_demo_ground_truth_is_the_script_it_was_rendered_from(demo_truth: dict[str, object]) -> None:
+    script = st.build_script(DEMO_SEED, None, DEMO_RENEGE_RATE, pace=st.PACES["brisk"])
+    fresh = json.loads(json.dumps(st.ground_truth(script, str(demo_truth["deck"]), 15.0, DEMO_SIZE)))
+    for key in ("frames", "cards", "deals", "final_score", "first_dealer"):
+        assert demo_truth[key] == fresh[key], key
+    assert (DEMO / "buttons.jsonl").read_text(encoding="utf-8") == st.buttons_jsonl(script)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="companion.session ignores an up-card while a renege proven by a hand's last card awaits a decision "
+    "(the engine takes that up-card as playing on); reported to the lead",
+)
+def test_demo_ground_truth_replays_through_the_table_session(demo_truth: dict[str, object], tmp_path: Path) -> None:
+    # The app's own mapping: card rests as the tracker would report them, presses as the panel's buttons.
+    from companion.session import TableSession
+    from display.actions import Action, ButtonAction
+    from table.announcements import TrickWon
+    from table.log import MatchLog
+    from table.rules import Rules
+    from vision.observations import CardLanded, UpCardShown
+
+    first_dealer = int(demo_truth["first_dealer"])  # type: ignore[call-overload]
+    log = MatchLog.create(tmp_path / "match.jsonl", Rules.preset("north_american"), first_dealer=first_dealer)
+    session = TableSession(log, first_dealer=first_dealer)
+    events: list[tuple[int, int, object]] = []
+    for c in demo_truth["cards"]:  # type: ignore[attr-defined]
+        card = Card.parse(c["card"])
+        if c["kind"] == "up_card":
+            events.append((c["frame"] + 2, 0, UpCardShown(card, 0.95, c["frame"] + 2)))
+        else:
+            events.append((c["frame"] + 2, 0, CardLanded(Zone.parse(c["zone"]), card, 0.95, c["frame"] + 2, c["seat"])))
+    for p in parse_buttons((DEMO / "buttons.jsonl").read_text(encoding="utf-8")):
+        events.append((p.frame, 1, p.action))
+    winners: list[int] = []
+    for frame, _, event in sorted(events, key=lambda e: (e[0], e[1])):
+        if isinstance(event, Action):
+            session.act(event, frame=frame)
+        else:
+            session.observe(event)  # type: ignore[arg-type]
+        winners.extend(a.seat for a in session.release() if isinstance(a, TrickWon))
+    del ButtonAction
+    want = [w for d in demo_truth["deals"] for w in d["trick_winners"]]  # type: ignore[attr-defined]
+    assert winners == want
+    assert list(session.match.score) == demo_truth["final_score"]
+    session.close()
+
+
+def test_demo_clip_decoded_and_calibrated_from_its_markers_replays_the_game(demo_truth: dict[str, object]) -> None:
+    # The recording as the demo reads it: frames decoded from the video, the mat found by its markers through
+    # the video coding; card readings from the rebuilt script (the geometry only needs the seed and size).
+    script, truth = st.load_clip(DEMO)
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, frame_size=DEMO_SIZE, seed=DEMO_SEED)
+    run = st.run_clip(DEMO, st.OracleDetector(renderer))
+    s = run.score
+    assert s.trick_winner_accuracy == 1.0 and s.hands_exact == s.hands == 5
+    assert s.reneges_proven == s.reneges_injected > 0 and s.false_renege_alerts == 0
+    assert list(run.pipeline.match.score) == truth["final_score"]
+    assert s.median_latency <= 3

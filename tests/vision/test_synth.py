@@ -184,3 +184,29 @@ def test_test_set_csv_matches_the_real_photo_format(tmp_path: Path) -> None:
         assert (tmp_path / "images" / name).exists()
         assert cls in cardcrop.CARD_CLASSES
         assert all(0.0 <= float(v) <= 1.0 for v in nums)
+
+
+def test_refine_snaps_a_rough_outline_to_the_card() -> None:
+    face = procedural_face("Qs", 1, 300)
+    fh, fw = face.shape[:2]
+    truth = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) * 0.6 + (120, 90)
+    ctr = truth.mean(axis=0)
+    t = np.deg2rad(20)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    truth = ((truth - ctr) @ rot.T + ctr).astype(np.float32)
+    frame = _place(face, truth)
+    # a rough outline: 8 degrees off, shifted, a little too big
+    t2 = np.deg2rad(-8)
+    rot2 = np.array([[np.cos(t2), -np.sin(t2)], [np.sin(t2), np.cos(t2)]], np.float32)
+    rough = ((truth - ctr) @ rot2.T * 1.08 + ctr + (9, -6)).astype(np.float32)
+
+    def error(q: np.ndarray) -> float:
+        q, want = cardcrop.order_corners(q), cardcrop.order_corners(truth)
+        return min(float(np.abs(np.roll(q, k, axis=0) - want).max()) for k in (0, 2))
+
+    refined = cardcrop.refine_quad(frame, rough)
+    assert error(rough) > 15
+    assert error(refined) < 5, error(refined)
+    # nothing card-like there (a flat grey frame): the rough outline comes back unchanged
+    flat = np.full_like(frame, 90)
+    assert error(cardcrop.refine_quad(flat, rough)) == pytest.approx(error(rough))
