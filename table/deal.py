@@ -9,13 +9,13 @@ the renege evidence and the irregularities seen, and the points it scored.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
 from table.announcements import Irregularity, RenegeEvidence
-from table.cards import Card, Suit
+from table.cards import ALL_CARDS, Card, Suit
 from table.inputs import Exchange, NameTrump, OrderUp, Pass
 from table.renege import RenegeTracker
 from table.rules import LoneDefenderScoring, Rules
@@ -116,6 +116,25 @@ class DealRecord:
         }
 
 
+# A card's id here is the id() of its shared instance (table.cards.ALL_CARDS, alive as long as the program):
+# of an int, a set or dict look-up is several times cheaper than of a Card, whose hash is Python code.
+# ``id(card) == card_id(card)`` exactly when ``card`` is the shared instance.
+_CARD_ID: dict[Card, int] = {c: id(c) for c in ALL_CARDS}
+_FACTS_BY_ID: dict[Suit | None, dict[int, PlayFacts]] = {
+    t: {id(c): f for c, f in play_facts(t).items()} for t in (*Suit, None)
+}
+
+
+def card_id(card: Card) -> int:
+    """The id of ``card``'s shared instance (-1 for a malformed card that is none of the 33)."""
+    return _CARD_ID.get(card, -1)
+
+
+@functools.cache
+def _deck_ids(cards: frozenset[Card]) -> frozenset[int]:
+    return frozenset(card_id(c) for c in cards)
+
+
 _SITTING_OUT = tuple(frozenset(s for s in range(4) if mask >> s & 1) for mask in range(16))
 _NO_TRUMP_EFF = effective_table(None)
 _NO_TRUMP_FACTS = play_facts(None)
@@ -133,13 +152,13 @@ class DealState:
         "number", "dealer", "up_card", "up_reliable", "set_aside", "calls", "turn", "passed", "trump",
         "trump_made", "maker_seat", "round_made", "blind", "alone", "sitting_out", "active", "n_active",
         "out_mask", "dealer_took_up", "discard", "discard_given", "exchanges", "exchanged", "tricks",
-        "trick_winners", "tricks_won", "leader", "unseen", "up_card_played", "dealer_cards",
-        "tracker", "shown_out", "eff", "facts", "next_seat", "played", "led_suit", "lead_ok", "best", "best_power",
-        "reneges", "pending", "dismissed", "penalty_accepted", "irregularities", "points", "reason",
-        "thrown_in", "voided", "finished", "score_after",
+        "trick_winners", "tricks_won", "leader", "unseen", "up_card_played", "dealer_cards", "tracker",
+        "shown_out", "eff", "facts", "facts_by_id", "next_seat", "busy", "led_suit", "lead_ok", "best",
+        "best_power", "reneges", "pending", "dismissed", "penalty_accepted", "irregularities", "points",
+        "reason", "thrown_in", "voided", "finished", "score_after",
     )  # fmt: skip
 
-    def __init__(self, number: int, dealer: int, cards: AbstractSet[Card]) -> None:
+    def __init__(self, number: int, dealer: int, cards: frozenset[Card]) -> None:
         self.number = number
         self.dealer = dealer
         self.up_card: Card | None = None
@@ -167,19 +186,20 @@ class DealState:
         self.trick_winners: list[int] = []
         self.tricks_won = [0, 0]
         self.leader = (dealer + 1) % 4
-        # The cards of the deck not seen yet this deal (a card outside the deck is never in it): "seen" is
-        # the complement, and a play of an unseen card needs a single set look-up.
-        self.unseen: set[Card] = set(cards)
+        # The cards of the deck not seen yet this deal, by card_id (a card outside the deck is never in it):
+        # "seen" is the complement, and a play of an unseen card needs a single look-up of an int.
+        self.unseen: set[int] = set(_deck_ids(cards))
         self.up_card_played = False
         self.dealer_cards: list[tuple[Card, bool]] = []  # the dealer's plays and whether each was reliable
         self.tracker = RenegeTracker()
         self.shown_out = self.tracker.shown_out  # (read on every play)
         self.eff: Mapping[Card, Suit | None] = _NO_TRUMP_EFF  # effective suits under this deal's trump
         self.facts: Mapping[Card, PlayFacts] = _NO_TRUMP_FACTS  # table.trump.play_facts under this deal's trump
+        self.facts_by_id: Mapping[int, PlayFacts] = _FACTS_BY_ID[None]  # the same, by card_id
         self.next_seat: int | None = None  # cache of who plays next (Match._play_turn)
-        # The current trick, kept as it is played: seats that played (bits), the led card's effective suit,
-        # whether the lead was a reliable reading, and the index and power of the winning card so far.
-        self.played = 0
+        # The current trick, kept as it is played: seats that played or sit out (bits), the led card's
+        # effective suit, whether the lead was a reliable reading, and the index and power of the winning card.
+        self.busy = 0
         self.led_suit: Suit | None = None
         self.lead_ok = False
         self.best = 0
@@ -201,6 +221,7 @@ class DealState:
         self.alone.append(seat)
         self.next_seat = None
         self.out_mask |= 1 << (seat + 2) % 4
+        self.busy |= self.out_mask
         self.sitting_out = _SITTING_OUT[self.out_mask]
         self.active = [s for s in range(4) if not self.out_mask >> s & 1]
         self.n_active = len(self.active)
@@ -209,11 +230,19 @@ class DealState:
         self.trump = suit
         self.eff = effective_table(suit)
         self.facts = play_facts(suit)
+        self.facts_by_id = _FACTS_BY_ID[suit]
+
+    def is_unseen(self, card: Card) -> bool:
+        """``card`` is a card of the deck not seen yet this deal."""
+        return card_id(card) in self.unseen
+
+    def mark_seen(self, card: Card) -> None:
+        self.unseen.discard(card_id(card))
 
     def new_trick(self) -> None:
         """Open the next (empty) trick."""
         self.tricks.append([])
-        self.played = 0
+        self.busy = self.out_mask
         self.best_power = -1
 
     @property

@@ -154,6 +154,9 @@ class SimGame:
 
 # Cards are small ints (indices into the deck) inside the simulator: the play loop runs on table
 # look-ups built once per deck from table.trump, so a deal costs tens of microseconds, not hundreds.
+# Inputs, (seat, card) pairs and up-cards are shared instances from these tables too. What a deal
+# costs now (about 3,900 bytecodes): the Fisher-Yates shuffle on random() (kept so that a seed gives
+# the same deal as ever), a random choice and two list removals per card, and the SimDeal record.
 _NO_SUIT = 4  # suit code of "no suit": the Benny under no trump; also the trump code of no trump
 
 
@@ -644,7 +647,7 @@ def _play_legal(
     power: tuple[tuple[int, ...], ...],
     tricks: list[SimTrick],
     won: list[int],
-) -> int:
+) -> None:
     """``_play``'s five tricks when every card is legal (no renege to inject, no evidence to keep): the same
     random choices, in the same order, as the general loop, with each hand also kept by effective suit so
     that following suit needs no scan of the hand."""
@@ -670,7 +673,9 @@ def _play_legal(
         inputs.append(play_inputs[seat][card])
         for seat in seats[1:]:
             hand = hands[seat]
-            follow = suited[seat][led_suit] if led_suit != _NO_SUIT else None
+            # (Under no trump a led Benny has no suit, _NO_SUIT, and no one else can hold a card of it: the one
+            # Benny was led. So this list is empty then, as it must be.)
+            follow = suited[seat][led_suit]
             if follow:
                 card = follow[int(rnd() * len(follow))]
                 follow.remove(card)
@@ -685,7 +690,6 @@ def _play_legal(
         won[best % 2] += 1
         tricks.append(SimTrick(leader, tuple(played), best))
         leader = best
-    return leader
 
 
 def _evidence(

@@ -24,13 +24,13 @@ from collections.abc import Mapping, Sequence
 from table.cards import ALL_CARDS, Card, Rank, Suit
 
 __all__ = [
+    "PlayFacts",
     "card_power",
     "effective_suit",
     "effective_table",
     "is_left_bower",
     "is_right_bower",
     "is_trump",
-    "PlayFacts",
     "legal_plays",
     "play_facts",
     "trick_winner",
