@@ -34,6 +34,9 @@ CROP_W = 48
 U0, U1 = -0.03, 0.36
 V0, V1 = -0.025, 0.34
 CORNER_NAMES = ("TL", "TR", "BR", "BL")
+# refine_quad accepts a found card outline whose area is within this ratio of the finder's box
+# (the finder's boxes tend to be loose, rarely tight)
+REFINE_AREA = (0.35, 1.5)
 
 SUITS = "cdhs"
 RANKS = "789TJQKA"
@@ -175,7 +178,7 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     hull = cv2.convexHull(best)
     hull_area = float(cv2.contourArea(hull))
     det_area = float(cv2.contourArea(local))
-    if det_area <= 0 or not 0.6 <= hull_area / det_area <= 1.5:
+    if det_area <= 0 or not REFINE_AREA[0] <= hull_area / det_area <= REFINE_AREA[1]:
         return q
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     cand = approx.reshape(-1, 2).astype(np.float32) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(hull))
@@ -192,14 +195,32 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     return order_corners(cand / scale + np.array([x0, y0], np.float32))
 
 
-def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
-    """Classifier input for one card: float32 (4, 3, CROP_H, CROP_W), corners TL, TR, BR, BL.
+# Outline hypotheses tried per card (scale about the centre): the finder's boxes run loose more often than tight.
+HYPOTHESIS_SCALES = (1.0, 0.88)
 
-    With ``refine`` (the default) the outline is first snapped to the card's
-    edge by :func:`refine_quad`.
+
+def outline_hypotheses(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> list[FloatArray]:
+    """The outlines whose corners are classified for one finder box.
+
+    With ``refine``, the snapped outline (:func:`refine_quad`; the box itself
+    where it cannot snap), then the box at each of :data:`HYPOTHESIS_SCALES`.
+    The count is fixed, so every card gets the same number of crops.
     """
-    q = refine_quad(frame_bgr, quad) if refine else order_corners(quad)
-    return np.stack([normalise_crop(c) for c in corner_crops_bgr(frame_bgr, q)]).astype(np.float32)
+    q = order_corners(quad)
+    out: list[FloatArray] = [refine_quad(frame_bgr, q)] if refine else []
+    ctr = q.mean(axis=0)
+    out += [((q - ctr) * s + ctr).astype(np.float32) for s in HYPOTHESIS_SCALES]
+    return out
+
+
+def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
+    """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
+    the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
+    :func:`combine_corners`: corners that see no index drop out of the vote.
+    """
+    hypotheses = outline_hypotheses(frame_bgr, quad, refine)
+    crops = [normalise_crop(c) for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
+    return np.stack(crops).astype(np.float32)
 
 
 def softmax(logits: npt.ArrayLike) -> FloatArray:

@@ -3,10 +3,10 @@
 Needs the training extras (torch, Ultralytics): ``pip install -e .[train]``,
 best in a separate environment. Examples::
 
-    euchre-table train detector --data work-data/datasets/obb/data.yaml --epochs 30 --imgsz 416 --seed 0
+    euchre-table train detector --data work-data/datasets/obb/data.yaml --imgsz 256 --time-hours 1.45 --seed 0
     euchre-table train detector --resume work-data/runs/card-obb/weights/last.pt
-    euchre-table train classifier --art work-data/art --epochs 12 --out work-data/runs/corner-cls
-    euchre-table train export --detector-weights work-data/runs/card-obb/weights/best.pt --imgsz 416 \\
+    euchre-table train classifier --crops work-data/datasets/crops --epochs 5 --out work-data/runs/corner-cls
+    euchre-table train export --detector-weights work-data/runs/card-obb/weights/best.pt --imgsz 256 \\
         --classifier-weights work-data/runs/corner-cls/best.pt --models models
 """
 
@@ -29,11 +29,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("stage", choices=["detector", "classifier", "export"], help="what to train, or export both")
     p.add_argument("--data", type=Path, help="detector: the Ultralytics data.yaml (vision.synth.build obb)")
-    p.add_argument("--art", type=Path, default=Path("work-data/art"),
-                   help="classifier: the fetched artwork folder with manifest.csv")
-    p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--imgsz", type=int, default=416, help="detector input size (square)")
-    p.add_argument("--model-yaml", default="yolov8n-obb.yaml", help="Ultralytics model yaml (built from scratch)")
+    p.add_argument("--crops", type=Path, default=Path("work-data/datasets/crops"),
+                   help="classifier: the crop chunks (python -m vision.synth.crops)")
+    p.add_argument("--time-hours", type=float, default=None,
+                   help="detector: stop after this wall-clock time (Ultralytics fits the epochs to it)")
+    p.add_argument("--epochs", type=int, default=None, help="default: detector 30, classifier 5")
+    p.add_argument("--imgsz", type=int, default=256, help="detector input size (square)")
+    p.add_argument("--model-yaml", default=None,
+                   help="Ultralytics model yaml, built from scratch (default vision/synth/yolov8t-card-obb.yaml)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--workers", type=int, default=2)
@@ -60,16 +63,18 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{args.data}: data.yaml not found (build it with python -m vision.synth.build obb)")
         out = args.out or Path("work-data/runs")
         run_dir = tr.train_detector(
-            args.data, epochs=args.epochs, imgsz=args.imgsz, model_yaml=args.model_yaml, seed=args.seed,
+            args.data, epochs=args.epochs or 30, imgsz=args.imgsz, model_yaml=args.model_yaml or tr.DEFAULT_MODEL_YAML,
+            seed=args.seed,
             resume=args.resume, project=out, batch=args.batch, workers=args.workers, threads=args.threads,
+            time_hours=args.time_hours,
         )
         print(summary_line(stage="detector", run=run_dir, weights=run_dir / "weights" / "best.pt"))
         return 0
     if args.stage == "classifier":
-        if not (args.art / "manifest.csv").exists():
-            raise UserError(f"{args.art}: no manifest.csv (run python -m vision.synth.fetch_art first)")
+        if not any(args.crops.glob("train_*.npz")) or not any(args.crops.glob("heldout_*.npz")):
+            raise UserError(f"{args.crops}: no train_*.npz / heldout_*.npz crops (python -m vision.synth.crops)")
         out = args.out or Path("work-data/runs/corner-cls")
-        best = tr.train_classifier(args.art, out, epochs=args.epochs, seed=args.seed, threads=args.threads,
+        best = tr.train_classifier(args.crops, out, epochs=args.epochs or 5, seed=args.seed, threads=args.threads,
                                    resume=args.resume is not None)
         print(summary_line(stage="classifier", weights=best))
         return 0

@@ -210,3 +210,25 @@ def test_refine_snaps_a_rough_outline_to_the_card() -> None:
     # nothing card-like there (a flat grey frame): the rough outline comes back unchanged
     flat = np.full_like(frame, 90)
     assert error(cardcrop.refine_quad(flat, rough)) == pytest.approx(error(rough))
+
+
+def test_corner_crops_give_a_fixed_number_of_outlines() -> None:
+    face = procedural_face("9d", 0, 300)
+    fh, fw = face.shape[:2]
+    quad = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) * 0.7 + 50
+    frame = _place(face, quad)
+    k = len(cardcrop.HYPOTHESIS_SCALES) + 1
+    for q in (quad, quad * 1.1, np.float32([[1, 1], [30, 1], [30, 50], [1, 50]])):
+        crops = cardcrop.corner_crops(frame, q)
+        assert crops.shape == (4 * k, 3, cardcrop.CROP_H, cardcrop.CROP_W) and crops.dtype == np.float32
+    assert cardcrop.corner_crops(frame, quad, refine=False).shape[0] == 4 * (k - 1)
+
+
+def test_train_command_rejects_missing_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["train", "classifier", "--crops", str(tmp_path)]) == 2
+    assert main(["train", "detector", "--data", str(tmp_path / "data.yaml")]) == 2
+    assert main(["train", "export", "--detector-weights", str(tmp_path / "x.pt")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("euchre-table: error: ") for line in err)

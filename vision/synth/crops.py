@@ -121,9 +121,7 @@ class CropSampler:
         for k, (crop, cov) in enumerate(zip(crops, cover_crops, strict=True)):
             name = cardcrop.CORNER_NAMES[k]
             covered = float(cov[ZONE][:, :, 0].mean()) / 255.0
-            if card is None or bare or name not in holds:
-                label = NONE
-            elif covered > 0.6:
+            if card is None or bare or name not in holds or covered > 0.6:
                 label = NONE
             elif covered > 0.2:
                 continue  # half-hidden index: ambiguous, leave it out

@@ -200,7 +200,8 @@ def kde_faces(x: Path) -> list[Face]:
         path = x / "deb/usr/share/carddecks" / rel
         if not path.exists():
             continue
-        text = gzip.open(path).read().decode("utf-8", "replace")
+        with gzip.open(path) as fh:
+            text = fh.read().decode("utf-8", "replace")
         for card in EUCHRE_CARDS:
             if card == "B":
                 ids = [i for i in ("black_joker", "joker", "red_joker") if f'id="{i}"' in text]

@@ -93,7 +93,7 @@ def background(rng: Rng, h: int, w: int) -> Image:
         fine = _noise(rng, h, w, 3)
         img = col * (0.7 + 0.35 * grain[..., None] + 0.08 * fine[..., None])
         plank = rng.uniform(60, 250)
-        seams = (np.abs(((xx * -math.sin(a) + yy * math.cos(a)) % plank)) < 2).astype(np.float32)
+        seams = (np.abs((xx * -math.sin(a) + yy * math.cos(a)) % plank) < 2).astype(np.float32)
         img *= (1 - 0.5 * seams)[..., None]
     elif kind == "cloth":
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
