@@ -42,10 +42,12 @@ def load_detector(
     backend: str = "auto",
     threads: int | None = None,
     conf_threshold: float | None = None,
+    min_confidence: float | None = None,
 ) -> Detector:
     """Open ``model`` with ``backend``: ``auto`` takes ONNX Runtime for ``.onnx`` and Ultralytics otherwise.
 
-    ``threads`` limits the backend's CPU threads (None: the library default).
+    ``threads`` limits the backend's CPU threads (None: the library default);
+    ``conf_threshold`` and ``min_confidence`` override the backend's defaults.
     A missing or unreadable model raises UserError.
     """
     if backend not in BACKENDS:
@@ -57,7 +59,7 @@ def load_detector(
     if backend == "onnx":
         from vision.onnx_detector import OnnxDetector
 
-        return OnnxDetector(model, threads=threads, conf_threshold=conf_threshold)
+        return OnnxDetector(model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence)
     from vision.ultralytics_detector import UltralyticsDetector
 
-    return UltralyticsDetector(model, threads=threads, conf_threshold=conf_threshold)
+    return UltralyticsDetector(model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence)

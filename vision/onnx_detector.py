@@ -41,6 +41,9 @@ DEFAULT_IOU = 0.5
 # of one card overlap. In units of the larger box's longer side (see postprocess.merge_same_card).
 MERGE_GAP_CORNERS = 4.0
 MERGE_GAP_WHOLE_CARDS = 0.0
+# Two stages: a card is reported when finder score x classifier confidence reaches this. Weak finder
+# boxes on paper, envelopes or card backs get a name too, but a doubtful one; this drops them.
+MIN_CARD_CONFIDENCE = 0.25
 # At most this many candidates survive NMS: a table holds one deck (33 cards at most), and the
 # classifier's cost grows with every outline it names.
 MAX_CARDS = 40
@@ -143,12 +146,15 @@ class CornerClassifier:
 
         if len(quads) == 0:
             return []
-        crops = np.concatenate([cardcrop.corner_crops(frame_bgr, q) for q in quads]).astype(np.float32)
+        # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
+        per_card = [cardcrop.corner_crops(frame_bgr, q) for q in quads]
+        crops = np.concatenate(per_card).astype(np.float32)
         logits = np.asarray(self.session.run(None, {self.input_name: crops})[0], dtype=np.float32)
-        per_card = logits.reshape(len(quads), -1, len(self.classes))
         answers: list[tuple[Card | None, float]] = []
+        start = 0
         for block in per_card:
-            name, conf = cardcrop.combine_corners(block, self.classes)
+            name, conf = cardcrop.combine_corners(logits[start : start + len(block)], self.classes)
+            start += len(block)
             answers.append((self.cards.get(name), conf))
         return answers
 
@@ -159,16 +165,18 @@ def name_outlines(
     scores: npt.NDArray[np.float32],
     classifier: CornerClassifier,
     frame: int,
+    min_confidence: float = MIN_CARD_CONFIDENCE,
 ) -> list[CardDetection]:
     """Second stage: card outlines (K, 4, 2) in frame pixels with finder scores -> named cards.
 
     The confidence is the finder's score times the classifier's; an outline
-    whose corners show no index is dropped.
+    whose corners show no index, or whose confidence is below
+    ``min_confidence``, is dropped.
     """
     h, w = frame_bgr.shape[:2]
     dets: list[CardDetection] = []
     for quad, score, (card, conf) in zip(quads, scores, classifier.classify(frame_bgr, quads), strict=True):
-        if card is not None:
+        if card is not None and float(score) * conf >= min_confidence:
             dets.append(pp.quad_detection(card, float(score) * conf, quad, w, h, frame))
     return dets
 
@@ -178,7 +186,9 @@ class OnnxDetector:
 
     ``threads`` sets ONNX Runtime's intra-op threads for both networks (None:
     one per core). ``conf_threshold`` drops weaker finder candidates before
-    NMS. ``classifier`` defaults to ``corner-cls.onnx`` beside ``model``
+    NMS; with two stages, ``min_confidence`` (default
+    :data:`MIN_CARD_CONFIDENCE`) drops cards whose finder score times
+    classifier confidence is lower. ``classifier`` defaults to ``corner-cls.onnx`` beside ``model``
     (``vision.models``); ``merge_gap`` defaults to the model kind's
     (:data:`MERGE_GAP_WHOLE_CARDS` with a classifier, else
     :data:`MERGE_GAP_CORNERS`).
@@ -192,6 +202,7 @@ class OnnxDetector:
         iou_threshold: float = DEFAULT_IOU,
         merge_gap: float | None = None,
         classifier: Path | None = None,
+        min_confidence: float | None = None,
     ) -> None:
         from vision.models import classifier_classes_for, classifier_path_for
 
@@ -203,6 +214,7 @@ class OnnxDetector:
         self.info = ModelInfo.from_metadata(dict(meta), list(inp.shape), self.path)
         self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
         self.iou_threshold = iou_threshold
+        self.min_confidence = MIN_CARD_CONFIDENCE if min_confidence is None else min_confidence
         self.classifier: CornerClassifier | None = None
         if not self.info.names_cards:
             cls_path = classifier if classifier is not None else classifier_path_for(self.path)
@@ -233,7 +245,8 @@ class OnnxDetector:
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
         raw = pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS)
         if self.classifier is not None:
-            dets = name_outlines(frame_bgr, pp.frame_quads(raw, box), raw.scores, self.classifier, frame)
+            quads = pp.frame_quads(raw, box)
+            dets = name_outlines(frame_bgr, quads, raw.scores, self.classifier, frame, self.min_confidence)
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)

@@ -27,6 +27,7 @@ from vision.onnx_detector import (
     MAX_CARDS,
     MERGE_GAP_CORNERS,
     MERGE_GAP_WHOLE_CARDS,
+    MIN_CARD_CONFIDENCE,
     CornerClassifier,
     name_outlines,
 )
@@ -60,6 +61,7 @@ class UltralyticsDetector:
         merge_gap: float | None = None,
         imgsz: int | tuple[int, int] | None = None,
         classifier: Path | None = None,
+        min_confidence: float | None = None,
     ) -> None:
         # A pub's Pi is offline: never let Ultralytics try to install or download anything.
         os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -82,6 +84,7 @@ class UltralyticsDetector:
             ) from None
         self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
         self.iou_threshold = iou_threshold
+        self.min_confidence = MIN_CARD_CONFIDENCE if min_confidence is None else min_confidence
         self.imgsz = imgsz if imgsz is not None else self._model_imgsz()
         self.cards = pp.class_cards(self.model.names)
         self.classifier: CornerClassifier | None = None
@@ -146,7 +149,8 @@ class UltralyticsDetector:
             raw = pp.Raw(boxes=xyxy, scores=scores, classes=classes, xywh=xywh, angles=None)
         raw = pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS)
         if self.classifier is not None:
-            dets = name_outlines(frame_bgr, pp.frame_quads(raw, identity), raw.scores, self.classifier, frame)
+            quads = pp.frame_quads(raw, identity)
+            dets = name_outlines(frame_bgr, quads, raw.scores, self.classifier, frame, self.min_confidence)
         else:
             dets = pp.to_detections(raw, identity, self.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)

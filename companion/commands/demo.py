@@ -21,7 +21,7 @@ class DemoRecording:
 
     source: str
     buttons: Path
-    calibration: Path
+    calibration: Path | None  # None: the mat's printed markers calibrate it
     truth: Path | None
 
 
@@ -37,7 +37,7 @@ def load_demo(folder: Path = DEMO_DIR) -> DemoRecording:
     try:
         video = folder / str(data["video"])
         buttons = folder / str(data["buttons"])
-        calibration = folder / str(data["calibration"])
+        calibration = folder / str(data["calibration"]) if data.get("calibration") else None
         truth = folder / str(data["truth"]) if data.get("truth") else None
     except (KeyError, TypeError) as exc:
         raise UserError(f"{path}: the demo manifest lacks {exc}") from None

@@ -30,7 +30,13 @@ def register(subparsers: Any) -> None:
         help="auto: ONNX Runtime for .onnx, Ultralytics otherwise",
     )
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the detector (default: library's)")
-    parser.add_argument("--conf", type=float, default=None, help="confidence threshold (default: the backend's)")
+    parser.add_argument("--conf", type=float, default=None, help="finder confidence threshold (default: the backend's)")
+    parser.add_argument(
+        "--min-confidence",
+        type=float,
+        default=None,
+        help="report a card only at this finder x classifier confidence (default: the detector's)",
+    )
     parser.add_argument("--confusion", type=Path, default=None, metavar="FILE", help="write a confusion table (CSV)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each image the detector got wrong")
     parser.set_defaults(func=run)
@@ -44,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     # Check the inputs before the (slow) model load, so a typo fails at once.
     list_images(args.images_dir, read_labels(args.labels_csv), args.labels_csv)
     model = args.model if args.model is not None else default_model_path()
-    detector = load_detector(model, backend=args.backend, threads=args.threads, conf_threshold=args.conf)
+    detector = load_detector(
+        model, backend=args.backend, threads=args.threads, conf_threshold=args.conf, min_confidence=args.min_confidence
+    )
 
     def show(score: ImageScore) -> None:
         if args.verbose and score.labelled != score.reported:

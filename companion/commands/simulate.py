@@ -103,10 +103,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_model(args: argparse.Namespace) -> Any:
+    from companion.errors import UserError
     from vision.detector import load_detector
     from vision.models import default_model_path
 
-    model = args.model if args.model is not None else default_model_path()
+    try:
+        model = args.model if args.model is not None else default_model_path()
+    except UserError as exc:
+        raise UserError(f"{exc}; or --detector oracle to test the tracker and engine without a model") from None
     return load_detector(model, threads=args.threads)
 
 

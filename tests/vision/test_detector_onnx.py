@@ -57,6 +57,14 @@ def test_the_confidence_threshold_applies_to_the_finder() -> None:
     assert strict.detect(card_frame((20, 20, 220))) == []
 
 
+def test_doubtful_names_are_not_reported() -> None:
+    # The card's confidence is the finder's 0.9 times the classifier's: below 0.9 whatever the classifier says.
+    frame = card_frame((20, 20, 220))
+    (found,) = OnnxDetector(FINDER, threads=1, min_confidence=0.0).detect(frame)
+    assert 0.0 < found.confidence < 0.9
+    assert OnnxDetector(FINDER, threads=1, min_confidence=0.9).detect(frame) == []
+
+
 def test_load_detector_picks_onnx_runtime_for_onnx_files() -> None:
     d = load_detector(FINDER, threads=1)
     assert isinstance(d, OnnxDetector)

@@ -1,10 +1,10 @@
-"""The shipped model (models/) loads through the default path and names the right cards on dev photos and rendered scenes.
+"""The shipped model (models/) loads by default and names the right cards on dev photos and rendered scenes.
 
-The photos are real dev photos it reads right (chosen from an eval-vision
-run; the dev set is for validation, never training); the scenes are drawn at
-test time from procedurally drawn faces (no fetched art needed), with seeds
-it reads right. The exact card sets are asserted, so a model that reads
-worse fails here.
+The photos (``data/dev-photos``) are real dev photos it reads right, chosen
+from an eval-vision run (the dev set is for validation, never training); the
+scenes (``data/scenes``) are rendered from the held-out decks only, chosen
+the same way from the synthetic test set. The exact card sets are asserted,
+so a model that reads worse fails here.
 """
 
 from __future__ import annotations
@@ -18,12 +18,22 @@ from vision.evaluate import load_image
 from vision.models import DEFAULT_MODEL_NAME, REPO_MODELS_DIR, default_model_path
 from vision.onnx_detector import OnnxDetector
 
-DEV = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos-dev" / "images"
+DEV = Path(__file__).resolve().parent / "data" / "dev-photos"
+SCENE_DIR = Path(__file__).resolve().parent / "data" / "scenes"
 
-# photo -> the cards in it (its labels)
-PHOTOS: dict[str, str] = {}
-# procedural scene seed -> the cards the renderer labelled in it
-SCENES: dict[int, str] = {}
+# photo (in data/dev-photos) -> the cards in it (its labels): both red nines, both red aces, all four nines
+PHOTOS: dict[str, str] = {
+    "edje_test_IMG_2580.jpg": "9d 9h Ac Kc",
+    "edje_train_IMG_2582.jpg": "Ad Ah Qh",
+    "edje_test_cam_image6.jpg": "9c 9d 9h 9s",
+    "edje_train_IMG_2593.jpg": "Ah Qs Td Th",
+}
+# rendered scene (in data/scenes, held-out decks only) -> the cards labelled in it
+SCENES: dict[str, str] = {
+    "synth_00012.jpg": "7d B",
+    "synth_00083.jpg": "Kd Qd Td",
+    "synth_00129.jpg": "7c 8d Js Qc",
+}
 
 
 @pytest.fixture(scope="module")
@@ -48,18 +58,7 @@ def test_dev_photos(detector: OnnxDetector, photo: str, expected: str) -> None:
     assert sorted(str(d.card) for d in found) == cards(expected)
 
 
-@pytest.fixture(scope="module")
-def faces():  # type: ignore[no-untyped-def]
-    from vision.synth.faces import procedural_faceset
-
-    return procedural_faceset()
-
-
-@pytest.mark.parametrize(("seed", "expected"), sorted(SCENES.items()))
-def test_rendered_scenes(detector: OnnxDetector, faces, seed: int, expected: str) -> None:  # type: ignore[no-untyped-def]
-    from vision.synth.scenes import render_scene
-
-    scene = render_scene(faces, seed)
-    assert sorted(c.card for c in scene.cards) == cards(expected)  # the renderer still draws what it drew
-    found = detector.detect(scene.image)
+@pytest.mark.parametrize(("scene", "expected"), sorted(SCENES.items()))
+def test_rendered_scenes(detector: OnnxDetector, scene: str, expected: str) -> None:
+    found = detector.detect(load_image(SCENE_DIR / scene))
     assert sorted(str(d.card) for d in found) == cards(expected)
