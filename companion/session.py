@@ -266,7 +266,11 @@ class TableSession:
         # ZoneCleared: a trick gathered. The engine closed the trick when its last card landed.
 
     def _up_card(self, card: Card, confidence: float, uncertain: bool, frame: int) -> None:
-        if self.match.expected.expected is not Expect.UP_CARD:
+        expected = self.match.expected
+        # A renege proven by a hand's last card may still await its decision: a new up-card means the
+        # table played on (the engine takes it as such).
+        next_deal = expected.expected is Expect.RENEGE_DECISION and expected.seat is None
+        if expected.expected is not Expect.UP_CARD and not next_deal:
             return  # the up-card seen again, or turned down: nothing new
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
         self.submit(UpCard(card, conf), frame=frame, source="camera")

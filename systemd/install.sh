@@ -63,7 +63,8 @@ if [ "$codename" = "bookworm" ]; then
   # and opencv-python 4.12+ requires numpy 2.
   "$PREFIX/.venv/bin/python" -m pip install "numpy<2" "opencv-python-headless<4.12"
 fi
-"$PREFIX/.venv/bin/python" -m pip install "${PREFIX}[pi]"
+# Editable, so the installed program finds its models/ and demo recording beside it.
+"$PREFIX/.venv/bin/python" -m pip install -e "${PREFIX}[pi]"
 
 echo "== configuration in $CONF_DIR"
 mkdir -p "$CONF_DIR"

@@ -47,7 +47,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     _finish(_demo(reference))
     full_run = time.monotonic() - started
     expected = _game(reference)
-    assert expected[1] is not None, "the demo game should finish"
+    assert expected[0], "the demo should record at least one deal"
 
     rng = random.Random(20261129)
     interrupted = tmp_path / "interrupted"

@@ -298,11 +298,6 @@ def test_demo_ground_truth_is_the_script_it_was_rendered_from(demo_truth: dict[s
     assert (DEMO / "buttons.jsonl").read_text(encoding="utf-8") == st.buttons_jsonl(script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="companion.session ignores an up-card while a renege proven by a hand's last card awaits a decision "
-    "(the engine takes that up-card as playing on); reported to the lead",
-)
 def test_demo_ground_truth_replays_through_the_table_session(demo_truth: dict[str, object], tmp_path: Path) -> None:
     # The app's own mapping: card rests as the tracker would report them, presses as the panel's buttons.
     from companion.session import TableSession
