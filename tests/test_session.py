@@ -1,4 +1,4 @@
-"""The table session: observations and buttons become the right inputs, and nothing is announced before it is on disk."""
+"""The table session: observations and buttons become the right inputs, announced only once on disk."""
 
 from __future__ import annotations
 
