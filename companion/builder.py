@@ -19,6 +19,7 @@ from pathlib import Path
 
 from companion.buttons_script import ButtonScript, load_buttons
 from companion.config import Config
+from companion.detection_cache import DetectionCache
 from companion.errors import UserError
 from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration
 from companion.sdnotify import Notifier
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 LOG_NAME = "match.jsonl"
 EGN_NAME = "game.egn"
+CACHE_NAME = "detections.jsonl"
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ def data_dir(config: Config, request: RunRequest) -> Path:
 def archive_log(folder: Path) -> Path | None:
     """Move the current match log aside (``--fresh``), never deleting it."""
     current = folder / LOG_NAME
+    # The detection cache belongs to the match being set aside; it is derived data, rebuilt by the detector.
+    (folder / CACHE_NAME).unlink(missing_ok=True)
     if not current.exists():
         return None
     archive = folder / "archive"
@@ -181,6 +185,8 @@ def build_app(config: Config, request: RunRequest) -> App:
         notifier=notifier,
         egn_path=folder / EGN_NAME,
         resume_frame=resume_frame,
+        # A recording can be judged again exactly after a crash; a live camera cannot be rewound.
+        detection_cache=None if _is_camera(request.source) else DetectionCache(folder / CACHE_NAME),
     )
     if request.headless:
         parts.recorder = HeadlessRecorder(folder, (config.display.width, config.display.height))

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.buttons_script import ButtonScript
+from companion.detection_cache import DetectionCache
 from companion.sdnotify import Notifier
 from companion.session import TableSession
 from display.actions import Action
@@ -136,6 +137,7 @@ class AppParts:
     notifier: Notifier = field(default_factory=lambda: Notifier(""))
     egn_path: Path | None = None
     resume_frame: int = -1
+    detection_cache: DetectionCache | None = None
 
 
 class App:
@@ -184,8 +186,31 @@ class App:
             return None
         frame = source.read()
         while frame is not None and frame.number <= self.p.resume_frame:
-            frame = source.read()  # already judged before the restart
+            self._catch_up(frame)  # judged before the restart: rebuild the tracker, add no input
+            frame = source.read()
         return frame
+
+    def _catch_up(self, frame: Frame) -> None:
+        p = self.p
+        if p.tracker is None:
+            return
+        self._calibrate(frame)
+        detections = p.detection_cache.get(frame.number) if p.detection_cache is not None else None
+        if detections is None:
+            if p.detector is None:
+                return
+            detections = p.detector.detect(frame.image_bgr, frame.number)
+        p.tracker.update(detections, frame.number, None)
+
+    def _calibrate(self, frame: Frame) -> None:
+        p = self.p
+        if p.markers is None or p.tracker is None:
+            return
+        calibration = p.markers.update(frame.image_bgr, frame.number)
+        if calibration is None:
+            h, w = frame.image_bgr.shape[:2]
+            calibration = whole_frame_calibration(w, h)
+        p.tracker.calibration = calibration
 
     def _see(self, frame: Frame) -> None:
         p = self.p
@@ -193,13 +218,10 @@ class App:
         self.last_image = frame.image_bgr
         if p.detector is None or p.tracker is None:
             return
-        if p.markers is not None:
-            calibration = p.markers.update(frame.image_bgr, frame.number)
-            if calibration is None:
-                h, w = frame.image_bgr.shape[:2]
-                calibration = whole_frame_calibration(w, h)
-            p.tracker.calibration = calibration
+        self._calibrate(frame)
         detections = p.detector.detect(frame.image_bgr, frame.number)
+        if p.detection_cache is not None:
+            p.detection_cache.put(frame.number, detections)
         expected = p.session.match.expected.seat
         for obs in p.tracker.update(detections, frame.number, expected):
             p.session.observe(obs)
@@ -277,6 +299,8 @@ class App:
             self.finish()
         finally:
             self.p.session.close()
+            if self.p.detection_cache is not None:
+                self.p.detection_cache.close()
 
     def finish(self) -> None:
         """Make everything durable and announced, and write the final EGN."""
