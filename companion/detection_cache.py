@@ -29,16 +29,19 @@ class DetectionCache:
         self._out: IO[str] = path.open("a", encoding="utf-8")
 
     def _load(self) -> None:
-        with self.path.open(encoding="utf-8", errors="replace") as lines:
-            for line in lines:
-                if not line.endswith("\n"):
-                    break  # a torn last line: the frame is detected again
-                try:
-                    obj = json.loads(line)
-                    frame = int(obj["f"])
-                    self._by_frame[frame] = [_detection(d, frame) for d in obj["d"]]
-                except (ValueError, KeyError, TypeError, IndexError, CardParseError):
-                    continue  # a damaged line: that frame is detected again
+        data = self.path.read_bytes()
+        whole = data[: data.rfind(b"\n") + 1]
+        if len(whole) != len(data):
+            # A torn last line: cut it off so the next line starts clean (that frame is detected again).
+            with self.path.open("r+b") as f:
+                f.truncate(len(whole))
+        for line in whole.decode("utf-8", errors="replace").splitlines():
+            try:
+                obj = json.loads(line)
+                frame = int(obj["f"])
+                self._by_frame[frame] = [_detection(d, frame) for d in obj["d"]]
+            except (ValueError, KeyError, TypeError, IndexError, CardParseError):
+                continue  # a damaged line: that frame is detected again
 
     def get(self, frame: int) -> list[CardDetection] | None:
         return self._by_frame.get(frame)
