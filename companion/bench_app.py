@@ -69,7 +69,12 @@ def bench_app(args: argparse.Namespace) -> dict[str, Any]:
     from vision.models import default_model_path
 
     pt = default_model_path().with_suffix(".pt")
-    ultra = _run_demo(python, "ultralytics", pt if pt.exists() else None)
+    try:
+        ultra = _run_demo(python, "ultralytics", pt if pt.exists() else None)
+    except UserError as exc:  # the training environment may lack the app's own packages
+        print(f"ultralytics backend not measured: {exc}", file=sys.stderr)
+        out.update({"app_fps_ultralytics": "na", "app_rss_mb_ultralytics": "na"})
+        return out
     print(f"ultralytics: {ultra}", file=sys.stderr)
     out.update({f"app_{k}_ultralytics": v for k, v in ultra.items() if k != "wall_s"})
     return out
