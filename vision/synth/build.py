@@ -20,12 +20,16 @@ import csv
 import multiprocessing as mp
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import cv2
 
 from vision.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
 from vision.synth.scenes import Scene, render_scene
+
+T = TypeVar("T")
 
 SEED_TRAIN = 1_000_000
 SEED_VAL = 2_000_000
@@ -90,25 +94,37 @@ def build_obb(art: str | None, out: Path, n_train: int, n_val: int, procs: int) 
             name = f"{split}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
                          str(out / "labels" / split / f"{name}.txt")))
-    with mp.Pool(procs, initializer=_init, initargs=(art, "train")) as pool:
-        total = 0
-        for k, n in enumerate(pool.imap(_job_obb, jobs, chunksize=8)):
-            total += n
-            if (k + 1) % 500 == 0:
-                print(f"rendered {k + 1}/{len(jobs)}", flush=True)
+    total = 0
+    for k, n in enumerate(_map(procs, (art, "train"), _job_obb, jobs)):
+        total += n
+        if (k + 1) % 500 == 0:
+            print(f"rendered {k + 1}/{len(jobs)}", flush=True)
     (out / "data.yaml").write_text(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n"
     )
     return total
 
 
+def _map(procs: int, initargs: tuple[str | None, str], job: Callable[[Any], T], jobs: list[Any]) -> Iterator[T]:
+    """Run ``job`` over ``jobs`` in this process (``procs`` <= 1) or in a pool of fresh processes.
+
+    The pool starts its workers with "spawn": a forked copy of a process that runs threads (a test
+    runner, the app) can deadlock on a lock some other thread held at the fork.
+    """
+    if procs <= 1:
+        _init(*initargs)
+        yield from map(job, jobs)
+        return
+    with mp.get_context("spawn").Pool(procs, initializer=_init, initargs=initargs) as pool:
+        yield from pool.imap(job, jobs, chunksize=8)
+
+
 def build_test(art: str | None, out: Path, count: int, procs: int) -> int:
     (out / "images").mkdir(parents=True, exist_ok=True)
     jobs = [(SEED_TEST + i, str(out / "images" / f"synth_{i:05d}.jpg")) for i in range(count)]
     rows: list[tuple[str, str, float, float, float, float]] = []
-    with mp.Pool(procs, initializer=_init, initargs=(art, "held-out")) as pool:
-        for r in pool.imap(_job_test, jobs, chunksize=8):
-            rows += r
+    for r in _map(procs, (art, "held-out"), _job_test, jobs):
+        rows += r
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
         wr.writerow(["image", "class", "x_center", "y_center", "width", "height"])

@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(art, "heldout", args.seed + 1, i, out) for i in range(args.val_chunks)]
     jobs += [(art, "train", args.seed, i, out) for i in range(args.train_chunks)]
     if args.procs > 1:
-        with mp.Pool(args.procs) as pool:
+        with mp.get_context("spawn").Pool(args.procs) as pool:
             for p in pool.imap(_write_chunk, jobs):
                 print(p, flush=True)
     else:
