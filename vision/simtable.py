@@ -585,6 +585,13 @@ def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[
 
     art = art_dir if art_dir is not None else Path(__file__).resolve().parent.parent / "work-data" / "art"
     wanted = [str(c) for c in deck(25)]
+    from vision.synth.fetch_art import deck_names
+
+    if not style.startswith("procedural") and style not in deck_names():
+        from companion.errors import UserError
+
+        known = ", ".join(sorted(deck_names()))
+        raise UserError(f"--deck-style {style!r}: no such deck; known decks: {known}, or procedural-N")
     if style.startswith("procedural"):
         fs = None
     elif (art / "manifest.csv").is_file():

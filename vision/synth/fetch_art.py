@@ -62,6 +62,15 @@ KDE_MASK_CORNERS: set[str] = set()
 KDE_RANK = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "1"}
 KDE_SUIT = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
 
+def deck_names() -> frozenset[str]:
+    """Every deck name this script can produce (whether or not it has been fetched here)."""
+    return frozenset(
+        [f"gnome-{t}" for t in [*GNOME_THEMES, *GNOME_PIPS_ONLY]]
+        + [f"kde-{d}" for d in KDE_DECKS]
+        + ["cardsjs", "kennard-2color", "kennard-2color-bf", "younestouati", "bjgui"]
+    )
+
+
 LICENCES = {
     "gnome": "GPL-3+ (some decks LGPL); Debian gnome-cards-data/aisleriot",
     "kde": "GPL-2+; Debian kdegames-card-data-kf5",
