@@ -129,6 +129,34 @@ def panel_config(config: Config) -> object:
     return PanelConfig(buttons=buttons, turn_leds=config.buttons.turn_leds, buzzer=config.buttons.buzzer)
 
 
+def _is_sim(source: str) -> bool:
+    return source.strip().lower().partition(":")[0] == "sim"
+
+
+def _config_for_sim(config: Config, source: str) -> Config:
+    """The simulated table deals its own game: its rules and its first dealer replace the config's."""
+    import dataclasses
+
+    from vision.simtable import SimTableSource
+    from vision.sources import open_source
+
+    sim = open_source(source)
+    assert isinstance(sim, SimTableSource)
+    script = sim.buttons_script
+    sim_config = dataclasses.replace(
+        config,
+        rules_preset="north_american",
+        rules_overrides={},
+        seats=dataclasses.replace(config.seats, first_dealer=script.deals[0].dealer),
+    )
+    if sim_config.rules() != script.rules:  # pragma: no cover - the simulator plays the preset
+        raise UserError(f"--source {source}: the simulated table's rules are not a preset the config can name")
+    if config.rules() != script.rules:
+        print("euchre-table: the simulated table plays north_american rules; the config's rules are not used",
+              file=sys.stderr)
+    return sim_config
+
+
 def build_app(config: Config, request: RunRequest) -> App:
     """Everything ``run`` and ``demo`` need, checked and opened."""
     from vision.detector import load_detector
@@ -137,6 +165,8 @@ def build_app(config: Config, request: RunRequest) -> App:
     from vision.tracker import Tracker
     from vision.zones import MarkerLayout, MarkerRefresher, TableLayout, load_table
 
+    if _is_sim(request.source):
+        config = _config_for_sim(config, request.source)
     folder = data_dir(config, request)
     session = open_session(config, folder, request.fresh)
     try:
@@ -150,6 +180,13 @@ def build_app(config: Config, request: RunRequest) -> App:
         else:
             source = open_source(request.source)
         source.open()
+        if script is None and _is_sim(request.source):
+            # The simulated table knows its bids: they come in as a buttons file would.
+            from companion.buttons_script import parse_buttons
+            from vision.simtable import SimTableSource, buttons_jsonl
+
+            assert isinstance(source, SimTableSource)
+            script = ButtonScript(parse_buttons(buttons_jsonl(source.buttons_script), "sim"), done=buttons_done)
         model_path = request.model or (Path(config.model.path) if config.model.path else default_model_path())
         # One thread: ONNX Runtime's multi-threaded reductions can differ in the last bits from run to run,
         # which flips borderline readings; one thread reads a frame the same way every time (and the model

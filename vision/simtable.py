@@ -1245,9 +1245,14 @@ class SimTableSource:
 
     @property
     def buttons(self) -> list[ButtonPress]:
+        return list(self.buttons_script.buttons)
+
+    @property
+    def buttons_script(self) -> TableScript:
+        """The script of the game shown (built on first use)."""
         self._build()
         assert self.script is not None
-        return list(self.script.buttons)
+        return self.script
 
     def _build(self) -> None:
         if self.script is None:

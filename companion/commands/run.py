@@ -16,7 +16,11 @@ def register(sub: Any) -> None:
         description="The main job: reads the cards from the camera, keeps the score, shows the scoreboard.",
     )
     add_run_arguments(p)
-    p.add_argument("--source", help="camera[:INDEX], picamera, video:PATH, images:DIR or sim (default: the config's)")
+    p.add_argument(
+        "--source",
+        help="camera[:INDEX], picamera, video:PATH, images:DIR or sim[:HANDS] (the simulated table; "
+        "default: the config's)",
+    )
     p.add_argument("--config", type=Path, help="the TOML config file (default: built-in defaults)")
     p.set_defaults(func=run)
 

@@ -44,6 +44,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--resume", type=Path, default=None,
                    help="detector: a last.pt to continue; classifier: pass any path to continue OUT/last.pt")
     p.add_argument("--out", type=Path, default=None, help="run folder (default work-data/runs/<stage>)")
+    p.add_argument("--name", default="card-obb", help="detector: run name under --out")
+    p.add_argument("--init-weights", type=Path, default=None,
+                   help="detector: fine-tune from this run's weights (a .pt of this project) instead of the yaml")
+    p.add_argument("--lr0", type=float, default=None, help="detector: starting learning rate of a fine-tune (AdamW)")
     p.add_argument("--detector-weights", type=Path, help="export: trained detector .pt")
     p.add_argument("--classifier-weights", type=Path, help="export: trained classifier .pt")
     p.add_argument("--models", type=Path, default=Path("models"), help="export: where the ONNX files go")
@@ -61,12 +65,14 @@ def run(args: argparse.Namespace) -> int:
                 raise UserError(f"{args.resume}: checkpoint not found")
         elif args.data is None or not args.data.exists():
             raise UserError(f"{args.data}: data.yaml not found (build it with python -m vision.synth.build obb)")
+        if args.init_weights is not None and not args.init_weights.exists():
+            raise UserError(f"{args.init_weights}: weights not found")
         out = args.out or Path("work-data/runs")
         run_dir = tr.train_detector(
             args.data, epochs=args.epochs or 30, imgsz=args.imgsz, model_yaml=args.model_yaml or tr.DEFAULT_MODEL_YAML,
             seed=args.seed,
             resume=args.resume, project=out, batch=args.batch, workers=args.workers, threads=args.threads,
-            time_hours=args.time_hours,
+            time_hours=args.time_hours, name=args.name, init_weights=args.init_weights, lr0=args.lr0,
         )
         print(summary_line(stage="detector", run=run_dir, weights=run_dir / "weights" / "best.pt"))
         return 0

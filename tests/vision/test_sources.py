@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from companion.errors import UserError
+from vision.simtable import SimTableSource
 from vision.sources import (
     FakeSource,
     Frame,
@@ -104,6 +105,7 @@ def test_video_file_errors(tmp_path: Path) -> None:
         ("video:C:/clips/a.mp4", SourceSpec("video", path=Path("C:/clips/a.mp4"))),
         ("images:shots", SourceSpec("images", path=Path("shots"))),
         ("sim", SourceSpec("sim")),
+        ("sim:2", SourceSpec("sim", 2)),
     ],
 )
 def test_spec_parses_and_round_trips(text: str, spec: SourceSpec) -> None:
@@ -122,7 +124,8 @@ def test_spec_parses_and_round_trips(text: str, spec: SourceSpec) -> None:
         ("camera:-1", "index must be a number"),
         ("video:", "needs a video file"),
         ("images:", "needs a folder"),
-        ("sim:3", "no argument"),
+        ("sim:x", "number of hands"),
+        ("sim:0", "number of hands"),
     ],
 )
 def test_bad_specs_are_user_errors(text: str, message: str) -> None:
@@ -135,8 +138,8 @@ def test_open_source_checks_paths_and_sim(tmp_path: Path) -> None:
         open_source(f"video:{tmp_path / 'missing.mp4'}")
     with pytest.raises(UserError, match="no such folder"):
         open_source(f"images:{tmp_path / 'missing'}")
-    with pytest.raises(UserError, match="not available yet"):
-        open_source("sim")
+    sim = open_source("sim:2")
+    assert isinstance(sim, SimTableSource) and sim.hands == 2
     assert isinstance(open_source(f"images:{tmp_path}"), ImageFolderSource)
 
 

@@ -1,4 +1,7 @@
-"""The command line's ``--source SPEC``: ``camera[:INDEX]``, ``picamera``, ``video:PATH``, ``images:DIR``, ``sim``."""
+"""The command line's ``--source SPEC``: ``camera[:INDEX]``, ``picamera``, ``video:PATH``, ``images:DIR``, ``sim[:N]``.
+
+``sim:N`` plays N hands on the simulated table (``sim``: one whole game).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from companion.errors import UserError
 from vision.sources.base import FrameSource
 
 KINDS = ("camera", "picamera", "video", "images", "sim")
-_USAGE = "expected camera[:INDEX], picamera, video:PATH, images:DIR or sim"
+_USAGE = "expected camera[:INDEX], picamera, video:PATH, images:DIR or sim[:HANDS]"
 
 
 @dataclass(frozen=True)
@@ -18,7 +21,7 @@ class SourceSpec:
     """A parsed SPEC; ``str(spec)`` writes it back (``SourceSpec.parse(str(s)) == s``)."""
 
     kind: str
-    index: int = 0
+    index: int = 0  # the camera's number; for sim, the hands to play (0: one whole game)
     path: Path | None = None
 
     @classmethod
@@ -40,15 +43,17 @@ class SourceSpec:
                 raise UserError(f"--source {text!r}: {kind}: needs {what}, such as {kind}:PATH")
             return cls(kind, path=Path(rest).expanduser())
         if kind == "sim":
-            if sep:
-                raise UserError(f"--source {text!r}: sim takes no argument")
-            return cls(kind)
+            if not sep:
+                return cls(kind)
+            if not rest.isdigit() or not 1 <= int(rest) <= 10_000:
+                raise UserError(f"--source {text!r}: sim:HANDS takes a number of hands from 1 to 10000")
+            return cls(kind, int(rest))
         raise UserError(f"--source {text!r}: unknown source {kind!r} ({_USAGE})")
 
     def __str__(self) -> str:
         if self.kind in ("video", "images"):
             return f"{self.kind}:{self.path}"
-        if self.kind in ("camera", "picamera") and self.index:
+        if self.kind in ("camera", "picamera", "sim") and self.index:
             return f"{self.kind}:{self.index}"
         return self.kind
 
@@ -97,9 +102,11 @@ def open_source(spec: SourceSpec | str, *, resilient: bool = True, **options: An
             raise UserError(f"--source {spec}: no such folder")
         source = ImageFolderSource(spec.path, **options)
     else:
-        raise UserError(
-            f"--source {spec}: the simulated table is not available yet; use video:PATH or images:DIR meanwhile"
-        )
+        # The simulated table: a scripted game drawn in a held-out deck on the printed mat; its bids come
+        # from the script (``SimTableSource.buttons``), which the app feeds in as a buttons file.
+        from vision.simtable import SimTableSource
+
+        source = SimTableSource(hands=spec.index or None, **options)
     if spec.is_live and resilient:
         from vision.sources.resilient import ResilientSource
 

@@ -34,6 +34,8 @@ T = TypeVar("T")
 SEED_TRAIN = 1_000_000
 SEED_VAL = 2_000_000
 SEED_TEST = 3_000_000
+SEED_MAT_TRAIN = 4_000_000  # scenes on the product's printed mat
+SEED_MAT_VAL = 5_000_000
 
 _FS: FaceSet | None = None
 
@@ -63,10 +65,10 @@ def _init(art: str | None, decks: str) -> None:
             _FS.backs = load_manifest(Path(art)).backs
 
 
-def _job_obb(args: tuple[int, str, str]) -> int:
-    seed, img_path, lbl_path = args
+def _job_obb(args: tuple[int, str, str, bool]) -> int:
+    seed, img_path, lbl_path, on_mat = args
     assert _FS is not None
-    scene = render_scene(_FS, seed)
+    scene = render_scene(_FS, seed, on_mat=on_mat)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -85,15 +87,21 @@ def _job_test(args: tuple[int, str]) -> list[tuple[str, str, float, float, float
     return rows
 
 
-def build_obb(art: str | None, out: Path, n_train: int, n_val: int, procs: int) -> int:
+def build_obb(art: str | None, out: Path, n_train: int, n_val: int, procs: int, n_mat: int = 0) -> int:
+    """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed mat."""
     jobs = []
-    for split, n, base in (("val", n_val, SEED_VAL), ("train", n_train, SEED_TRAIN)):
+    for split, n, base, prefix, on_mat in (
+        ("val", n_val, SEED_VAL, "val", False),
+        ("train", n_train, SEED_TRAIN, "train", False),
+        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True),
+        ("train", n_mat, SEED_MAT_TRAIN, "mat", True),
+    ):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i in range(n):
-            name = f"{split}_{i:06d}"
+            name = f"{prefix}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
-                         str(out / "labels" / split / f"{name}.txt")))
+                         str(out / "labels" / split / f"{name}.txt"), on_mat))
     total = 0
     for k, n in enumerate(_map(procs, (art, "train"), _job_obb, jobs)):
         total += n
@@ -141,14 +149,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--train", type=int, default=5000)
     ap.add_argument("--val", type=int, default=400)
+    ap.add_argument("--on-mat", type=int, default=0,
+                    help="extra train scenes on the printed play mat (and a tenth as many val)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
     art = None if args.procedural else args.art
     out = Path(args.out)
     if args.what == "obb":
-        n = build_obb(art, out, args.train, args.val, args.procs)
-        print(f"scenes={args.train + args.val} cards={n} out={out}")
+        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat)
+        print(f"scenes={args.train + args.val + args.on_mat + args.on_mat // 10} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs)
         print(f"scenes={args.count} cards={n} out={out}")

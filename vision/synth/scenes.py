@@ -134,6 +134,50 @@ def background(rng: Rng, h: int, w: int) -> Image:
 # ---------------------------------------------------------------- geometry
 
 
+CARD_MM = 88.9  # a poker-size card's height
+
+
+@dataclass(frozen=True)
+class MatPlacement:
+    """Where the printed play mat lies in the (untilted) frame: its centre and scale."""
+
+    centre: tuple[float, float]
+    px_per_mm: float
+
+
+_MAT_CACHE: dict[str, Image] = {}
+MAT_PX_PER_MM = 2.0
+
+
+def _mat_image(sheet: str) -> Image:
+    if sheet not in _MAT_CACHE:
+        from vision.mat import render_mat  # the product's own mat: markers, zones, labels
+
+        _MAT_CACHE[sheet] = render_mat(sheet, px_per_mm=MAT_PX_PER_MM)
+    return _MAT_CACHE[sheet]
+
+
+def mat_background(rng: Rng, h: int, w: int) -> tuple[npt.NDArray[np.float32], MatPlacement]:
+    """The product's printed mat (A3 or A2) lying on a table surface, filling most of the frame."""
+    table = background(rng, h, w).astype(np.float32)
+    sheet = "A3" if rng.random() < 0.7 else "A2"
+    mat = _mat_image(sheet)
+    mh, mw = mat.shape[:2]
+    quarter = int(rng.integers(4))
+    angle = quarter * math.pi / 2 + float(rng.normal(0, 0.06))
+    # the camera sees the whole mat (markers in view) with a margin of table round it
+    turned_w, turned_h = (mw, mh) if quarter % 2 == 0 else (mh, mw)
+    scale = min(w / turned_w, h / turned_h) * float(rng.uniform(0.78, 0.97))
+    cx, cy = w / 2 + float(rng.normal(0, 0.02 * w)), h / 2 + float(rng.normal(0, 0.02 * h))
+    c, s_ = math.cos(angle) * scale, math.sin(angle) * scale
+    m = np.array([[c, -s_, cx - c * mw / 2 + s_ * mh / 2], [s_, c, cy - s_ * mw / 2 - c * mh / 2]], np.float64)
+    paper = np.array(rng.uniform(0.9, 1.0, 3), np.float32)  # paper tint and print darkness
+    warped = cv2.warpAffine(mat.astype(np.float32) * paper, m, (w, h), flags=cv2.INTER_AREA)
+    mask = cv2.warpAffine(np.ones((mh, mw), np.float32), m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    img = table * (1 - mask) + warped * mask
+    return img, MatPlacement((cx, cy), scale * MAT_PX_PER_MM)
+
+
 def card_quad(cx: float, cy: float, ch: float, aspect: float, angle: float) -> npt.NDArray[np.float32]:
     """Corners TL, TR, BR, BL of an upright card of height ``ch`` turned by ``angle`` (radians) about (cx, cy)."""
     w, h = ch * aspect, ch
@@ -184,11 +228,14 @@ def _choose_faces(rng: Rng, fs: FaceSet, n: int) -> list[tuple[str, str, BGRA]]:
     return out
 
 
-def layout(rng: Rng, fs: FaceSet, w: int, h: int) -> list[Placement]:
-    """Where the cards lie on the flat table (bottom first)."""
+def layout(rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None) -> list[Placement]:
+    """Where the cards lie on the flat table (bottom first); on ``mat``, at its scale and round its centre."""
     short = min(w, h)
     ch = float(np.exp(rng.uniform(math.log(0.13), math.log(0.62)))) * short
     mode = str(rng.choice(["scatter", "table", "table", "fan", "row", "single"]))
+    if mat is not None:
+        ch = CARD_MM * mat.px_per_mm * float(rng.uniform(0.97, 1.03))
+        mode = str(rng.choice(["table", "table", "table", "scatter"]))
     spots: list[tuple[float, float, float, float]] = []  # cx, cy, height, angle
     backs: list[tuple[float, float, float, float]] = []
     jitter = lambda s: float(rng.normal(0, s))  # noqa: E731
@@ -220,6 +267,8 @@ def layout(rng: Rng, fs: FaceSet, w: int, h: int) -> list[Placement]:
             spots.append((cx, cy, ch, a))
     else:  # table: kitty, trick pile and seat cards, seen from above
         cx0, cy0 = w / 2 + jitter(0.05 * w), h / 2 + jitter(0.05 * h)
+        if mat is not None:
+            cx0, cy0 = mat.centre[0] + jitter(0.3 * ch), mat.centre[1] + jitter(0.3 * ch)
         if rng.random() < 0.4:  # the kitty: backs under the up-card
             kx, ky = cx0 + rng.uniform(-0.3, 0.3) * w, cy0 + rng.uniform(-0.3, 0.3) * h
             ka = rng.uniform(-math.pi, math.pi)
@@ -422,16 +471,25 @@ def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Im
     return decoded if decoded is not None else out
 
 
-def render_scene(fs: FaceSet, seed: int, size: tuple[int, int] | None = None, effects: float = 1.0) -> Scene:
-    """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene."""
+def render_scene(
+    fs: FaceSet, seed: int, size: tuple[int, int] | None = None, effects: float = 1.0, on_mat: bool = False
+) -> Scene:
+    """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
+
+    ``on_mat``: the cards lie on the product's printed play mat (``vision.mat``), at its scale.
+    """
     rng = np.random.default_rng(seed)
     w, h = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.14) * (1 if rng.random() < 0.8 else 0))
-    img = background(rng, h, w).astype(np.float32)
+    mat: MatPlacement | None = None
+    if on_mat:
+        img, mat = mat_background(rng, h, w)
+    else:
+        img = background(rng, h, w).astype(np.float32)
     img = cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT)
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
-    placements = layout(rng, fs, w, h)
+    placements = layout(rng, fs, w, h, mat)
     quads: list[npt.NDArray[np.float32]] = []
     areas: list[float] = []
     for i, p in enumerate(placements):
