@@ -23,8 +23,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.errors import UserError
+
+if TYPE_CHECKING:
+    from vision.calibration import ConfidenceCalibration
 
 DEFAULT_MODEL_NAME = "card-obb.onnx"
 CLASSIFIER_NAME = "corner-cls.onnx"
@@ -77,3 +81,22 @@ def classifier_classes_for(model: Path) -> list[str] | None:
     if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
         raise UserError(f'{path}: expected a list of class names under "classifier"')
     return classes
+
+
+def calibration_for(model: Path) -> ConfidenceCalibration | None:
+    """The confidence calibration in ``classes.json`` beside ``model`` (None where there is none)."""
+    from vision.calibration import ConfidenceCalibration
+
+    path = _models_dir_of(model) / CLASSES_NAME
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path}: cannot read the class list ({exc})") from None
+    if not isinstance(data, dict) or "calibration" not in data:
+        return None
+    try:
+        return ConfidenceCalibration.from_json(data["calibration"], str(path))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None

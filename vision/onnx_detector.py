@@ -33,6 +33,7 @@ import numpy.typing as npt
 from companion.errors import UserError
 from table.cards import Card, CardParseError
 from vision import postprocess as pp
+from vision.calibration import ConfidenceCalibration
 from vision.detection import CardDetection
 
 DEFAULT_CONF = 0.25
@@ -44,6 +45,9 @@ MERGE_GAP_WHOLE_CARDS = 0.0
 # Two stages: a card is reported when finder score x classifier confidence reaches this. Weak finder
 # boxes on paper, envelopes or card backs get a name too, but a doubtful one; this drops them.
 MIN_CARD_CONFIDENCE = 0.25
+# With a calibration beside the models (vision.calibration) the confidence is the chance that the card
+# is named right, and a card is reported from this chance up: the engine's "check this card" line.
+MIN_CALIBRATED_CONFIDENCE = 0.6
 # At most this many candidates survive NMS: a table holds one deck (33 cards at most), and the
 # classifier's cost grows with every outline it names.
 MAX_CARDS = 40
@@ -117,10 +121,17 @@ class ModelInfo:
 class CornerClassifier:
     """Names the card inside each outline from its four corner crops (``vision.cardcrop``), in one batch."""
 
-    def __init__(self, path: Path, classes: Sequence[str] | None = None, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        classes: Sequence[str] | None = None,
+        threads: int | None = None,
+        calibration: ConfidenceCalibration | None = None,
+    ) -> None:
         from vision import cardcrop
 
         self.path = Path(path)
+        self.calibration = calibration
         self.session = ort_session(self.path, threads, "corner-index classifier")
         self.input_name = self.session.get_inputs()[0].name
         self.classes = list(classes) if classes is not None else list(cardcrop.CLASSIFIER_CLASSES)
@@ -137,6 +148,16 @@ class CornerClassifier:
                 self.cards[name] = Card.parse(name)
             except CardParseError:
                 raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
+
+    @property
+    def default_min_confidence(self) -> float:
+        return MIN_CALIBRATED_CONFIDENCE if self.calibration is not None else MIN_CARD_CONFIDENCE
+
+    def confidence(self, finder_score: float, classifier_conf: float) -> float:
+        """A reading's confidence: calibrated where a calibration is loaded, else the product of the two."""
+        if self.calibration is not None:
+            return self.calibration(finder_score, classifier_conf)
+        return finder_score * classifier_conf
 
     def classify(
         self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]
@@ -165,19 +186,24 @@ def name_outlines(
     scores: npt.NDArray[np.float32],
     classifier: CornerClassifier,
     frame: int,
-    min_confidence: float = MIN_CARD_CONFIDENCE,
+    min_confidence: float | None = None,
 ) -> list[CardDetection]:
     """Second stage: card outlines (K, 4, 2) in frame pixels with finder scores -> named cards.
 
-    The confidence is the finder's score times the classifier's; an outline
-    whose corners show no index, or whose confidence is below
-    ``min_confidence``, is dropped.
+    The confidence is ``classifier.confidence`` of the finder's score and the
+    classifier's (calibrated where ``classes.json`` holds a calibration); an
+    outline whose corners show no index, or whose confidence is below
+    ``min_confidence`` (default: the classifier's), is dropped.
     """
+    floor = classifier.default_min_confidence if min_confidence is None else min_confidence
     h, w = frame_bgr.shape[:2]
     dets: list[CardDetection] = []
     for quad, score, (card, conf) in zip(quads, scores, classifier.classify(frame_bgr, quads), strict=True):
-        if card is not None and float(score) * conf >= min_confidence:
-            dets.append(pp.quad_detection(card, float(score) * conf, quad, w, h, frame))
+        if card is None:
+            continue
+        confidence = classifier.confidence(float(score), conf)
+        if confidence >= floor:
+            dets.append(pp.quad_detection(card, confidence, quad, w, h, frame))
     return dets
 
 
@@ -204,7 +230,7 @@ class OnnxDetector:
         classifier: Path | None = None,
         min_confidence: float | None = None,
     ) -> None:
-        from vision.models import classifier_classes_for, classifier_path_for
+        from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 
         self.path = Path(model)
         self.session = ort_session(self.path, threads, "ONNX model")
@@ -214,7 +240,6 @@ class OnnxDetector:
         self.info = ModelInfo.from_metadata(dict(meta), list(inp.shape), self.path)
         self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
         self.iou_threshold = iou_threshold
-        self.min_confidence = MIN_CARD_CONFIDENCE if min_confidence is None else min_confidence
         self.classifier: CornerClassifier | None = None
         if not self.info.names_cards:
             cls_path = classifier if classifier is not None else classifier_path_for(self.path)
@@ -223,7 +248,16 @@ class OnnxDetector:
                     f"{self.path}: this model only finds cards (classes {sorted(self.info.names.values())}); "
                     f"its corner-index classifier corner-cls.onnx is not beside it"
                 )
-            self.classifier = CornerClassifier(cls_path, classifier_classes_for(self.path), threads)
+            self.classifier = CornerClassifier(
+                cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path)
+            )
+        self.min_confidence = (
+            min_confidence
+            if min_confidence is not None
+            else self.classifier.default_min_confidence
+            if self.classifier is not None
+            else MIN_CARD_CONFIDENCE
+        )
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
         self.merge_gap = merge_gap
@@ -239,11 +273,25 @@ class OnnxDetector:
         out = self.session.run(None, {self.input_name: pp.to_tensor(image)})[0]
         return np.asarray(out, dtype=np.float32), box
 
-    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+    def _candidates(self, frame_bgr: npt.NDArray[np.uint8]) -> tuple[pp.Raw, pp.Letterbox]:
         out, box = self.raw_output(frame_bgr)
         raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
-        raw = pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS)
+        return pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS), box
+
+    def readings(self, frame_bgr: npt.NDArray[np.uint8]) -> list[tuple[float, Card | None, float]]:
+        """Per finder outline: its score, the classifier's card (None: no index seen) and confidence.
+
+        Before any threshold on the pair: what ``euchre-table train calibrate`` fits the confidence on.
+        """
+        if self.classifier is None:
+            raise ValueError(f"{self.path}: readings need the two-stage model (finder and classifier)")
+        raw, box = self._candidates(frame_bgr)
+        answers = self.classifier.classify(frame_bgr, pp.frame_quads(raw, box))
+        return [(float(s), card, conf) for s, (card, conf) in zip(raw.scores, answers, strict=True)]
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        raw, box = self._candidates(frame_bgr)
         if self.classifier is not None:
             quads = pp.frame_quads(raw, box)
             dets = name_outlines(frame_bgr, quads, raw.scores, self.classifier, frame, self.min_confidence)

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from companion.errors import UserError
 from vision import postprocess as pp
 from vision.detection import CardDetection
-from vision.models import classifier_classes_for, classifier_path_for
+from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 from vision.onnx_detector import (
     MAX_CARDS,
     MERGE_GAP_CORNERS,
@@ -84,7 +84,6 @@ class UltralyticsDetector:
             ) from None
         self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
         self.iou_threshold = iou_threshold
-        self.min_confidence = MIN_CARD_CONFIDENCE if min_confidence is None else min_confidence
         self.imgsz = imgsz if imgsz is not None else self._model_imgsz()
         self.cards = pp.class_cards(self.model.names)
         self.classifier: CornerClassifier | None = None
@@ -92,7 +91,16 @@ class UltralyticsDetector:
             cls_path = classifier if classifier is not None else classifier_path_for(self.path)
             if cls_path is None:
                 raise UserError(f"{self.path}: this model only finds cards; corner-cls.onnx is not beside it")
-            self.classifier = CornerClassifier(cls_path, classifier_classes_for(self.path), threads)
+            self.classifier = CornerClassifier(
+                cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path)
+            )
+        self.min_confidence = (
+            min_confidence
+            if min_confidence is not None
+            else self.classifier.default_min_confidence
+            if self.classifier is not None
+            else MIN_CARD_CONFIDENCE
+        )
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
         self.merge_gap = merge_gap

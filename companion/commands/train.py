@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("stage", choices=["detector", "classifier", "export"], help="what to train, or export both")
+    p.add_argument("stage", choices=["detector", "classifier", "export", "calibrate"],
+                   help="what to train, export both, or calibrate the confidence of the models in --models")
     p.add_argument("--data", type=Path, help="detector: the Ultralytics data.yaml (vision.synth.build obb)")
     p.add_argument("--crops", type=Path, default=Path("work-data/datasets/crops"),
                    help="classifier: the crop chunks (python -m vision.synth.crops)")
@@ -51,10 +52,43 @@ def register(subparsers: Any) -> None:
     p.add_argument("--detector-weights", type=Path, help="export: trained detector .pt")
     p.add_argument("--classifier-weights", type=Path, help="export: trained classifier .pt")
     p.add_argument("--models", type=Path, default=Path("models"), help="export: where the ONNX files go")
+    p.add_argument("--images", type=Path, default=Path("work-data/datasets/synth-test/images"),
+                   help="calibrate: labelled images (default: the held-out decks' synthetic test set)")
+    p.add_argument("--labels", type=Path, default=None, help="calibrate: their labels.csv (default: beside --images)")
     p.set_defaults(func=run)
 
 
+def calibrate(args: argparse.Namespace) -> int:
+    """Fit the confidence calibration of the models in ``--models`` and write it into their classes.json."""
+    from vision.calibration import collect_readings, fit_calibration, reliability
+    from vision.onnx_detector import OnnxDetector
+
+    model = args.models / "card-obb.onnx"
+    classes = args.models / "classes.json"
+    if not model.is_file() or not classes.is_file():
+        raise UserError(f"{args.models}: card-obb.onnx and classes.json needed (euchre-table train export)")
+    labels = args.labels if args.labels is not None else args.images.parent / "labels.csv"
+    if not labels.is_file():
+        raise UserError(f"{labels}: labels not found (python -m vision.synth.build test)")
+    detector = OnnxDetector(model, threads=args.threads)
+    samples = collect_readings(detector, args.images, labels)
+    try:
+        cal = fit_calibration(samples, fitted_on=f"{args.images} ({len(samples)} readings)")
+    except ValueError as exc:
+        raise UserError(f"{args.images}: {exc}") from None
+    data = json.loads(classes.read_text(encoding="utf-8"))
+    data["calibration"] = cal.to_json()
+    classes.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    for predicted, right, n in reliability(cal, samples):
+        print(f"calibrate: predicted {predicted:.2f} right {right:.2f} n {n}")
+    print(summary_line(stage="calibrate", readings=len(samples), bias=round(cal.bias, 4),
+                       w_finder=round(cal.w_finder, 4), w_classifier=round(cal.w_classifier, 4), out=classes))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.stage == "calibrate":
+        return calibrate(args)
     try:
         from vision import train as tr
     except ImportError as exc:  # pragma: no cover - depends on the environment
