@@ -107,6 +107,15 @@ class ButtonScript:
     def __init__(self, actions: list[TimedAction], done: int = 0) -> None:
         self._actions = actions
         self._next = done
+        self._done = done
+
+    def rewind(self) -> None:
+        """Hand the presses out again from the first (a resumed run judging its recording again)."""
+        self._next = 0
+
+    def fast_forward(self) -> None:
+        """Skip the presses the log already holds (those done when the script was loaded)."""
+        self._next = max(self._next, self._done)
 
     def due(self, frame: int) -> Iterator[TimedAction]:
         while self._next < len(self._actions) and self._actions[self._next].frame <= frame:

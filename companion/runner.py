@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -154,6 +155,16 @@ class App:
         self._renege_tricks: tuple[int, ...] = ()
         self._status = ""
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
+        # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
+        self._replaying = (
+            parts.resume_frame >= 0
+            and parts.tracker is not None
+            and parts.detector is not None
+            and parts.source is not None
+            and parts.session.begin_replay()
+        )
+        if self._replaying and parts.buttons is not None:
+            parts.buttons.rewind()
 
     # ---- one iteration ----
 
@@ -186,11 +197,18 @@ class App:
             return None
         frame = source.read()
         while frame is not None and frame.number <= self.p.resume_frame:
-            self._catch_up(frame)  # judged before the restart: rebuild the tracker, add no input
+            self._catch_up(frame)  # judged before the restart
             frame = source.read()
+        if self._replaying:
+            self._end_replay()
         return frame
 
     def _catch_up(self, frame: Frame) -> None:
+        """A frame judged before the restart: judge it again, the session checking each input against the log.
+
+        Should the judging differ from the log (a different model, a changed recording), the rest of
+        the catch-up only rebuilds the tracker and the log is taken as written.
+        """
         p = self.p
         if p.tracker is None:
             return
@@ -200,7 +218,28 @@ class App:
             if p.detector is None:
                 return
             detections = p.detector.detect(frame.image_bgr, frame.number)
-        p.tracker.update(detections, frame.number, None)
+            if p.detection_cache is not None:
+                p.detection_cache.put(frame.number, detections)
+        session = p.session
+        if self._replaying and not session.replay_diverged:
+            for obs in p.tracker.update(detections, frame.number, session.match.expected.seat):
+                session.observe(obs)
+            if p.buttons is not None:
+                for timed in p.buttons.due(frame.number):
+                    session.act(timed.action, frame=frame.number, script_number=timed.number)
+            session.replay_manual(frame.number)
+        else:
+            p.tracker.update(detections, frame.number, session.match.expected.seat)
+
+    def _end_replay(self) -> None:
+        p = self.p
+        self._replaying = False
+        diverged = p.session.replay_diverged
+        p.session.end_replay()
+        if diverged and p.buttons is not None:
+            p.buttons.fast_forward()  # the scripted presses already logged are not pressed again
+        if p.session.replay_note:
+            print(f"euchre-table: resume: {p.session.replay_note}", file=sys.stderr)
 
     def _calibrate(self, frame: Frame) -> None:
         p = self.p

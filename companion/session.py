@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -53,8 +54,8 @@ from table.inputs import (
     Undo,
     UpCard,
 )
-from table.log import MatchLog
-from table.match import CHECK_CONFIDENCE
+from table.log import LogEntry, MatchLog
+from table.match import CHECK_CONFIDENCE, Match
 from vision.observations import (
     CardLanded,
     CardLifted,
@@ -195,6 +196,13 @@ class TableSession:
         self.on_release = on_release
         self.match, refused = match_log.match()
         self.warnings = [*match_log.warnings, *refused]
+        self._refused = bool(refused)
+        # A restart that judges the recording again (begin_replay): the logged inputs still to be
+        # produced again, and whether a difference was found (then nothing more is taken until
+        # end_replay, which falls back on the log as written).
+        self._replay: deque[LogEntry] = deque()
+        self._replay_diverged = False
+        self.replay_note = ""
         self._submitted = 0
         self._pending: list[tuple[int, list[Announcement]]] = []
         self._landings: list[_Landing] = []
@@ -214,6 +222,17 @@ class TableSession:
         ``source`` says where it came from (camera, button, inferred); ``script`` is the number of
         a scripted button press, so a resumed run does not press it again.
         """
+        if self._replay_diverged:
+            return []
+        if self._replay:
+            logged = self._replay[0].input
+            if logged != inp:
+                self._diverge(f"judging frame {frame} again gave {inp!r} where the log has {logged!r}")
+                return []
+            self._replay.popleft()
+            announcements = self.match.apply(inp)  # already in the log and announced before the restart
+            self._deal_bookkeeping()
+            return announcements
         announcements = self.match.apply(inp)
         meta: dict[str, Any] = {"src": source}
         if script is not None:
@@ -221,12 +240,78 @@ class TableSession:
         self.writer.submit(inp, frame=frame, meta=meta)
         self._submitted += 1
         self._pending.append((self._submitted, announcements))
+        self._deal_bookkeeping()
+        return announcements
+
+    def _deal_bookkeeping(self) -> None:
         if len(self.match.deals) != self._deal_number:
             self._deal_number = len(self.match.deals)
             self._landings.clear()
             self.alone_armed = False
             self.chosen_suit = None
-        return announcements
+
+    # ---- a restart on a recording: judge it again from the first frame ----
+
+    @property
+    def replaying(self) -> bool:
+        """Re-judging frames judged before a restart (between ``begin_replay`` and ``end_replay``)."""
+        return bool(self._replay) or self._replay_diverged
+
+    def begin_replay(self) -> bool:
+        """Start the match afresh; the recording's frames, judged again, must produce the logged inputs.
+
+        So a restarted run rebuilds not only the score but everything the camera side remembers
+        (which landing each input came from, a card still being voted on) exactly as an uninterrupted
+        run has it. Inputs that match the log are applied without being written or announced again.
+        Returns False (nothing changes) where the log has nothing to replay or held refused inputs.
+        """
+        entries = self.log.entries
+        if not entries or self._refused:
+            return False
+        header = self.log.header
+        self.match = Match(header.rules, header.first_dealer, header.score)
+        self._replay = deque(entries)
+        self._replay_diverged = False
+        self._deal_number = len(self.match.deals)
+        self._landings.clear()
+        self.alone_armed = False
+        self.chosen_suit = None
+        return True
+
+    def replay_manual(self, frame: int) -> None:
+        """Apply the logged presses that no script can produce again (a player's buttons), up to ``frame``."""
+        while self._replay and not self._replay_diverged:
+            entry = self._replay[0]
+            meta = entry.meta if isinstance(entry.meta, dict) else {}
+            manual = meta.get("src") == "button" and "script" not in meta
+            if not (manual or not isinstance(entry.frame, int)):
+                return
+            if isinstance(entry.frame, int) and entry.frame > frame:
+                return
+            self._replay.popleft()
+            self.match.apply(entry.input)
+            self._deal_bookkeeping()
+
+    def end_replay(self) -> None:
+        """The frames judged before the restart are done: what the log holds beyond them is taken as written."""
+        if self._replay_diverged or self._replay:
+            if not self._replay_diverged:
+                self.replay_note = f"{len(self._replay)} logged inputs were not produced again; taken as logged"
+            self.match, _refused = self.log.match()
+            self._deal_number = len(self.match.deals)
+            self._landings.clear()
+            log.warning("resume: %s", self.replay_note)
+        self._replay.clear()
+        self._replay_diverged = False
+
+    @property
+    def replay_diverged(self) -> bool:
+        return self._replay_diverged
+
+    def _diverge(self, why: str) -> None:
+        self._replay_diverged = True
+        self._replay.clear()
+        self.replay_note = why
 
     def release(self) -> list[Announcement]:
         """Announcements whose inputs are now on disk, in order (call once per loop iteration)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -17,7 +18,7 @@ from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whol
 from companion.session import TableSession, ThreadedLogWriter  # noqa: E402
 from display.speech import FakeSpeaker  # noqa: E402
 from table.cards import Card  # noqa: E402
-from table.inputs import OrderUp, Play, UpCard  # noqa: E402
+from table.inputs import OrderUp, Play, ReviseCard, UpCard  # noqa: E402
 from table.log import MatchLog, read_log  # noqa: E402
 from table.rules import Rules  # noqa: E402
 from vision.detection import CardDetection  # noqa: E402
@@ -143,3 +144,70 @@ def test_a_lost_camera_is_shown_and_play_continues_when_it_returns(tmp_path: Pat
     plays = [(p.seat, str(p.card)) for p in read_log(tmp_path / "match.jsonl").inputs if isinstance(p, Play)]
     assert played_while_lost >= 1
     assert plays == [(1, "Ah"), (2, "Kh"), (3, "Qh"), (0, "Th"), (1, "Jh")]
+
+
+class ReadingDetector:
+    """Like ``ScriptedDetector``, with each reading's own confidence: (from, to, zone, card, confidence)."""
+
+    def __init__(self, timeline: list[tuple[int, int, object, str, float]]) -> None:
+        self.timeline = timeline
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        return [
+            CardDetection(C(card), conf, _box(zone), frame)
+            for start, end, zone, card, conf in self.timeline
+            if start <= frame < end
+        ]
+
+
+# South's card is first read as the king of diamonds, doubtfully, then clearly as the king of hearts:
+# it lands uncertain and is revised. A restart must rebuild that history, or it cannot revise the card.
+MISREAD = [
+    (0, 30, "kitty", "9h", 0.95),
+    (40, 130, 1, "Ah", 0.95),
+    (50, 58, 2, "Kd", 0.55),
+    (58, 130, 2, "Kh", 0.95),
+    (64, 130, 3, "Qh", 0.95),
+    (74, 130, 0, "Th", 0.95),
+]
+
+
+def _misread_app(tmp_path: Path, frames: int) -> App:
+    app, _, _ = _app(tmp_path, frames=frames)
+    app.p.detector = ReadingDetector(MISREAD)
+    return app
+
+
+def test_a_restart_at_any_frame_ends_with_the_log_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    _misread_app(whole, 140).run_headless(lambda: 0.0)
+    expected = read_log(whole / "match.jsonl").inputs
+    assert any(isinstance(i, ReviseCard) for i in expected), expected  # the case this test is about
+    for stop in (52, 57, 60, 63, 66, 70, 80):
+        for lose_tail in (False, True):
+            folder = tmp_path / f"stop{stop}-{lose_tail}"
+            folder.mkdir()
+            _misread_app(folder, stop).run_headless(lambda: 0.0)
+            if lose_tail:  # the power went before the last input reached the disk
+                path = folder / "match.jsonl"
+                lines = path.read_text().splitlines(keepends=True)
+                if len(lines) > 2:
+                    path.write_text("".join(lines[:-1]))
+            _misread_app(folder, 140).run_headless(lambda: 0.0)
+            assert read_log(folder / "match.jsonl").inputs == expected, (stop, lose_tail)
+
+
+def test_a_recording_judged_differently_after_a_restart_keeps_the_log_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _misread_app(tmp_path, 66).run_headless(lambda: 0.0)
+    before = read_log(tmp_path / "match.jsonl").inputs
+    assert sum(isinstance(i, Play) for i in before) >= 2
+    # The same folder resumed with another reading of the recording: the replay differs from the log.
+    second, _, _ = _app(tmp_path, frames=140)
+    second.p.detector = ReadingDetector([(a, b, z, "Qs" if c == "Ah" else c, p) for a, b, z, c, p in MISREAD])
+    second.run_headless(lambda: 0.0)
+    after = read_log(tmp_path / "match.jsonl").inputs
+    assert after[: len(before)] == before  # nothing that was logged is lost or changed
+    assert "resume:" in capsys.readouterr().err
