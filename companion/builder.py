@@ -137,7 +137,7 @@ def _config_for_sim(config: Config, source: str) -> Config:
     """The simulated table deals its own game: its rules and its first dealer replace the config's."""
     import dataclasses
 
-    from vision.simtable import SimTableSource
+    from vision.simtable import MAT, SimTableSource
     from vision.sources import open_source
 
     sim = open_source(source)
@@ -148,6 +148,7 @@ def _config_for_sim(config: Config, source: str) -> Config:
         rules_preset="north_american",
         rules_overrides={},
         seats=dataclasses.replace(config.seats, first_dealer=script.deals[0].dealer),
+        camera=dataclasses.replace(config.camera, mat=MAT.name, calibration=""),
     )
     if sim_config.rules() != script.rules:  # pragma: no cover - the simulator plays the preset
         raise UserError(f"--source {source}: the simulated table's rules are not a preset the config can name")
@@ -160,10 +161,11 @@ def _config_for_sim(config: Config, source: str) -> Config:
 def build_app(config: Config, request: RunRequest) -> App:
     """Everything ``run`` and ``demo`` need, checked and opened."""
     from vision.detector import load_detector
+    from vision.mat import marker_layout
     from vision.models import default_model_path
     from vision.sources import open_source
     from vision.tracker import Tracker
-    from vision.zones import MarkerLayout, MarkerRefresher, TableLayout, load_table
+    from vision.zones import MarkerRefresher, TableLayout, load_table
 
     if _is_sim(request.source):
         config = _config_for_sim(config, request.source)
@@ -206,7 +208,7 @@ def build_app(config: Config, request: RunRequest) -> App:
             # No saved calibration: the printed mat's markers (the app falls back to the whole
             # frame until they are seen).
             calibration = whole_frame_calibration(640, 480)
-            markers = MarkerRefresher(MarkerLayout.for_sheet(420.0, 297.0), fallback=None)
+            markers = MarkerRefresher(marker_layout(config.camera.mat), fallback=None)
         tracker = Tracker(calibration, layout)
 
         resume_frame = -1 if _is_camera(request.source) else last_frame

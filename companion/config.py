@@ -42,6 +42,7 @@ class CameraConfig:
     mains_hz: int = 50
     seat_rotation: int = 0
     calibration: str = ""
+    mat: str = "A3"  # the printed play mat's sheet (euchre-table mat), whose markers locate the table
 
 
 @dataclass(frozen=True)
@@ -212,8 +213,9 @@ def _camera(s: _Section) -> CameraConfig:
         raise UserError(f"{s.where('mains_hz')} must be 50 or 60, not {mains}")
     rotation = s.int_in("seat_rotation", 0, 3, CameraConfig.seat_rotation)
     calibration = s.take("calibration", str, CameraConfig.calibration)
+    mat = s.choice("mat", ("A3", "A2"), CameraConfig.mat)
     s.finish()
-    return CameraConfig(source=source, mains_hz=mains, seat_rotation=rotation, calibration=calibration)
+    return CameraConfig(source=source, mains_hz=mains, seat_rotation=rotation, calibration=calibration, mat=mat)
 
 
 def _model(s: _Section) -> ModelConfig:

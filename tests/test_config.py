@@ -38,6 +38,7 @@ def test_values_are_read() -> None:
         [camera]
         source = "video:/tmp/x.mp4"
         mains_hz = 60
+        mat = "A2"
         [buttons]
         pass = 4
         undo = 17
@@ -51,6 +52,7 @@ def test_values_are_read() -> None:
     assert cfg.seats.names == ("Ann", "Bob", "Cat", "Dan")
     assert cfg.seats.first_dealer == 2
     assert cfg.camera.source == "video:/tmp/x.mp4" and cfg.camera.mains_hz == 60
+    assert cfg.camera.mat == "A2" and parse_config("").camera.mat == "A3"
     assert cfg.buttons.pins == {"pass": 4, "undo": 17}
     assert cfg.buttons.turn_leds == (5, 6, 13, 19) and cfg.buttons.buzzer == 26
     assert cfg.sound.mute is True and cfg.sound.volume == 0.5
@@ -63,6 +65,7 @@ def test_values_are_read() -> None:
         ("[cameras]\nsource='x'", "unknown section(s): cameras"),
         ("[camera]\nsorce='x'", "[camera] has unknown key(s): sorce"),
         ("[camera]\nmains_hz=55", "[camera] mains_hz must be 50 or 60"),
+        ("[camera]\nmat='A4'", "[camera] mat must be one of A3, A2"),
         ("[camera]\nsource=3", "[camera] source must be a string"),
         ("[seats]\nnames=['a','b','c']", "[seats] names must be a list of four"),
         ("[seats]\nfirst_dealer=4", "[seats] first_dealer must be between 0 and 3"),

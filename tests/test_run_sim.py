@@ -33,3 +33,26 @@ def test_run_on_the_simulated_table_plays_the_scripted_hand(tmp_path: Path) -> N
     replay = import_egn(tmp_path / "game.egn")  # the EGN written at the end reads back to the same hand
     assert [d.points for d in replay.match.deals] == [d.points for d in script.deals]
     assert app.p.buttons.remaining == 0
+
+
+def test_the_configured_mat_sheet_is_the_one_looked_for(tmp_path: Path) -> None:
+    import dataclasses
+
+    import cv2
+    import numpy as np
+
+    from vision.mat import marker_layout
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0001.png"), np.full((48, 64, 3), 90, np.uint8))
+    config = load_config(None)
+    for sheet in ("A2", "A3"):
+        cfg = dataclasses.replace(config, camera=dataclasses.replace(config.camera, mat=sheet))
+        request = RunRequest(source=f"images:{shots}", headless=True, out_dir=tmp_path / sheet, buttons_file=None,
+                             fresh=True)
+        app = build_app(cfg, request)
+        try:
+            assert app.p.markers is not None and app.p.markers.layout == marker_layout(sheet)
+        finally:
+            app.p.session.close()
