@@ -121,6 +121,7 @@ def panel_config(config: Config) -> object:
         "alone": Action(ButtonAction.ALONE),
         "undo": Action(ButtonAction.UNDO),
         "new_game": Action(ButtonAction.NEW_GAME),
+        "next_reading": Action(ButtonAction.NEXT_READING),
     }
     buttons = tuple(
         ButtonPin(actions[name], pin, hold=Action(ButtonAction.NEW_GAME) if name == "undo" else None)

@@ -16,7 +16,9 @@ from typing import Any
 from companion.errors import UserError
 
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
-BUTTON_NAMES = ("pass", "order_up", "clubs", "diamonds", "hearts", "spades", "alone", "undo", "new_game")
+BUTTON_NAMES = (
+    "pass", "order_up", "clubs", "diamonds", "hearts", "spades", "alone", "undo", "new_game", "next_reading"
+)
 DEFAULT_PINS = {
     "pass": 5,
     "order_up": 6,

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from display.actions import Action, ButtonAction, in_context, next_suit
 from table.announcements import Announcement, Expect
-from table.cards import Card, Suit
+from table.cards import Card, Suit, deck
 from table.deal import Phase
 from table.inputs import (
     AcceptPenalty,
@@ -170,6 +170,24 @@ class _Landing:
     seat: int
     card: Card
     history_index: int
+    read_as: Card | None = None  # what the camera first said (the "next reading" button steps from it)
+    step: int = 0
+
+
+def look_alikes(card: Card, deck_cards: Sequence[Card]) -> list[Card]:
+    """The cards a misread ``card`` most likely is, most likely first: the same rank in the other suit of
+    its colour, then in the other colour's suits, then its neighbouring ranks in its suit (the corner
+    index's pip and rank are what a camera confuses). Only cards of ``deck_cards``."""
+    if card.rank is None or card.suit is None:
+        return []
+    in_deck = set(deck_cards)
+    others = [s for s in Suit if s not in (card.suit, card.suit.partner)]
+    out = [Card(card.rank, card.suit.partner), *(Card(card.rank, s) for s in others)]
+    ranks = [c.rank for c in deck_cards if c.suit is card.suit and c.rank is not None]
+    if card.rank in ranks:
+        i = ranks.index(card.rank)
+        out += [Card(ranks[j], card.suit) for j in (i - 1, i + 1) if 0 <= j < len(ranks)]
+    return [c for c in out if c in in_deck and c != card]
 
 
 @dataclass
@@ -208,6 +226,7 @@ class TableSession:
         self._landings: list[_Landing] = []
         self._deal_number = len(self.match.deals)
         self.alone_armed = False
+        self.alone_candidate: int | None = None  # a defender picked by Alone after trump, until Call confirms
         self.chosen_suit: Suit | None = None
         self.notes = SessionNotes()
         self._script: int | None = None
@@ -248,6 +267,7 @@ class TableSession:
             self._deal_number = len(self.match.deals)
             self._landings.clear()
             self.alone_armed = False
+            self.alone_candidate = None
             self.chosen_suit = None
 
     # ---- a restart on a recording: judge it again from the first frame ----
@@ -290,6 +310,12 @@ class TableSession:
                 return
             self._replay.popleft()
             self.match.apply(entry.input)
+            if isinstance(entry.input, ReviseCard):  # a player's correction: the landing now holds that card
+                for landing in self._landings:
+                    if landing.history_index == entry.input.index:
+                        landing.read_as = landing.read_as or landing.card
+                        landing.card = entry.input.card
+                        landing.step += 1
             self._deal_bookkeeping()
 
     def end_replay(self) -> None:
@@ -442,8 +468,14 @@ class TableSession:
             skip = up.suit if up is not None and expected.expected is Expect.BID_ROUND_2 else None
             self.chosen_suit = next_suit(self.chosen_suit, skip)
             self.notes.messages.append(f"suit chosen: {self.chosen_suit.noun}")
+        elif kind is ButtonAction.CALL and self.alone_candidate is not None and not bidding:
+            candidate, self.alone_candidate = self.alone_candidate, None
+            if candidate in self.match.view().may_go_alone:
+                self.submit(GoAlone(candidate), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.ALONE:
             self._alone(bidding, phase, frame)
+        elif kind is ButtonAction.NEXT_READING:
+            self._next_reading(frame)
 
     def _call(self, seat: int, expected: Expect, suit: Suit | None, frame: int | None) -> None:
         alone = self.alone_armed
@@ -470,8 +502,42 @@ class TableSession:
             return
         view = self.match.view()
         maker = view.maker_seat
-        if phase in (Phase.GO_ALONE, Phase.DISCARD) and maker is not None and maker not in view.alone_seats:
+        if phase not in (Phase.GO_ALONE, Phase.DISCARD):
+            return
+        if maker is not None and maker in view.may_go_alone:
             self.submit(GoAlone(maker), frame=frame, source="button", script=self._script)
+            return
+        # The maker is alone already (or may not be): a defender may go alone where the rules allow.
+        # One panel serves the table, so Alone picks the defender in turn and Call confirms.
+        others = [s for s in view.may_go_alone if s != maker]
+        if not others:
+            self.notes.messages.append("nobody else may go alone now")
+            return
+        if self.alone_candidate in others:
+            self.alone_candidate = others[(others.index(self.alone_candidate) + 1) % len(others)]
+        else:
+            self.alone_candidate = others[0]
+        self.notes.messages.append(f"seat {self.alone_candidate} alone? Call to confirm, Alone for another seat")
+
+    def _next_reading(self, frame: int | None) -> None:
+        """Step the last card played this hand through its likely misreadings (and back to the camera's)."""
+        if not self._landings:
+            self.notes.messages.append("no card of this hand to correct")
+            return
+        landing = self._landings[-1]
+        original = landing.read_as or landing.card
+        played = {c for trick in self._current_tricks() for _, c in trick} - {landing.card}
+        cycle = [original] + [
+            c for c in look_alikes(original, deck(self.match.rules.deck_size)) if c not in played
+        ]
+        new = cycle[(landing.step + 1) % len(cycle)]
+        if new == landing.card:
+            return
+        self.submit(ReviseCard(landing.history_index, new), frame=frame, source="button", script=self._script)
+        landing.read_as = original
+        landing.card = new
+        landing.step += 1
+        self.notes.messages.append(f"seat {landing.seat}'s card read as {new.label}")
 
     # ---- results ----
 

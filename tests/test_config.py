@@ -108,3 +108,16 @@ def test_bad_rules_are_one_clear_error(text: str) -> None:
     with pytest.raises(UserError) as info:
         cfg.rules()
     assert str(info.value).startswith("table.toml: [rules]: ")
+
+
+def test_a_next_reading_button_can_be_wired() -> None:
+    from companion.builder import panel_config
+    from display.actions import Action, ButtonAction
+
+    cfg = parse_config("[buttons]\npass = 5\nnext_reading = 7\n")
+    assert cfg.buttons.pins == {"pass": 5, "next_reading": 7}
+    panel = panel_config(cfg)
+    assert [(b.action, b.pin) for b in panel.buttons] == [  # type: ignore[attr-defined]
+        (Action(ButtonAction.PASS), 5),
+        (Action(ButtonAction.NEXT_READING), 7),
+    ]

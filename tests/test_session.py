@@ -191,3 +191,46 @@ def test_sync_writer_acknowledges_each_input(tmp_path: Path) -> None:
     session.observe(UpCardShown(C("9h"), 0.97, frame=1))
     assert writer.durable == 1
     assert session.release() != []
+
+
+def test_next_reading_steps_the_last_card_through_its_look_alikes_and_back(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(2, "9d", frame=20))
+    index = len(session.match.history) - 1
+    steps = []
+    for frame in range(30, 38):
+        session.act(Action(ButtonAction.NEXT_READING), frame=frame)
+        steps.append(str(session.match.deals[-1].tricks[-1][-1][1]))
+    # the other red nine, the black nines, the neighbouring diamonds (no 8 in a 24-card deck), then back
+    assert steps == ["9h", "9c", "9s", "Td", "9d", "9h", "9c", "9s"]
+    revisions = [i for i in _logged(tmp_path) if isinstance(i, ReviseCard)]
+    assert revisions[0] == ReviseCard(index, C("9h")) and len(revisions) == 8
+
+
+def test_next_reading_skips_cards_already_on_the_table(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Jd", frame=10))
+    session.observe(_landed(2, "Jh", frame=20))
+    session.act(Action(ButtonAction.NEXT_READING), frame=30)
+    assert str(session.match.deals[-1].tricks[-1][-1][1]) == "Jc"  # not the jack of diamonds: seat 1 played it
+
+
+def test_a_defender_goes_alone_from_the_panel_by_alone_then_call(tmp_path: Path) -> None:
+    from table.inputs import GoAlone
+    from table.rules import DefenderAlone
+
+    rules = NA.replace(defender_may_go_alone=DefenderAlone.ALWAYS)
+    session = TableSession(MatchLog.create(tmp_path / "match.jsonl", rules, first_dealer=0))
+    session.observe(UpCardShown(C("9h"), 0.97, frame=1))
+    session.act(Action(ButtonAction.CALL), frame=2)  # seat 1 orders up
+    session.act(Action(ButtonAction.ALONE), frame=3)  # the maker goes alone at once
+    assert _logged(tmp_path)[-1] == GoAlone(1)
+    session.act(Action(ButtonAction.ALONE), frame=4)  # then a defender: picked, not yet declared
+    assert session.alone_candidate == 0 and _logged(tmp_path)[-1] == GoAlone(1)
+    session.act(Action(ButtonAction.ALONE), frame=5)  # the other defender
+    assert session.alone_candidate == 2
+    session.act(Action(ButtonAction.CALL), frame=6)
+    assert _logged(tmp_path)[-1] == GoAlone(2) and session.alone_candidate is None
