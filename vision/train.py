@@ -161,13 +161,15 @@ def train_classifier(
     threads: int = 2,
     resume: bool = False,
     lr: float = 3e-3,
+    init_weights: Path | None = None,
 ) -> Path:
     """Train the corner classifier on the crop chunks in ``crops`` (``python -m vision.synth.crops``).
 
     ``train_*.npz`` come from the training decks; ``heldout_*.npz`` (the
     held-out decks) measure accuracy on decks it never saw. Checkpoints
     ``last.pt`` (every epoch) and ``best.pt`` go to ``out_dir``; ``resume``
-    continues from ``last.pt``.
+    continues from ``last.pt``; ``init_weights`` starts from an earlier run's weights (a fine-tune, with a
+    smaller ``lr``) instead of random ones.
     """
     _passive_omp()
     import numpy as np
@@ -183,6 +185,8 @@ def train_classifier(
     xv, yv = load_crops(crops, "heldout")
     xv_t, yv_t = torch.from_numpy(xv), torch.from_numpy(yv)
     model = build_classifier()
+    if init_weights is not None:
+        model.load_state_dict(torch.load(init_weights, weights_only=False)["model"])
     steps_per_epoch = math.ceil(len(y) / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch, pct_start=0.1)

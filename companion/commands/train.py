@@ -47,8 +47,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", type=Path, default=None, help="run folder (default work-data/runs/<stage>)")
     p.add_argument("--name", default="card-obb", help="detector: run name under --out")
     p.add_argument("--init-weights", type=Path, default=None,
-                   help="detector: fine-tune from this run's weights (a .pt of this project) instead of the yaml")
-    p.add_argument("--lr0", type=float, default=None, help="detector: starting learning rate of a fine-tune (AdamW)")
+                   help="fine-tune from this run's weights (a .pt of this project) instead of from scratch")
+    p.add_argument("--lr0", type=float, default=None,
+                   help="starting (detector) or peak (classifier) learning rate of a fine-tune")
     p.add_argument("--detector-weights", type=Path, help="export: trained detector .pt")
     p.add_argument("--classifier-weights", type=Path, help="export: trained classifier .pt")
     p.add_argument("--models", type=Path, default=Path("models"), help="export: where the ONNX files go")
@@ -114,8 +115,11 @@ def run(args: argparse.Namespace) -> int:
         if not any(args.crops.glob("train_*.npz")) or not any(args.crops.glob("heldout_*.npz")):
             raise UserError(f"{args.crops}: no train_*.npz / heldout_*.npz crops (python -m vision.synth.crops)")
         out = args.out or Path("work-data/runs/corner-cls")
+        if args.init_weights is not None and not args.init_weights.exists():
+            raise UserError(f"{args.init_weights}: weights not found")
         best = tr.train_classifier(args.crops, out, epochs=args.epochs or 5, seed=args.seed, threads=args.threads,
-                                   resume=args.resume is not None)
+                                   resume=args.resume is not None, init_weights=args.init_weights,
+                                   **({"lr": args.lr0} if args.lr0 else {}))
         print(summary_line(stage="classifier", weights=best))
         return 0
     # export
