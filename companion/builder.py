@@ -96,7 +96,9 @@ def open_session(config: Config, folder: Path, fresh: bool) -> TableSession:
         )
     except (LogError, OSError) as exc:
         raise UserError(f"{path}: cannot open the match log: {exc}") from None
-    session = TableSession(match_log, ThreadedLogWriter(match_log), first_dealer=config.seats.first_dealer)
+    session = TableSession(
+        match_log, ThreadedLogWriter(match_log), first_dealer=config.seats.first_dealer, names=config.seats.names
+    )
     for warning in session.warnings:
         print(f"euchre-table: warning: {warning}", file=sys.stderr)
     if match_log.header.rules != rules and match_log.entries:

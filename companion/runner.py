@@ -13,6 +13,7 @@ table are seen again and recognised as already played.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import queue
@@ -155,6 +156,8 @@ class App:
         self._renege_tricks: tuple[int, ...] = ()
         self._status = ""
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
+        self.notice = ""  # the session's last word on a button press, shown in the announcement line
+        self._notes_seen = len(parts.session.notes.messages)
         # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
         self._replaying = (
             parts.resume_frame >= 0
@@ -186,6 +189,12 @@ class App:
         released = p.session.release()
         if released:
             self._announce(released)
+            self.notice = ""
+        notes = p.session.notes.messages
+        if len(notes) > self._notes_seen:  # a button's answer ("choose a suit first"): shown until the next news
+            self.notice = notes[-1]
+            self._notes_seen = len(notes)
+            self.view = None  # redraw
         self._refresh(now, released)
         p.notifier.watchdog(now)
         if p.source is not None and p.source.ended and frame is None:
@@ -299,6 +308,8 @@ class App:
             renege_snapshots=snaps,
             rules=p.session.match.rules,
         )
+        if self.notice:
+            self.view = dataclasses.replace(self.view, announcement=self.notice)
         if p.scoreboard is not None:
             p.scoreboard.show(self.view)
         if self.first_frame_s is None and self.frames > 0:

@@ -207,10 +207,12 @@ class TableSession:
         *,
         first_dealer: int = 0,
         on_release: Callable[[Sequence[Announcement]], None] | None = None,
+        names: Sequence[str] | None = None,
     ) -> None:
         self.log = match_log
         self.writer: LogWriter = writer if writer is not None else SyncLogWriter(match_log)
         self.first_dealer = first_dealer
+        self.names = list(names) if names is not None and len(names) == 4 else [f"seat {s}" for s in range(4)]
         self.on_release = on_release
         self.match, refused = match_log.match()
         self.warnings = [*match_log.warnings, *refused]
@@ -517,7 +519,8 @@ class TableSession:
             self.alone_candidate = others[(others.index(self.alone_candidate) + 1) % len(others)]
         else:
             self.alone_candidate = others[0]
-        self.notes.messages.append(f"seat {self.alone_candidate} alone? Call to confirm, Alone for another seat")
+        who = self.names[self.alone_candidate]
+        self.notes.messages.append(f"{who} alone? Call to confirm, Alone for another player")
 
     def _next_reading(self, frame: int | None) -> None:
         """Step the last card played this hand through its likely misreadings (and back to the camera's)."""
@@ -537,7 +540,7 @@ class TableSession:
         landing.read_as = original
         landing.card = new
         landing.step += 1
-        self.notes.messages.append(f"seat {landing.seat}'s card read as {new.label}")
+        self.notes.messages.append(f"{self.names[landing.seat]}'s card read as {new.label}")
 
     # ---- results ----
 

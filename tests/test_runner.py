@@ -211,3 +211,15 @@ def test_a_recording_judged_differently_after_a_restart_keeps_the_log_as_written
     after = read_log(tmp_path / "match.jsonl").inputs
     assert after[: len(before)] == before  # nothing that was logged is lost or changed
     assert "resume:" in capsys.readouterr().err
+
+
+def test_a_button_press_is_answered_on_the_screen(tmp_path: Path) -> None:
+    from display.actions import Action, ButtonAction
+
+    app, _, _ = _app(tmp_path, frames=140)
+    while app.frames < 12:  # the up-card is down and bidding has begun (the call comes at frame 20)
+        app.tick(0.0)
+    app.p.actions.put(Action(ButtonAction.ALONE))
+    app.tick(0.0)
+    assert app.view is not None and app.view.announcement == "alone: armed for the next call"
+    app.p.session.close()
