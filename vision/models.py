@@ -68,15 +68,23 @@ def classifier_path_for(model: Path) -> Path | None:
     return path if path.is_file() else None
 
 
-def classifier_classes_for(model: Path) -> list[str] | None:
-    """The classifier's class names from ``classes.json`` beside ``model`` (None if there is no such file)."""
+def _classes_json(model: Path) -> tuple[Path, object] | None:
+    """``classes.json`` beside ``model``, read (None if there is no such file)."""
     path = _models_dir_of(model) / CLASSES_NAME
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return path, json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise UserError(f"{path}: cannot read the class list ({exc})") from None
+
+
+def classifier_classes_for(model: Path) -> list[str] | None:
+    """The classifier's class names from ``classes.json`` beside ``model`` (None if there is no such file)."""
+    found = _classes_json(model)
+    if found is None:
+        return None
+    path, data = found
     classes = data.get("classifier") if isinstance(data, dict) else None
     if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
         raise UserError(f'{path}: expected a list of class names under "classifier"')
@@ -87,13 +95,10 @@ def calibration_for(model: Path) -> ConfidenceCalibration | None:
     """The confidence calibration in ``classes.json`` beside ``model`` (None where there is none)."""
     from vision.calibration import ConfidenceCalibration
 
-    path = _models_dir_of(model) / CLASSES_NAME
-    if not path.is_file():
+    found = _classes_json(model)
+    if found is None:
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"{path}: cannot read the class list ({exc})") from None
+    path, data = found
     if not isinstance(data, dict) or "calibration" not in data:
         return None
     try:

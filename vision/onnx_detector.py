@@ -180,6 +180,13 @@ class CornerClassifier:
         return answers
 
 
+def reading_floor(classifier: CornerClassifier | None, min_confidence: float | None) -> float:
+    """The confidence under which a named card is dropped: as asked, else the classifier's default."""
+    if min_confidence is not None:
+        return min_confidence
+    return classifier.default_min_confidence if classifier is not None else MIN_CARD_CONFIDENCE
+
+
 def name_outlines(
     frame_bgr: npt.NDArray[np.uint8],
     quads: npt.NDArray[np.float32],
@@ -251,13 +258,7 @@ class OnnxDetector:
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path)
             )
-        self.min_confidence = (
-            min_confidence
-            if min_confidence is not None
-            else self.classifier.default_min_confidence
-            if self.classifier is not None
-            else MIN_CARD_CONFIDENCE
-        )
+        self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
         self.merge_gap = merge_gap

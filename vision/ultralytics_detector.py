@@ -27,9 +27,9 @@ from vision.onnx_detector import (
     MAX_CARDS,
     MERGE_GAP_CORNERS,
     MERGE_GAP_WHOLE_CARDS,
-    MIN_CARD_CONFIDENCE,
     CornerClassifier,
     name_outlines,
+    reading_floor,
 )
 
 DEFAULT_CONF = 0.25
@@ -94,13 +94,7 @@ class UltralyticsDetector:
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path)
             )
-        self.min_confidence = (
-            min_confidence
-            if min_confidence is not None
-            else self.classifier.default_min_confidence
-            if self.classifier is not None
-            else MIN_CARD_CONFIDENCE
-        )
+        self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
         self.merge_gap = merge_gap
