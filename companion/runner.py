@@ -35,7 +35,7 @@ from display.actions import Action
 from display.adapter import build_view
 from display.phrases import announcement_text, speech_text
 from display.speech import NullSpeaker, Speaker
-from display.view import ScoreboardView, Snapshot
+from display.view import ScoreboardView, Snapshot, Stage
 from table.announcements import (
     Announcement,
     GameWon,
@@ -157,6 +157,7 @@ class App:
         self._status = ""
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
         self.notice = ""  # the session's last word on a button press, shown in the announcement line
+        self.review: tuple[Snapshot, ...] = ()  # the last scored hand's trick stills
         self._notes_seen = len(parts.session.notes.messages)
         # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
         self._replaying = (
@@ -291,6 +292,8 @@ class App:
                 p.speaker.say(text, chime=isinstance(a, RenegeProven | GameWon))
             log.info("%s", announcement_text(a, p.names, trump=view.trump, dealer=view.dealer))
         if any(isinstance(a, HandScored) for a in released):
+            # the hand in review: its tricks' stills stay on the screen until the next deal
+            self.review = tuple(self.snapshots.by_trick[t] for t in sorted(self.snapshots.by_trick))
             self.snapshots.clear()
         self.recent = [a for a in released if not isinstance(a, Prompt)] or self.recent
 
@@ -310,6 +313,10 @@ class App:
         )
         if self.notice:
             self.view = dataclasses.replace(self.view, announcement=self.notice)
+        if self.view.stage is not Stage.HAND_OVER:
+            self.review = ()
+        elif self.review:
+            self.view = dataclasses.replace(self.view, review=self.review)
         if p.scoreboard is not None:
             p.scoreboard.show(self.view)
         if self.first_frame_s is None and self.frames > 0:

@@ -263,9 +263,13 @@ def _table(c: Canvas, view: ScoreboardView) -> None:
         c.text(head, 34, WHITE, (cx, cy - 6), bold=True)
         if view.dealer is not None:
             c.text(f"{view.seats[view.dealer].name} deals", 18, DIM, (cx, cy + 28))
-    for seat, (label_pos, _) in enumerate(positions):
-        _seat_label(c, view, seat, label_pos)
-    if view.stage is Stage.HAND_OVER:
+    reviewing = view.stage is Stage.HAND_OVER and bool(view.review)
+    if not reviewing:  # the hand in review takes the whole centre; the names are on the history's rows
+        for seat, (label_pos, _) in enumerate(positions):
+            _seat_label(c, view, seat, label_pos)
+    if reviewing:
+        _hand_review(c, view)
+    elif view.stage is Stage.HAND_OVER:
         _result_box(c, view)
     elif view.stage is Stage.GAME_OVER:
         _game_over(c, view)
@@ -315,6 +319,29 @@ def _result_box(c: Canvas, view: ScoreboardView) -> None:
     for i, line in enumerate(lines):
         c.text(line, 24, INK, (cx, box[1] + 30 + i * 32), bold=True)
     c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 16, (90, 90, 96), (cx, box[1] + h - 20))
+
+
+def _hand_review(c: Canvas, view: ScoreboardView) -> None:
+    """The scored hand: its headline, then the camera's still of each trick (three, then two, a row)."""
+    cx = c.width / 2
+    w = c.width - 2 * SIDE - 16
+    x0 = cx - w / 2
+    lines = c.wrap(view.result or "Hand over", 18, w - 20, bold=True)[:3]
+    box = (x0, 6, w, 36 + 22 * len(lines))
+    c.fill(box, WHITE, radius=12)
+    c.fill(box, GOLD, radius=12, width=3)
+    for i, line in enumerate(lines):
+        c.text(line, 18, INK, (cx, box[1] + 18 + 22 * i), bold=True, max_width=w - 20)
+    c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 14, (90, 90, 96), (cx, box[1] + box[3] - 14))
+    snaps = view.review[:5]
+    top = box[1] + box[3] + 10
+    slot_w = (w - 2 * 8) / 3
+    aspect = snaps[0].size[1] / max(1, snaps[0].size[0]) if snaps else 0.75
+    row_h = min((MAIN_H - top - 8) / 2, slot_w * aspect + 30)
+    for row, chunk in enumerate((snaps[:3], snaps[3:])):
+        if chunk:
+            row_w = w * len(chunk) / 3
+            _snapshots(c, chunk, (cx - row_w / 2, top + row * row_h, row_w, row_h - 4), caption_size=13)
 
 
 def _game_over(c: Canvas, view: ScoreboardView) -> None:
@@ -405,13 +432,14 @@ def _renege(c: Canvas, alert: RenegeAlert, t: float) -> None:
         c.text(hint, 20, fg, (box[0] + half / 2, box[1] + 23), bold=True, max_width=half - 16)
 
 
-def _snapshots(c: Canvas, snaps: tuple[Snapshot, ...], area: Box) -> None:
+def _snapshots(c: Canvas, snaps: tuple[Snapshot, ...], area: Box, caption_size: int = 16) -> None:
     x, y, w, h = area
     n = min(len(snaps), 3)
-    slot_w = (w - (n - 1) * 16) / n
+    gap = 16 if caption_size >= 16 else 8
+    slot_w = (w - (n - 1) * gap) / n
     for i, snap in enumerate(snaps[:n]):
         image = _snapshot_surface(snap)
-        sx = x + i * (slot_w + 16)
+        sx = x + i * (slot_w + gap)
         if image is None:
             c.fill((sx, y, slot_w, h - 22), ALERT_DARK, radius=6)
             c.text("no picture", 16, DIM, (sx + slot_w / 2, y + (h - 22) / 2))
@@ -422,7 +450,11 @@ def _snapshots(c: Canvas, snaps: tuple[Snapshot, ...], area: Box) -> None:
             dest = scaled.get_rect(midtop=(c.px(sx + slot_w / 2), c.px(y)))
             pygame.draw.rect(c.surface, WHITE, dest.inflate(6, 6))
             c.surface.blit(scaled, dest)
-        c.text(snap.caption, 16, WHITE, (sx + slot_w / 2, y + h - 10), bold=True, max_width=slot_w)
+            if caption_size < 16:  # small stills: the caption sits right under the picture
+                c.text(snap.caption, caption_size, WHITE, (sx + slot_w / 2, dest.bottom / c.scale + 12),
+                       bold=True, max_width=slot_w)
+                continue
+        c.text(snap.caption, caption_size, WHITE, (sx + slot_w / 2, y + h - 10), bold=True, max_width=slot_w)
 
 
 def _snapshot_surface(snap: Snapshot) -> pygame.Surface | None:

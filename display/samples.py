@@ -152,6 +152,17 @@ def hand_scored() -> ScoreboardView:
     )
 
 
+def hand_review() -> ScoreboardView:
+    tricks = (
+        ("Trick 1", ("Jc", "9c", "Ac", "Qc")),
+        ("Trick 2", ("Kh", "9h", "Qh", "Jd")),
+        ("Trick 3", ("As", "Ts", "9s", "Ks")),
+        ("Trick 4", ("Ad", "Kd", "Tc", "9d")),
+        ("Trick 5", ("Jh", "Qs", "Th", "Ah")),
+    )
+    return replace(hand_scored(), review=tuple(_snapshot_rgb(cap, cards) for cap, cards in tricks))
+
+
 def game_won() -> ScoreboardView:
     won = GameWon(team=1, score=(7, 10))
     history = (
@@ -198,6 +209,7 @@ SAMPLES = {
     "play-mid-trick": play_mid_trick,
     "renege-alert": renege_alert,
     "hand-scored": hand_scored,
+    "hand-review": hand_review,
     "game-won": game_won,
     "irregularity": irregularity,
 }

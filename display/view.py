@@ -122,6 +122,7 @@ class ScoreboardView:
     winner: int | None = None  # team that won the game
     history: tuple[HistoryRow, ...] = ()
     renege: RenegeAlert | None = None
+    review: tuple[Snapshot, ...] = ()  # a scored hand's tricks as the camera saw them (the hand in review)
     banner: Banner | None = None
     camera_ok: bool = True
     camera_text: str = "camera lost"

@@ -223,3 +223,16 @@ def test_a_button_press_is_answered_on_the_screen(tmp_path: Path) -> None:
     app.tick(0.0)
     assert app.view is not None and app.view.announcement == "alone: armed for the next call"
     app.p.session.close()
+
+
+def test_a_scored_hand_keeps_its_trick_stills_for_the_review(tmp_path: Path) -> None:
+    from table.announcements import HandScored, TrickWon
+
+    app, _, _ = _app(tmp_path, frames=10)
+    app.last_image = np.full((H, W, 3), 60, np.uint8)
+    app._announce([TrickWon(1, C("Ah"), 0)])
+    app.last_image = np.full((H, W, 3), 120, np.uint8)
+    app._announce([TrickWon(2, C("Kh"), 1), HandScored((1, 0), (3, 2), 0, "made", (1, 0))])
+    assert [s.caption for s in app.review] == ["trick 1", "trick 2"]
+    assert app.snapshots.by_trick == {}  # the next hand starts with none
+    app.p.session.close()

@@ -37,12 +37,15 @@ CASES = [
     ("play-mid-trick", (800, 480)),
     ("renege-alert", (800, 480)),
     ("hand-scored", (800, 480)),
+    ("hand-review", (800, 480)),
     ("game-won", (800, 480)),
     ("irregularity", (800, 480)),
     ("play-mid-trick", (1920, 1080)),
     ("bidding-round-1", (1024, 600)),
 ]
-DOC_COPIES = {"bidding-round-1", "play-mid-trick", "renege-alert", "hand-scored", "game-won", "irregularity"}
+DOC_COPIES = {
+    "bidding-round-1", "play-mid-trick", "renege-alert", "hand-scored", "hand-review", "game-won", "irregularity"
+}
 
 
 def pixels(surface: pygame.Surface) -> np.ndarray:
