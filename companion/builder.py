@@ -163,6 +163,7 @@ def _config_for_sim(config: Config, source: str) -> Config:
 
 def build_app(config: Config, request: RunRequest) -> App:
     """Everything ``run`` and ``demo`` need, checked and opened."""
+    from table.cards import deck
     from vision.detector import load_detector
     from vision.mat import marker_layout
     from vision.models import default_model_path
@@ -212,7 +213,7 @@ def build_app(config: Config, request: RunRequest) -> App:
             # frame until they are seen).
             calibration = whole_frame_calibration(640, 480)
             markers = MarkerRefresher(marker_layout(config.camera.mat), fallback=None)
-        tracker = Tracker(calibration, layout)
+        tracker = Tracker(calibration, layout, cards=deck(session.match.rules.deck_size))
 
         resume_frame = -1 if _is_camera(request.source) else last_frame
     except BaseException:

@@ -970,7 +970,7 @@ class TablePipeline:
             t2 = time.perf_counter()
             self.timings.detector += t2 - t1
             if self.tracker is None:
-                self.tracker = Tracker(cal, self.layout)
+                self.tracker = Tracker(cal, self.layout, cards=deck(self.match.rules.deck_size))
             else:
                 self.tracker.calibration = cal
             observations = self.tracker.update(detections, frame, self.match.expected.seat)

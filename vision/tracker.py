@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from table.cards import Card
@@ -124,11 +124,18 @@ class Tracker:
     """Turns each frame's detections into table events; see the module docstring for the rules."""
 
     def __init__(
-        self, calibration: Calibration, layout: TableLayout | None = None, config: TrackerConfig | None = None
+        self,
+        calibration: Calibration,
+        layout: TableLayout | None = None,
+        config: TrackerConfig | None = None,
+        cards: Collection[Card] | None = None,
     ):
         self.calibration = calibration
         self.layout = layout if layout is not None else TableLayout()
         self.config = config if config is not None else TrackerConfig()
+        # The deck in play: a reading of any other card (a 7 in a 24-card deck, a Joker without the
+        # Benny) is a misread and never becomes a vote.
+        self.cards: frozenset[Card] | None = frozenset(cards) if cards is not None else None
         self._tracks: list[_Track] = []
         self._next_id = 0
         self._frame: int | None = None
@@ -171,6 +178,8 @@ class Tracker:
         if self._frame is not None and frame <= self._frame:
             raise ValueError(f"frame numbers must increase: {frame} after {self._frame}")
         cfg = self.config
+        if self.cards is not None:
+            detections = [d for d in detections if d.card in self.cards]
         self._associate(self._readings(detections), frame)
         resumed_from = self._watch_for_hands(frame, occluded)
 

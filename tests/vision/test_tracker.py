@@ -451,3 +451,19 @@ def test_noisy_game_reads_every_card_once(seed: int) -> None:
     latencies = [at - laid_on for at, laid_on in zip(landed_at, laid, strict=True)]
     assert min(latencies) >= 2  # never on the first reading
     assert sorted(latencies)[len(latencies) // 2] <= 3  # the bar: median latency <= 3 frames
+
+
+def test_a_card_outside_the_deck_in_play_is_a_misread_and_never_lands() -> None:
+    from table.cards import deck
+
+    tracker = Tracker(CALIBRATION, cards=deck(24))
+    events: list[Observation] = []
+    # an 8 does not exist in a 24-card deck; misread for a while, then the 9 it is
+    frames = [f("8h@seat1")] * 4 + [f("9h@seat1")] * 3
+    for n, frame in enumerate(frames):
+        events += tracker.update(detections(frame, n), n)
+    assert [fmt(e) for e in events] == ["landed seat1 9h seat=1 @6"]
+    # without the deck, the misread would have landed first
+    plain = Tracker(CALIBRATION)
+    seen = [fmt(e) for n, frame in enumerate(frames) for e in plain.update(detections(frame, n), n)]
+    assert seen[0].startswith("landed seat1 8h")
