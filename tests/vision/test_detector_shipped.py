@@ -21,12 +21,13 @@ from vision.onnx_detector import OnnxDetector
 DEV = Path(__file__).resolve().parent / "data" / "dev-photos"
 SCENE_DIR = Path(__file__).resolve().parent / "data" / "scenes"
 
-# photo (in data/dev-photos) -> the cards in it (its labels): both red nines, both red aces, all four nines
+# photo (in data/dev-photos) -> the cards in it (its labels): both red nines, both red aces, all four
+# nines, all four kings (the court cards whose pictures differ most from deck to deck)
 PHOTOS: dict[str, str] = {
     "edje_test_IMG_2580.jpg": "9d 9h Ac Kc",
-    "edje_train_IMG_2582.jpg": "Ad Ah Qh",
+    "edje_train_cam_image42.jpg": "Ad Ah Kh",
     "edje_test_cam_image6.jpg": "9c 9d 9h 9s",
-    "edje_train_IMG_2593.jpg": "Ah Qs Td Th",
+    "edje_test_cam_image2.jpg": "Kc Kd Kh Ks",
 }
 # rendered scene (in data/scenes, held-out decks only) -> the cards labelled in it
 SCENES: dict[str, str] = {
