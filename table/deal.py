@@ -154,7 +154,7 @@ class DealState:
         "out_mask", "dealer_took_up", "discard", "discard_given", "exchanges", "exchanged", "tricks",
         "trick_winners", "tricks_won", "leader", "unseen", "up_card_played", "dealer_cards", "tracker",
         "shown_out", "eff", "facts", "facts_by_id", "next_seat", "busy", "led_suit", "lead_ok", "best",
-        "best_power", "reneges", "pending", "dismissed", "penalty_accepted", "irregularities", "points",
+        "best_power", "reneges", "pending", "out_of_order", "dismissed", "penalty_accepted", "irregularities", "points",
         "reason", "thrown_in", "voided", "finished", "score_after",
     )  # fmt: skip
 
@@ -206,6 +206,11 @@ class DealState:
         self.best_power = -1
         self.reneges: list[RenegeEvidence] = []
         self.pending: RenegeEvidence | None = None
+        # A card *read by the camera* (confidence under 1) came out of turn, or as a second card of one
+        # seat in a trick: most often the camera missed a card, which puts later cards in the wrong
+        # tricks. From then on no renege of this deal is proven (a false alarm is worse than none): a
+        # suspicion is announced instead. Cards entered by people (confidence 1) keep the table's order law.
+        self.out_of_order = False
         self.dismissed: set[int] = set()  # indices of reneges the table dismissed with DismissRenege
         self.penalty_accepted = False
         self.irregularities: list[Irregularity] = []

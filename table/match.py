@@ -850,6 +850,7 @@ class Match:
             return [self._irr(_KIND.LONE_PARTNER_PLAYED, f"seat {seat}'s partner is alone; card ignored", seat, card)]
         for s, _ in trick:
             if s == seat:
+                d.out_of_order |= p.confidence < 1.0
                 return [
                     self._irr(
                         _KIND.OUT_OF_TURN, f"seat {seat} already played to trick {n + 1}; card ignored", seat, card
@@ -873,6 +874,7 @@ class Match:
             out += news
         expected = self._play_turn(d)
         if seat != expected:
+            d.out_of_order |= p.confidence < 1.0
             out.append(
                 self._irr(_KIND.OUT_OF_TURN, f"seat {seat} played out of turn (seat {expected} to play)", seat, card)
             )
@@ -996,6 +998,13 @@ class Match:
         return out
 
     def _proven(self, d: DealState, evidence: RenegeEvidence) -> list[Announcement]:
+        if d.out_of_order:
+            detail = (
+                f"seat {evidence.seat} may have reneged in {evidence.suit.noun} (trick {evidence.showed_out_trick + 1}"
+                f", then {evidence.proof_card} in trick {evidence.proof_trick + 1}); unproven: the play was out of "
+                "order this hand (a card read out of turn, or one the camera missed)"
+            )
+            return [self._irr(_KIND.SUSPECTED_RENEGE, detail, evidence.seat, evidence.proof_card)]
         d.reneges.append(evidence)
         d.pending = evidence
         self.phase = _PH_RENEGE_DECISION

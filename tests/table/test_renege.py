@@ -8,6 +8,7 @@ from engine_script import MARCH_PLAY, irregular, of_type, run
 from table.announcements import (
     Expect,
     HandScored,
+    Irregularity,
     IrregularityKind,
     PenaltyApplied,
     RenegeEvidence,
@@ -311,3 +312,28 @@ def test_a_late_penalty_can_undo_a_game_win() -> None:
     assert of_type(out, PenaltyApplied) == [PenaltyApplied(2, (0, 2))]
     assert m.score == (8, 9) and not m.game_over and m.winner is None and m.phase is Phase.HAND_OVER
     assert m.last_deal is not None and m.last_deal.reason == "renege"
+
+
+def _camera(plays: str, conf: str = "0.9") -> str:
+    """The same plays as read by the camera: every card with a confidence under 1."""
+    lines = [" ".join(f"{t}~{conf}" for t in line.split()) for line in plays.split(";")]
+    return "; ".join(lines)
+
+
+def test_a_camera_card_out_of_turn_turns_a_later_proof_into_a_suspicion() -> None:
+    # Seat 1 leads trick 2 though seat 2 won trick 1: at a watched table, most likely a missed card.
+    plays = "1:Ad 2:Jd 3:Kd 0:Qd; 1:9c 2:Td"
+    by_hand = run(Match(NA), BID + "; " + plays)  # entered by people: the table's order law, proven
+    assert [(e.seat, e.suit) for e in proofs(by_hand)] == [(2, Suit.DIAMONDS)]
+    m = Match(NA)
+    out = run(m, BID + "; " + _camera(plays))
+    assert proofs(out) == [] and m.deals[0].reneges == []
+    assert K.OUT_OF_TURN in irregular(out) and K.SUSPECTED_RENEGE in irregular(out)
+    suspicion = [a for a in out if isinstance(a, Irregularity) and a.kind is K.SUSPECTED_RENEGE][0]
+    assert "unproven" in suspicion.detail and m.phase is not Phase.RENEGE_DECISION
+
+
+def test_camera_cards_in_turn_still_prove_a_renege() -> None:
+    m = Match(NA)
+    out = run(m, BID + "; " + _camera("1:As 2:Ac 3:Ad 0:Jh; 0:Kc 1:9c 2:Qs"))  # seat 2 showed out of spades
+    assert [(e.seat, e.suit) for e in proofs(out)] == [(2, Suit.SPADES)]
