@@ -120,6 +120,9 @@ class _Track:
         return self.zone is not None
 
 
+OUT_OF_DECK_SURE = 0.9  # a reading of a card outside the deck in play counts only from this confidence
+
+
 class Tracker:
     """Turns each frame's detections into table events; see the module docstring for the rules."""
 
@@ -134,7 +137,8 @@ class Tracker:
         self.layout = layout if layout is not None else TableLayout()
         self.config = config if config is not None else TrackerConfig()
         # The deck in play: a reading of any other card (a 7 in a 24-card deck, a Joker without the
-        # Benny) is a misread and never becomes a vote.
+        # Benny) is taken for a misread unless it is a sure one (OUT_OF_DECK_SURE): a card that really
+        # is not in the deck then reaches the engine, which flags it.
         self.cards: frozenset[Card] | None = frozenset(cards) if cards is not None else None
         self._tracks: list[_Track] = []
         self._next_id = 0
@@ -179,7 +183,7 @@ class Tracker:
             raise ValueError(f"frame numbers must increase: {frame} after {self._frame}")
         cfg = self.config
         if self.cards is not None:
-            detections = [d for d in detections if d.card in self.cards]
+            detections = [d for d in detections if d.card in self.cards or d.confidence >= OUT_OF_DECK_SURE]
         self._associate(self._readings(detections), frame)
         resumed_from = self._watch_for_hands(frame, occluded)
 

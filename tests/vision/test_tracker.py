@@ -459,7 +459,7 @@ def test_a_card_outside_the_deck_in_play_is_a_misread_and_never_lands() -> None:
     tracker = Tracker(CALIBRATION, cards=deck(24))
     events: list[Observation] = []
     # an 8 does not exist in a 24-card deck; misread for a while, then the 9 it is
-    frames = [f("8h@seat1")] * 4 + [f("9h@seat1")] * 3
+    frames = [f("8h@seat1:0.8")] * 4 + [f("9h@seat1")] * 3
     for n, frame in enumerate(frames):
         events += tracker.update(detections(frame, n), n)
     assert [fmt(e) for e in events] == ["landed seat1 9h seat=1 @6"]
@@ -467,3 +467,7 @@ def test_a_card_outside_the_deck_in_play_is_a_misread_and_never_lands() -> None:
     plain = Tracker(CALIBRATION)
     seen = [fmt(e) for n, frame in enumerate(frames) for e in plain.update(detections(frame, n), n)]
     assert seen[0].startswith("landed seat1 8h")
+    # a sure reading of a card outside the deck lands (the engine then flags a card not in the deck)
+    sure = Tracker(CALIBRATION, cards=deck(24))
+    got = [fmt(e) for n in range(3) for e in sure.update(detections(f("8h@seat1:0.95"), n), n)]
+    assert got == ["landed seat1 8h seat=1 @2"]
