@@ -51,15 +51,38 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
 
     rng = random.Random(20261129)
     interrupted = tmp_path / "interrupted"
+    end = _last_frame(reference)
+    # Kill moments spread over the whole game: each run is killed once the log has reached its random
+    # point of the game (at once, during start-up or the re-judging of earlier frames, when the log is
+    # already past it), plus up to half a second, so kills also fall between two logged inputs.
     kills = 0
-    for _ in range(KILLS):
+    for target in sorted(rng.uniform(0.0, 0.95) for _ in range(KILLS)):
         proc = _demo(interrupted)
-        # Anywhere from start-up to well into the game: each restart resumes from the log.
-        time.sleep(rng.uniform(0.3, max(0.6, full_run / 6)))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
+        deadline = time.monotonic() + 3 * full_run
+        while proc.poll() is None and _last_frame(interrupted) < target * end and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0.0, 0.5))
+        if proc.poll() is not None:
+            break  # the game ended before the kill
+        proc.send_signal(signal.SIGKILL)
+        kills += 1
         proc.wait(timeout=60)
-    assert kills >= KILLS - 2, f"only {kills} runs were still going when killed"
+    assert kills == KILLS, f"only {kills} runs were still going when killed"
     _finish(_demo(interrupted))
     assert _game(interrupted) == expected
+
+
+def _last_frame(out: Path) -> int:
+    """The frame of the last input logged in ``out`` (0 before any): how far the game has got."""
+    last = 0
+    log_path = out / "match.jsonl"
+    if not log_path.exists():
+        return 0
+    for line in log_path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            frame = json.loads(line).get("frame")
+        except ValueError:
+            continue  # a line torn by the kill
+        if isinstance(frame, int):
+            last = max(last, frame)
+    return last
