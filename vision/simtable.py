@@ -25,6 +25,7 @@ observation is its frame minus that one.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import statistics
@@ -1055,18 +1056,30 @@ class RunScore:
         return float(statistics.median(self.latencies)) if self.latencies else float("nan")
 
 
-def score_run(script: TableScript, announcements: Sequence[Announcement], landings: Sequence[Landing]) -> RunScore:
-    """Compare the engine's announcements and the pipeline's landings with the script."""
+def score_run(
+    script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
+) -> RunScore:
+    """Compare the engine's announcements (with their frames) and the pipeline's landings with the script.
+
+    Each announcement counts for the deal being played at the table when it was made: from that deal's
+    up-card to the next one's. (Counting the engine's deals in order instead would compare every deal after
+    one the engine never finished with the wrong deal of the script.)
+    """
     score = RunScore()
-    # The engine's deals: announcements up to each HandScored or ThrownIn.
-    per_deal: list[list[Announcement]] = [[]]
-    for a in announcements:
-        per_deal[-1].append(a)
-        if isinstance(a, HandScored | ThrownIn):
-            per_deal.append([])
-    score.deals_seen = len(per_deal) - 1
+    score.deals_seen = sum(1 for _, a in announcements if isinstance(a, HandScored | ThrownIn))
+    starts: dict[int, int] = {}
+    for rest in script.rests:
+        if rest.kind == "up_card":
+            starts[rest.deal] = min(starts.get(rest.deal, rest.frame), rest.frame)
+    order = sorted((frame, deal) for deal, frame in starts.items())
+    per_deal: list[list[Announcement]] = [[] for _ in script.deals]
+    for frame, a in announcements:
+        k = bisect.bisect_right(order, (frame, len(script.deals))) - 1
+        deal = order[k][1] if k >= 0 else 0
+        if 0 <= deal < len(per_deal):
+            per_deal[deal].append(a)
     for i, d in enumerate(script.deals):
-        got = per_deal[i] if i < len(per_deal) else []
+        got = per_deal[i]
         if d.thrown_in:
             score.thrown_in += 1
             continue
@@ -1152,7 +1165,7 @@ def run_simulation(
         if on_frame is not None:
             on_frame(n, image)
         pipeline.step(n, image, presses.get(n, ()))
-    result = score_run(script, [a for _, a in pipeline.announcements], pipeline.landings)
+    result = score_run(script, pipeline.announcements, pipeline.landings)
     return SimRun(script, result, pipeline.timings, deck_name, pipeline)
 
 
@@ -1203,7 +1216,7 @@ def run_clip(folder: Path, detector: Detector) -> SimRun:
     capture.release()
     if n != script.frames:
         raise UserError(f"{video}: {n} frames, the ground truth says {script.frames}")
-    result = score_run(script, [a for _, a in pipeline.announcements], pipeline.landings)
+    result = score_run(script, pipeline.announcements, pipeline.landings)
     return SimRun(script, result, pipeline.timings, str(truth.get("deck", "")), pipeline)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from companion.buttons_script import parse_buttons
 from companion.cli import main
+from table.announcements import HandScored, ThrownIn
 from table.cards import Card, Suit
 from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
 from vision import simtable as st
@@ -345,3 +346,20 @@ def test_demo_clip_decoded_and_calibrated_from_its_markers_replays_the_game(demo
     assert s.reneges_proven == s.reneges_injected > 0 and s.false_renege_alerts == 0
     assert list(run.pipeline.match.score) == truth["final_score"]
     assert s.median_latency <= 3
+
+
+def test_announcements_count_for_the_deal_being_played_when_they_were_made() -> None:
+    # The same run as if the engine had never finished the first deal: what it announced later must still
+    # be judged against the later deals of the script, not shifted onto the first.
+    script = st.build_script(SEED, hands=2, renege_rate=0.3)
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=SEED)
+    run = st.run_simulation(script, renderer, st.OracleDetector(renderer), "procedural-2", render=False)
+    assert run.score.hands_exact == 2 and run.score.reneges_proven > 0
+    first_end = next(a for _, a in run.pipeline.announcements if isinstance(a, HandScored | ThrownIn))
+    stuck = [(f, a) for f, a in run.pipeline.announcements if a is not first_end]
+    score = st.score_run(script, stuck, run.pipeline.landings)
+    assert score.deals_seen == run.score.deals_seen - 1
+    assert score.hands_exact == run.score.hands_exact - (0 if isinstance(first_end, ThrownIn) else 1)
+    assert score.tricks_right == run.score.tricks_right
+    assert score.reneges_proven == run.score.reneges_proven and score.false_renege_alerts == 0
