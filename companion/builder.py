@@ -16,6 +16,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.buttons_script import ButtonScript, load_buttons
 from companion.config import Config
@@ -27,6 +28,10 @@ from companion.session import TableSession, ThreadedLogWriter
 from display.actions import Action, ButtonAction
 from table.cards import Suit
 from table.log import LogError, MatchLog
+
+if TYPE_CHECKING:
+    from vision.simtable import SimTableSource
+    from vision.sources.base import FrameSource
 
 log = logging.getLogger(__name__)
 
@@ -136,15 +141,12 @@ def _is_sim(source: str) -> bool:
     return source.strip().lower().partition(":")[0] == "sim"
 
 
-def _config_for_sim(config: Config, source: str) -> Config:
+def _config_for_sim(config: Config, sim: SimTableSource, source: str) -> Config:
     """The simulated table deals its own game: its rules and its first dealer replace the config's."""
     import dataclasses
 
-    from vision.simtable import MAT, SimTableSource
-    from vision.sources import open_source
+    from vision.simtable import MAT
 
-    sim = open_source(source)
-    assert isinstance(sim, SimTableSource)
     script = sim.buttons_script
     sim_config = dataclasses.replace(
         config,
@@ -171,8 +173,13 @@ def build_app(config: Config, request: RunRequest) -> App:
     from vision.tracker import Tracker
     from vision.zones import MarkerRefresher, TableLayout, load_table
 
+    sim: SimTableSource | None = None
     if _is_sim(request.source):
-        config = _config_for_sim(config, request.source)
+        from vision.simtable import SimTableSource
+
+        sim = open_source(request.source)  # built once: its script sets the rules, bids and frames
+        assert isinstance(sim, SimTableSource)
+        config = _config_for_sim(config, sim, request.source)
     folder = data_dir(config, request)
     session = open_session(config, folder, request.fresh)
     try:
@@ -181,18 +188,19 @@ def build_app(config: Config, request: RunRequest) -> App:
         if request.buttons_file is not None:
             script = ButtonScript(load_buttons(request.buttons_file), done=buttons_done)
 
-        if request.source.split(":", 1)[0] == "picamera":
+        if sim is not None:
+            source: FrameSource = sim
+        elif request.source.split(":", 1)[0] == "picamera":
             source = open_source(request.source, mains_hz=config.camera.mains_hz)
         else:
             source = open_source(request.source)
         source.open()
-        if script is None and _is_sim(request.source):
+        if script is None and sim is not None:
             # The simulated table knows its bids: they come in as a buttons file would.
             from companion.buttons_script import parse_buttons
-            from vision.simtable import SimTableSource, buttons_jsonl
+            from vision.simtable import buttons_jsonl
 
-            assert isinstance(source, SimTableSource)
-            script = ButtonScript(parse_buttons(buttons_jsonl(source.buttons_script), "sim"), done=buttons_done)
+            script = ButtonScript(parse_buttons(buttons_jsonl(sim.buttons_script), "sim"), done=buttons_done)
         model_path = request.model or (Path(config.model.path) if config.model.path else default_model_path())
         # One thread: ONNX Runtime's multi-threaded reductions can differ in the last bits from run to run,
         # which flips borderline readings; one thread reads a frame the same way every time (and the model

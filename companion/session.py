@@ -173,6 +173,12 @@ class _Landing:
     read_as: Card | None = None  # what the camera first said (the "next reading" button steps from it)
     step: int = 0
 
+    def step_to(self, card: Card) -> None:
+        """A player's correction (the "next reading" button): the card now recorded for this landing."""
+        self.read_as = self.read_as or self.card
+        self.card = card
+        self.step += 1
+
 
 def look_alikes(card: Card, deck_cards: Sequence[Card]) -> list[Card]:
     """The cards a misread ``card`` most likely is, most likely first: the same rank in the other suit of
@@ -266,18 +272,17 @@ class TableSession:
 
     def _deal_bookkeeping(self) -> None:
         if len(self.match.deals) != self._deal_number:
-            self._deal_number = len(self.match.deals)
-            self._landings.clear()
-            self.alone_armed = False
-            self.alone_candidate = None
-            self.chosen_suit = None
+            self._new_hand()
+
+    def _new_hand(self) -> None:
+        """Forget what the camera and the panel held for the hand before (the match's deals moved on)."""
+        self._deal_number = len(self.match.deals)
+        self._landings.clear()
+        self.alone_armed = False
+        self.alone_candidate = None
+        self.chosen_suit = None
 
     # ---- a restart on a recording: judge it again from the first frame ----
-
-    @property
-    def replaying(self) -> bool:
-        """Re-judging frames judged before a restart (between ``begin_replay`` and ``end_replay``)."""
-        return bool(self._replay) or self._replay_diverged
 
     def begin_replay(self) -> bool:
         """Start the match afresh; the recording's frames, judged again, must produce the logged inputs.
@@ -294,10 +299,7 @@ class TableSession:
         self.match = Match(header.rules, header.first_dealer, header.score)
         self._replay = deque(entries)
         self._replay_diverged = False
-        self._deal_number = len(self.match.deals)
-        self._landings.clear()
-        self.alone_armed = False
-        self.chosen_suit = None
+        self._new_hand()
         return True
 
     def replay_manual(self, frame: int) -> None:
@@ -315,9 +317,7 @@ class TableSession:
             if isinstance(entry.input, ReviseCard):  # a player's correction: the landing now holds that card
                 for landing in self._landings:
                     if landing.history_index == entry.input.index:
-                        landing.read_as = landing.read_as or landing.card
-                        landing.card = entry.input.card
-                        landing.step += 1
+                        landing.step_to(entry.input.card)
             self._deal_bookkeeping()
 
     def end_replay(self) -> None:
@@ -326,8 +326,7 @@ class TableSession:
             if not self._replay_diverged:
                 self.replay_note = f"{len(self._replay)} logged inputs were not produced again; taken as logged"
             self.match, _refused = self.log.match()
-            self._deal_number = len(self.match.deals)
-            self._landings.clear()
+            self._new_hand()
             log.warning("resume: %s", self.replay_note)
         self._replay.clear()
         self._replay_diverged = False
@@ -537,9 +536,7 @@ class TableSession:
         if new == landing.card:
             return
         self.submit(ReviseCard(landing.history_index, new), frame=frame, source="button", script=self._script)
-        landing.read_as = original
-        landing.card = new
-        landing.step += 1
+        landing.step_to(new)
         self.notes.messages.append(f"{self.names[landing.seat]}'s card read as {new.label}")
 
     # ---- results ----

@@ -202,7 +202,7 @@ def name_outlines(
     outline whose corners show no index, or whose confidence is below
     ``min_confidence`` (default: the classifier's), is dropped.
     """
-    floor = classifier.default_min_confidence if min_confidence is None else min_confidence
+    floor = reading_floor(classifier, min_confidence)
     h, w = frame_bgr.shape[:2]
     dets: list[CardDetection] = []
     for quad, score, (card, conf) in zip(quads, scores, classifier.classify(frame_bgr, quads), strict=True):
@@ -219,9 +219,10 @@ class OnnxDetector:
 
     ``threads`` sets ONNX Runtime's intra-op threads for both networks (None:
     one per core). ``conf_threshold`` drops weaker finder candidates before
-    NMS; with two stages, ``min_confidence`` (default
-    :data:`MIN_CARD_CONFIDENCE`) drops cards whose finder score times
-    classifier confidence is lower. ``classifier`` defaults to ``corner-cls.onnx`` beside ``model``
+    NMS; with two stages, ``min_confidence`` drops cards whose reading
+    confidence is lower (default :data:`MIN_CALIBRATED_CONFIDENCE` with the
+    calibration in ``classes.json``, else :data:`MIN_CARD_CONFIDENCE` on the
+    product of the two scores). ``classifier`` defaults to ``corner-cls.onnx`` beside ``model``
     (``vision.models``); ``merge_gap`` defaults to the model kind's
     (:data:`MERGE_GAP_WHOLE_CARDS` with a classifier, else
     :data:`MERGE_GAP_CORNERS`).

@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
         "--min-confidence",
         type=float,
         default=None,
-        help="report a card only at this finder x classifier confidence (default: the detector's)",
+        help="report a card only from this reading confidence up (default: the detector's)",
     )
     parser.add_argument("--confusion", type=Path, default=None, metavar="FILE", help="write a confusion table (CSV)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each image the detector got wrong")
