@@ -210,6 +210,7 @@ def test_a_recording_judged_differently_after_a_restart_keeps_the_log_as_written
     second.run_headless(lambda: 0.0)
     after = read_log(tmp_path / "match.jsonl").inputs
     assert after[: len(before)] == before  # nothing that was logged is lost or changed
+    assert sum(isinstance(i, OrderUp) for i in after) == 1  # the scripted call is not pressed again
     assert "resume:" in capsys.readouterr().err
 
 
@@ -236,3 +237,32 @@ def test_a_scored_hand_keeps_its_trick_stills_for_the_review(tmp_path: Path) -> 
     assert [s.caption for s in app.review] == ["trick 1", "trick 2"]
     assert app.snapshots.by_trick == {}  # the next hand starts with none
     app.p.session.close()
+
+
+def _run_with_a_press(folder: Path, frames: int, press_at: int | None) -> App:
+    """The misread table, with a player pressing "next reading" at ``press_at`` (a press no script holds)."""
+    from display.actions import Action, ButtonAction
+
+    app = _misread_app(folder, frames)
+    while not app.finished:
+        if press_at is not None and app.frames == press_at:
+            app.p.actions.put(Action(ButtonAction.NEXT_READING))
+        app.tick(0.0)
+    app.finish()
+    app.p.session.close()
+    return app
+
+
+def test_a_players_press_survives_a_restart_in_its_place(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    _run_with_a_press(whole, 140, press_at=70)
+    expected = read_log(whole / "match.jsonl").inputs
+    presses = [i for i in expected if isinstance(i, ReviseCard)]
+    assert len(presses) >= 2, expected  # the camera's revision and the player's
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    _run_with_a_press(cut, 85, press_at=70)  # the power goes after the press
+    resumed = _run_with_a_press(cut, 140, press_at=None)  # the restart replays the press from the log
+    assert resumed.p.session.replay_note == ""  # judged again exactly, the press in its place
+    assert read_log(cut / "match.jsonl").inputs == expected

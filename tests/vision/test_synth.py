@@ -49,9 +49,9 @@ def test_same_seed_same_scene(faces: FaceSet) -> None:
     assert not (a.image.shape == c.image.shape and np.array_equal(a.image, c.image))
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_labels_sit_on_the_drawn_cards(seed: int) -> None:
-    scene = render_scene(solid_faceset(), seed)
+@pytest.mark.parametrize(("seed", "on_mat"), [*((s, False) for s in range(12)), *((s, True) for s in range(6))])
+def test_labels_sit_on_the_drawn_cards(seed: int, on_mat: bool) -> None:
+    scene = render_scene(solid_faceset(), seed, on_mat=on_mat)
     h, w = scene.image.shape[:2]
     drawn = magenta(scene.image)
     labelled = np.zeros((h, w), np.uint8)
@@ -77,7 +77,28 @@ def test_labels_sit_on_the_drawn_cards(seed: int) -> None:
     stray = cv2.morphologyEx(stray, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(stray)
     for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        if on_mat and (x == 0 or y == 0 or x + bw == w or y + bh == h):
+            continue  # the table round the mat, where its colour is card-like: face-up cards are never cut
         assert stats[i, cv2.CC_STAT_AREA] < MIN_VISIBLE * card_area * 1.1, (seed, stats[i])
+
+
+def test_scenes_on_the_printed_mat_show_its_markers_and_cards_at_its_scale() -> None:
+    from vision.synth.scenes import CARD_MM
+    from vision.zones import detect_markers
+
+    plain_found = mat_found = 0
+    for seed in range(6):
+        scene = render_scene(solid_faceset(), seed, on_mat=True, effects=0.0)
+        found = len(detect_markers(scene.image))  # the corner markers the app calibrates from
+        assert found >= 2, seed  # a card or the frame's edge may hide one or two
+        mat_found += found
+        height = float(np.median([np.linalg.norm(c.corners[3] - c.corners[0]) for c in scene.cards]))
+        # cards at the mat's scale: the mat (A3 or A2, either way round) spans 78-97% of the frame
+        short, long = sorted(scene.image.shape[:2])
+        assert CARD_MM * 0.7 * short / 594 < height < CARD_MM * 1.15 * long / 297, (seed, height)
+        plain_found += len(detect_markers(render_scene(solid_faceset(), seed, effects=0.0).image))
+    assert mat_found >= 3 * 6 and plain_found == 0  # the other tables have no markers
 
 
 def test_obb_label_lines_are_normalised_corners(faces: FaceSet) -> None:
@@ -162,6 +183,15 @@ def test_combine_corners() -> None:
     logits[0, kh] = logits[2, kh] = -5
     logits[0, none] = logits[2, none] = 6.0
     assert cardcrop.combine_corners(logits)[0] == "none"
+
+
+def test_loose_crops_are_cut_from_outlines_further_off() -> None:
+    tight = CropSampler(None, "train", seed=3).chunk(0, n=40)
+    loose = CropSampler(None, "train", seed=3, loose=1.0).chunk(0, n=40)
+    again = CropSampler(None, "train", seed=3, loose=1.0).chunk(0, n=40)
+    assert np.array_equal(loose[0], again[0]) and np.array_equal(loose[1], again[1])  # seeded
+    assert not np.array_equal(tight[0], loose[0])
+    assert (loose[1] != NONE).any()  # the index is still there to name in loose crops
 
 
 def test_crop_sampler_labels_index_corners_only() -> None:
