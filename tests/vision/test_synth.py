@@ -83,6 +83,43 @@ def test_labels_sit_on_the_drawn_cards(seed: int, on_mat: bool) -> None:
         assert stats[i, cv2.CC_STAT_AREA] < MIN_VISIBLE * card_area * 1.1, (seed, stats[i])
 
 
+def test_hard_scenes_label_spreads_and_cards_cut_by_the_frame() -> None:
+    from vision.synth.scenes import MIN_IN_FRAME, frame_polygon, in_frame_fraction
+
+    spreads = cut = 0
+    for seed in range(16):
+        scene = render_scene(solid_faceset(), 6_000_000 + seed, hard=True)
+        h, w = scene.image.shape[:2]
+        drawn = magenta(scene.image)
+        lines = build.obb_label_lines(scene)
+        assert len(lines) == len(scene.cards)
+        for card, line in zip(scene.cards, lines, strict=True):
+            inside = in_frame_fraction(card.corners, w, h)
+            assert inside >= MIN_IN_FRAME
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(mask, [np.round(card.corners).astype(np.int32)], 1)
+            inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
+            assert drawn[inner > 0].mean() >= 0.6 * card.visible, (seed, card)
+            label = np.array([float(v) for v in line.split()[1:]]).reshape(4, 2) * (w, h)
+            assert label.min() >= -0.5 and (label.max(axis=0) <= (w + 0.5, h + 0.5)).all()
+            # the label's box covers the card's part in the frame, and not much more
+            poly = frame_polygon(card.corners, w, h)
+            area = abs(cv2.contourArea(poly.astype(np.float32)))
+            assert abs(cv2.contourArea(label.astype(np.float32))) <= 1.25 * area + 4  # a tilted camera makes the card a trapezoid
+            # (less what clipping the box's corners to the frame takes off)
+            slack = 1.5 + 0.1 * float(np.linalg.norm(card.corners[1] - card.corners[0]))
+            for x, y in poly:
+                assert cv2.pointPolygonTest(label.astype(np.float32), (float(x), float(y)), True) >= -slack
+            cut += inside < 0.98
+        for i, a in enumerate(scene.cards):  # side by side: nearly parallel, overlapping partly
+            for b in scene.cards[i + 1:]:
+                da = np.arctan2(*(a.corners[1] - a.corners[0])[::-1]) - np.arctan2(*(b.corners[1] - b.corners[0])[::-1])
+                gap = float(np.linalg.norm(a.corners.mean(0) - b.corners.mean(0)))
+                width = float(np.linalg.norm(a.corners[1] - a.corners[0]))
+                spreads += abs(np.sin(da)) < 0.2 and 0.2 * width < gap < 0.85 * width
+    assert cut >= 3 and spreads >= 5, (cut, spreads)
+
+
 def test_scenes_on_the_printed_mat_show_its_markers_and_cards_at_its_scale() -> None:
     from vision.synth.scenes import CARD_MM
     from vision.zones import detect_markers

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import cv2
+import numpy as np
 
 from vision.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
-from vision.synth.scenes import Scene, render_scene
+from vision.synth.scenes import Scene, frame_polygon, in_frame_fraction, render_scene
 
 T = TypeVar("T")
 
@@ -36,20 +37,40 @@ SEED_VAL = 2_000_000
 SEED_TEST = 3_000_000
 SEED_MAT_TRAIN = 4_000_000  # scenes on the product's printed mat
 SEED_MAT_VAL = 5_000_000
+SEED_HARD_TRAIN = 6_000_000  # spreads of overlapping cards, cards cut by the frame
+SEED_HARD_VAL = 7_000_000
 
 _FS: FaceSet | None = None
 
 
 def obb_label_lines(scene: Scene) -> list[str]:
-    """YOLO-OBB label lines: ``0 x1 y1 ... x4 y4`` (corners TL TR BR BL, normalised, clipped to the frame)."""
+    """YOLO-OBB label lines: ``0 x1 y1 ... x4 y4`` (corners TL TR BR BL, normalised, clipped to the frame).
+
+    A card that runs off the frame is labelled with the box, turned as the card is, round its part
+    in the frame (whose corners may then be clipped a little).
+    """
     h, w = scene.image.shape[:2]
     lines = []
     for c in scene.cards:
         pts = []
-        for x, y in c.corners:
+        corners = c.corners
+        if in_frame_fraction(corners, w, h) < 0.98:
+            corners = aligned_box(corners, frame_polygon(corners, w, h))
+        for x, y in corners:
             pts += [min(max(float(x) / w, 0.0), 1.0), min(max(float(y) / h, 0.0), 1.0)]
         lines.append("0 " + " ".join(f"{v:.6f}" for v in pts))
     return lines
+
+
+def aligned_box(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The box with the sides of the card ``corners`` (TL TR BR BL) that bounds ``points``, in the same order."""
+    origin = corners[0].astype(np.float64)
+    u = (corners[1] - corners[0]).astype(np.float64)
+    v = (corners[3] - corners[0]).astype(np.float64)
+    # the card's sides need not be square in the frame (a tilted camera): coordinates in their basis
+    a, b = np.linalg.solve(np.stack([u, v], axis=1), (points.astype(np.float64) - origin).T)
+    box = [(a.min(), b.min()), (a.max(), b.min()), (a.max(), b.max()), (a.min(), b.max())]
+    return np.array([origin + s * u + t * v for s, t in box], np.float32)
 
 
 def _init(art: str | None, decks: str) -> None:
@@ -65,10 +86,10 @@ def _init(art: str | None, decks: str) -> None:
             _FS.backs = load_manifest(Path(art)).backs
 
 
-def _job_obb(args: tuple[int, str, str, bool]) -> int:
-    seed, img_path, lbl_path, on_mat = args
+def _job_obb(args: tuple[int, str, str, bool, bool]) -> int:
+    seed, img_path, lbl_path, on_mat, hard = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, on_mat=on_mat)
+    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -87,21 +108,26 @@ def _job_test(args: tuple[int, str]) -> list[tuple[str, str, float, float, float
     return rows
 
 
-def build_obb(art: str | None, out: Path, n_train: int, n_val: int, procs: int, n_mat: int = 0) -> int:
-    """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed mat."""
+def build_obb(
+    art: str | None, out: Path, n_train: int, n_val: int, procs: int, n_mat: int = 0, n_hard: int = 0
+) -> int:
+    """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
+    mat, and ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``)."""
     jobs = []
-    for split, n, base, prefix, on_mat in (
-        ("val", n_val, SEED_VAL, "val", False),
-        ("train", n_train, SEED_TRAIN, "train", False),
-        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True),
-        ("train", n_mat, SEED_MAT_TRAIN, "mat", True),
+    for split, n, base, prefix, on_mat, hard in (
+        ("val", n_val, SEED_VAL, "val", False, False),
+        ("train", n_train, SEED_TRAIN, "train", False, False),
+        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False),
+        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False),
+        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True),
+        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True),
     ):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             name = f"{prefix}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
-                         str(out / "labels" / split / f"{name}.txt"), on_mat))
+                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard))
     total = 0
     for k, n in enumerate(_map(procs, (art, "train"), _job_obb, jobs)):
         total += n
@@ -151,14 +177,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val", type=int, default=400)
     ap.add_argument("--on-mat", type=int, default=0,
                     help="extra train scenes on the printed play mat (and a tenth as many val)")
+    ap.add_argument("--hard", type=int, default=0,
+                    help="extra train scenes of overlapping spreads and cards cut by the frame (and a tenth as many val)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
     art = None if args.procedural else args.art
     out = Path(args.out)
     if args.what == "obb":
-        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat)
-        print(f"scenes={args.train + args.val + args.on_mat + args.on_mat // 10} cards={n} out={out}")
+        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard)
+        extra = args.on_mat + args.on_mat // 10 + args.hard + args.hard // 10
+        print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs)
         print(f"scenes={args.count} cards={n} out={out}")

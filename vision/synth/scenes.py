@@ -26,6 +26,7 @@ import numpy.typing as npt
 from vision.synth.faces import BGRA, FaceSet
 
 MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
+MIN_IN_FRAME = 0.45  # a card cut by the frame's edge is labelled while this much of it is in the frame
 # Frame sizes (w, h): a little above the network input, so the resize to it still averages pixels.
 SIZES = ((512, 384), (512, 288), (384, 512), (448, 448), (512, 320), (480, 360))
 
@@ -187,6 +188,37 @@ def card_quad(cx: float, cy: float, ch: float, aspect: float, angle: float) -> n
     return (pts @ rot.T + np.array([cx, cy], np.float32)).astype(np.float32)
 
 
+def frame_polygon(quad: npt.NDArray[np.float32], w: int, h: int) -> npt.NDArray[np.float32]:
+    """The part of a convex outline inside the frame (w x h): a convex polygon, empty (0, 2) when none."""
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    area, poly = cv2.intersectConvexConvex(order_convex(quad), frame)
+    if area <= 0 or poly is None:
+        return np.zeros((0, 2), np.float32)
+    return np.asarray(poly, np.float32).reshape(-1, 2)
+
+
+def order_convex(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The points of a convex outline in one turning order (what OpenCV's convex routines want)."""
+    return np.asarray(cv2.convexHull(np.asarray(quad, np.float32)), np.float32).reshape(-1, 2)
+
+
+def cut_cleanly(quad: npt.NDArray[np.float32], w: int, h: int, max_turn: float = 0.12) -> bool:
+    """Whether a card runs off the frame across one edge only, its sides within ``max_turn`` (radians)
+    of the frame's: then the box round its part in the frame is the card's own shape, cut."""
+    out = [quad[:, 0].min() < 0, quad[:, 0].max() > w - 1, quad[:, 1].min() < 0, quad[:, 1].max() > h - 1]
+    if sum(out) != 1:
+        return False
+    dx, dy = (quad[1] - quad[0]).astype(np.float64)
+    turn = math.atan2(dy, dx) % (math.pi / 2)
+    return min(turn, math.pi / 2 - turn) <= max_turn
+
+
+def in_frame_fraction(quad: npt.NDArray[np.float32], w: int, h: int) -> float:
+    total = abs(float(cv2.contourArea(np.asarray(quad, np.float32))))
+    poly = frame_polygon(quad, w, h)
+    return abs(float(cv2.contourArea(poly))) / total if total > 0 and len(poly) >= 3 else 0.0
+
+
 def apply_h(hm: npt.NDArray[np.float64], pts: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), hm).reshape(-1, 2)
 
@@ -228,18 +260,43 @@ def _choose_faces(rng: Rng, fs: FaceSet, n: int) -> list[tuple[str, str, BGRA]]:
     return out
 
 
-def layout(rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None) -> list[Placement]:
-    """Where the cards lie on the flat table (bottom first); on ``mat``, at its scale and round its centre."""
+def layout(
+    rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None, hard: bool = False
+) -> list[Placement]:
+    """Where the cards lie on the flat table (bottom first); on ``mat``, at its scale and round its centre.
+
+    ``hard``: most scenes are a *spread* (2-4 cards side by side, each
+    covering part of the next, as a player lays down a hand or pushes a trick
+    together), and the cards may run off the frame's edge.
+    """
     short = min(w, h)
     ch = float(np.exp(rng.uniform(math.log(0.13), math.log(0.62)))) * short
     mode = str(rng.choice(["scatter", "table", "table", "fan", "row", "single"]))
+    if hard and rng.random() < 0.7:
+        mode = "spread"
     if mat is not None:
         ch = CARD_MM * mat.px_per_mm * float(rng.uniform(0.97, 1.03))
         mode = str(rng.choice(["table", "table", "table", "scatter"]))
     spots: list[tuple[float, float, float, float]] = []  # cx, cy, height, angle
     backs: list[tuple[float, float, float, float]] = []
     jitter = lambda s: float(rng.normal(0, s))  # noqa: E731
-    if mode == "single":
+    if mode == "spread":
+        for _group in range(int(rng.integers(1, 3))):
+            n = int(rng.integers(2, 5))
+            gh = ch * rng.uniform(0.9, 1.25)
+            a = rng.uniform(-math.pi, math.pi)  # the cards' turn; the spread runs along their width
+            step = gh * 0.7 * rng.uniform(0.25, 0.8)
+            ux, uy = math.cos(a), math.sin(a)  # along the card's width
+            vx, vy = -math.sin(a), math.cos(a)  # along its height
+            lo, hi = (-0.05, 1.05) if hard and rng.random() < 0.5 else (0.25, 0.75)
+            cx, cy = rng.uniform(lo, hi) * w, rng.uniform(lo, hi) * h
+            cx, cy = cx - ux * step * (n - 1) / 2, cy - uy * step * (n - 1) / 2
+            row = []
+            for i in range(n):
+                dv = jitter(gh * 0.06)
+                row.append((cx + ux * step * i + vx * dv, cy + uy * step * i + vy * dv, gh, a + jitter(0.05)))
+            spots += row if rng.random() < 0.5 else row[::-1]  # the left card on top, or the right
+    elif mode == "single":
         spots.append((rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h, ch * rng.uniform(1.0, 1.4),
                       rng.uniform(-math.pi, math.pi)))
     elif mode == "scatter":
@@ -472,11 +529,19 @@ def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Im
 
 
 def render_scene(
-    fs: FaceSet, seed: int, size: tuple[int, int] | None = None, effects: float = 1.0, on_mat: bool = False
+    fs: FaceSet,
+    seed: int,
+    size: tuple[int, int] | None = None,
+    effects: float = 1.0,
+    on_mat: bool = False,
+    hard: bool = False,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
     ``on_mat``: the cards lie on the product's printed play mat (``vision.mat``), at its scale.
+    ``hard``: mostly spreads of cards covering each other side by side (:func:`layout`), and face-up
+    cards may run off the frame: such a card is labelled while at least ``MIN_IN_FRAME`` of it is
+    in the frame (its corners stay the whole card's; the label writer clips them).
     """
     rng = np.random.default_rng(seed)
     w, h = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
@@ -489,12 +554,13 @@ def render_scene(
     img = cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT)
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
-    placements = layout(rng, fs, w, h, mat)
+    placements = layout(rng, fs, w, h, mat, hard)
     quads: list[npt.NDArray[np.float32]] = []
     areas: list[float] = []
     for i, p in enumerate(placements):
         quad = apply_h(tilt, p.quad_table)
-        if p.card is not None:  # keep face-up cards inside the frame: a cut-off card cannot be labelled
+        # keep face-up cards inside the frame; hard scenes let one run off a single edge it lies square to
+        if p.card is not None and not (hard and cut_cleanly(quad, w, h)):
             lo = np.maximum(0.0, -quad.min(axis=0))
             hi = np.maximum(0.0, quad.max(axis=0) - np.array([w - 1, h - 1], np.float32))
             quad = (quad + lo - hi).astype(np.float32)
@@ -531,8 +597,11 @@ def render_scene(
         if vis < MIN_VISIBLE:
             continue
         q = quads[i]
+        if hard:
+            if in_frame_fraction(q, w, h) < MIN_IN_FRAME:
+                continue
         # the whole outline must be (nearly) in frame, or its corners cannot be labelled
-        if (q[:, 0].min() < -0.02 * w or q[:, 1].min() < -0.02 * h or q[:, 0].max() > 1.02 * w
+        elif (q[:, 0].min() < -0.02 * w or q[:, 1].min() < -0.02 * h or q[:, 0].max() > 1.02 * w
                 or q[:, 1].max() > 1.02 * h):
             continue
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
