@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--on-mat", type=int, default=0,
                     help="extra train scenes on the printed play mat (and a tenth as many val)")
     ap.add_argument("--hard", type=int, default=0,
-                    help="extra train scenes of overlapping spreads and cards cut by the frame (and a tenth as many val)")
+                    help="extra train scenes of overlapping spreads and cards cut by the frame "
+                    "(and a tenth as many val)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
