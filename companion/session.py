@@ -382,9 +382,10 @@ class TableSession:
         # A renege proven by a hand's last card may still await its decision: a new up-card means the
         # table played on (the engine takes it as such).
         next_deal = expected.expected is Expect.RENEGE_DECISION and expected.seat is None
-        if expected.expected is not Expect.UP_CARD and not next_deal:
-            return  # the up-card seen again, or turned down: nothing new
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
+        awaited = expected.expected is Expect.UP_CARD or next_deal
+        if not awaited and not self.match.is_next_up_card(card, conf):
+            return  # the up-card seen again, or turned down: nothing new
         self.submit(UpCard(card, conf), frame=frame, source="camera")
 
     def _already_played(self, seat: int, card: Card) -> bool:

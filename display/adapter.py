@@ -64,6 +64,7 @@ _NOTES = {
     "lone_defender": "lone defender",
     "super_euchre": "super euchre",
     "renege_replay": "renege",
+    "unfinished": "not seen",
 }
 
 

@@ -130,6 +130,7 @@ _IRREGULARITY_TITLE = {
     IrregularityKind.CHECK_CARD: "Check this card",
     IrregularityKind.UP_CARD_PLAYED: "The turned-down up-card was played",
     IrregularityKind.SUSPECTED_RENEGE: "Possible renege",
+    IrregularityKind.HAND_UNFINISHED: "Hand not seen to the end",
 }
 
 
@@ -161,6 +162,7 @@ _HAND_RESULT = {
     "super_euchre": "Super euchre! {defenders} take all five",
     "renege": "Renege penalty",
     "renege_replay": "Renege: the hand is played again",
+    "unfinished": "Hand not seen to the end: not scored, check the score",
 }
 EUCHRE_REASONS = frozenset({"euchre", "lone_euchre", "blind_lone_euchre", "lone_defender", "super_euchre"})
 MARCH_REASONS = frozenset({"march", "lone_march", "blind_lone"})

@@ -110,6 +110,7 @@ class IrregularityKind(enum.Enum):
     CHECK_CARD = "check_card"  # a low-confidence reading that matters: look at it
     UP_CARD_PLAYED = "up_card_played"  # the turned-down up-card appears in play
     SUSPECTED_RENEGE = "suspected_renege"  # evidence that depends on a hidden card
+    HAND_UNFINISHED = "hand_unfinished"  # the next up-card came before the hand was seen to its end
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ class HandScored:
     tricks: tuple[int, int]
     makers: int  # team
     # "made", "march", "lone_march", "blind_lone", "euchre", "lone_euchre", "blind_lone_euchre",
-    # "lone_defender", "super_euchre", "renege", "renege_replay"
+    # "lone_defender", "super_euchre", "renege", "renege_replay", "unfinished" (not seen to its end: no points)
     reason: str
     score: tuple[int, int]  # the score after this hand
 

@@ -70,7 +70,7 @@ from typing import Any
 
 from table.announcements import Expect, IrregularityKind, RenegeEvidence
 from table.cards import BENNY, Card, CardParseError, Rank, Suit
-from table.deal import DealRecord
+from table.deal import DealRecord, Phase
 from table.inputs import AcceptPenalty, Discard, Exchange, GoAlone, Input, NameTrump, OrderUp, Pass, Play, UpCard
 from table.match import Match
 from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, Rules, RulesError
@@ -710,22 +710,31 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                 f"{len(game.deals) - deal.number} deal(s) from here not replayed"
             )
             break
-        if match.deals and not match.deals[-1].finished:
+        unfinished = bool(match.deals) and not match.deals[-1].finished
+        if unfinished and match.phase not in (Phase.PLAY, Phase.RENEGE_DECISION):
             before = game.deals[deal.number - 1]
             done = len(match.deals[-1].trick_winners)
             raise _fail(src, before.path, f"the deal is unfinished ({done} of 5 tricks), but another deal follows")
+        # A deal left during play is one the table moved on from: this deal's up-card closes it.
         inputs: list[Input] = []
         all_inputs.append(inputs)
-        expected_dealer = match.dealer
+        expected_dealer = (match.deals[-1].dealer + 1) % 4 if unfinished else match.dealer
         if deal.dealer != expected_dealer:
             raise _fail(
                 src,
                 f"{deal.path}.initialState.dealer",
                 f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer}",
             )
-        for card in deal.set_aside:
+        for card in [*deal.set_aside, deal.up_card]:
             feed(UpCard(card), inputs)
-        feed(UpCard(deal.up_card), inputs)
+            if unfinished and match.game_over:
+                break  # the unfinished hand's points ended the game
+        if match.game_over and unfinished:
+            warnings.append(
+                f"{src}: {deal.path}: the unfinished deal before it ended the game at "
+                f"{match.score[0]}-{match.score[1]}; {len(game.deals) - deal.number} deal(s) from here not replayed"
+            )
+            break
         if deal.blind:
             feed(GoAlone(deal.dealer), inputs)
         alone = deal.all_alone

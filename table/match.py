@@ -747,7 +747,55 @@ class Match:
         assert d is not None
         if isinstance(inp, Play):
             return self._play(d, inp)
+        if isinstance(inp, UpCard):
+            return self._abandon(d, inp)
         return self._unexpected(inp)
+
+    def is_next_up_card(self, card: Card, confidence: float) -> bool:
+        """Whether a face-up card seen on the kitty now is the next deal's up-card, mid-hand.
+
+        Cards of this hand went unseen and the table has dealt again. Only a sure reading
+        (``confidence`` at least :data:`CHECK_CONFIDENCE`) of a card this deal has not shown, once play
+        has begun (the up-card is then in the dealer's hand or turned down): never the up-card itself,
+        the known discard, nor a played card pushed across the kitty. Applied as ``UpCard``, such a card
+        closes the hand (see ``_abandon``).
+        """
+        d = self._cur
+        if confidence < CHECK_CONFIDENCE or self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
+            return False
+        if d is None or d.finished:
+            return False
+        shown = {c for trick in d.tricks for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard}
+        return card not in shown
+
+    def _abandon(self, d: DealState, inp: UpCard) -> list[Announcement]:
+        """The next deal's up-card while deal ``d`` is still being played: the table has moved on.
+
+        Cards went unseen (a misread, a card played out of the camera's view), so the engine closes
+        the hand with what it saw: the points where the tricks seen already decide them whatever the
+        rest did (a euchre, a blind loner made), else none, with an irregularity asking the table to
+        check the score. Then the up-card starts the next deal, so one lost card costs one hand, not
+        the rest of the game. (An ``Undo`` takes the up-card back and reopens the hand.)
+        """
+        assert d.maker_seat is not None
+        seen = len(d.trick_winners)
+        makers = d.maker_seat % 2
+        maker_alone = any(s % 2 == makers for s in d.alone)
+        defender_alone = any(s % 2 != makers for s in d.alone)
+        outcomes = set()
+        for k in range(5 - seen + 1):  # every way the unseen tricks could have gone
+            won = list(d.tricks_won)
+            won[makers] += k
+            won[1 - makers] += 5 - seen - k
+            outcomes.add(hand_points(self.rules, makers, (won[0], won[1]), maker_alone, defender_alone, d.blind))
+        d.pending = None
+        points, reason = outcomes.pop() if len(outcomes) == 1 else ((0, 0), "unfinished")
+        out: list[Announcement] = [self._irr(_KIND.HAND_UNFINISHED, f"the next up-card came after {seen} of 5 tricks")]
+        out += self._close(d, points, reason)
+        if self.phase is _PH_GAME_OVER:
+            return out
+        self.phase = _PH_HAND_OVER
+        return out + self._on_up_card(inp)
 
     def _on_renege_decision(self, inp: Input) -> list[Announcement]:
         d = self._cur
@@ -760,6 +808,8 @@ class Match:
             d.pending = None
             self.phase = _PH_HAND_OVER
             return self._on_up_card(inp)
+        if isinstance(inp, UpCard):
+            return self._abandon(d, inp)  # the renege stays on record; its decision lapses with the hand
         return self._unexpected(inp)
 
     def _on_game_over(self, inp: Input) -> list[Announcement]:

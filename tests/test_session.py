@@ -9,6 +9,7 @@ from companion.session import SyncLogWriter, TableSession, ThreadedLogWriter
 from display.actions import Action, ButtonAction
 from table.announcements import Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon
 from table.cards import Card, Suit
+from table.deal import Phase
 from table.inputs import Discard, Input, OrderUp, Pass, Play, ReviseCard, Undo, UpCard
 from table.log import MatchLog, read_log
 from table.rules import Rules
@@ -234,3 +235,30 @@ def test_a_defender_goes_alone_from_the_panel_by_alone_then_call(tmp_path: Path)
     assert session.alone_candidate == 2
     session.act(Action(ButtonAction.CALL), frame=6)
     assert _logged(tmp_path)[-1] == GoAlone(2) and session.alone_candidate is None
+
+
+def test_a_new_up_card_during_play_starts_the_next_deal(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(2, "Jh", frame=20))  # seats 3 and 0 went unseen; the table dealt again
+    # not the next deal: the up-card itself, a card played this hand, or a reading that is not sure
+    session.observe(UpCardShown(C("9h"), 0.97, frame=30))
+    session.observe(UpCardShown(C("Ah"), 0.97, frame=31))
+    session.observe(UpCardShown(C("Ts"), 0.55, frame=32))
+    session.observe(UpCardShown(C("Ts"), 0.97, frame=33, uncertain=True))
+    assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
+    session.observe(UpCardShown(C("Ts"), 0.96, frame=40))
+    assert _logged(tmp_path)[-1] == UpCard(C("Ts"), 0.96)
+    first, second = session.match.deals
+    assert first.reason == "unfinished" and second.up_card == C("Ts") and second.dealer == 1
+    assert session.match.expected.seat == 2  # round 1 bidding of the new deal
+
+
+def test_a_new_up_card_before_the_first_lead_is_not_a_new_deal(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(UpCardShown(C("Ts"), 0.97, frame=30))  # a card dropped on the kitty before anyone led
+    assert len(session.match.deals) == 1 and not any(
+        isinstance(i, UpCard) and i.card == C("Ts") for i in _logged(tmp_path)
+    )

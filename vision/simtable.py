@@ -42,6 +42,8 @@ from table.announcements import (
     Announcement,
     Expect,
     HandScored,
+    Irregularity,
+    IrregularityKind,
     RenegeProven,
     ThrownIn,
     TrickWon,
@@ -932,7 +934,9 @@ class TablePipeline:
 
     Observations become engine inputs as the app does it: an up-card shown
     while the engine waits for one (or for a decision on a renege proven by
-    the last card of the hand, which the next deal dismisses) becomes ``UpCard``; a card landing in a
+    the last card of the hand, which the next deal dismisses), or one the
+    engine takes as the next deal's mid-hand (``Match.is_next_up_card``: cards
+    went unseen), becomes ``UpCard``; a card landing in a
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of
     the input that reported it. An uncertain reading goes in with its
@@ -998,9 +1002,11 @@ class TablePipeline:
                 expected = self.match.expected
                 # A renege proven on the hand's last card and left undecided: the next up-card plays on.
                 hand_over = expected.expected is Expect.RENEGE_DECISION and expected.seat is None
-                if expected.expected is not Expect.UP_CARD and not hand_over:
-                    return []
-                inp: Input = UpCard(obs.card, _confidence(obs.confidence, obs.uncertain))
+                conf = _confidence(obs.confidence, obs.uncertain)
+                awaited = expected.expected is Expect.UP_CARD or hand_over
+                if not awaited and not self.match.is_next_up_card(obs.card, conf):
+                    return []  # the up-card seen again or turned down (or a card that cannot be the next one)
+                inp: Input = UpCard(obs.card, conf)
                 self._reported[(KITTY, obs.card)] = len(self.match)
                 self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
                 return self._apply(inp, obs.frame)
@@ -1073,9 +1079,16 @@ def score_run(
             starts[rest.deal] = min(starts.get(rest.deal, rest.frame), rest.frame)
     order = sorted((frame, deal) for deal, frame in starts.items())
     per_deal: list[list[Announcement]] = [[] for _ in script.deals]
+    closing = False  # the engine is closing the hand the table moved on from (its next up-card came)
     for frame, a in announcements:
         k = bisect.bisect_right(order, (frame, len(script.deals))) - 1
+        if isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED:
+            closing = True
         deal = order[k][1] if k >= 0 else 0
+        if closing and k >= 1:
+            deal = order[k - 1][1]  # made at the next up-card, about the hand before it
+        if isinstance(a, HandScored):
+            closing = False
         if 0 <= deal < len(per_deal):
             per_deal[deal].append(a)
     for i, d in enumerate(script.deals):

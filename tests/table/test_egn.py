@@ -372,8 +372,16 @@ def test_a_blind_lone_is_kept() -> None:
     assert deal_json(again) == deal_json(m) and again.deals[0].blind and again.expected == m.expected
 
 
-def test_an_unfinished_deal_followed_by_another() -> None:
+def test_a_deal_left_during_play_is_closed_by_the_next_one() -> None:
     obj = example("Six Points in Two Hands.egn")
     del obj["deals"][0]["phases"][1]["tricks"][4]
-    with pytest.raises(EgnError, match=r"^six\.egn: deals\[0\]: the deal is unfinished \(4 of 5 tricks\)"):
+    match = replay_egn(parse_egn(obj, "six.egn")).match
+    assert len(match.deals) == 2 and match.deals[0].finished and len(match.deals[0].trick_winners) == 4
+    assert match.deals[1].dealer == (match.deals[0].dealer + 1) % 4
+
+
+def test_a_deal_left_before_play_followed_by_another() -> None:
+    obj = example("Six Points in Two Hands.egn")
+    del obj["deals"][0]["phases"][1]
+    with pytest.raises(EgnError, match=r"^six\.egn: deals\[0\]: the deal is unfinished \(0 of 5 tricks\)"):
         replay_egn(parse_egn(obj, "six.egn"))
