@@ -281,6 +281,11 @@ class OnnxDetector:
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
         return pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS), box
 
+    def outlines(self, frame_bgr: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The finder's card outlines (K, 4, 2) in frame pixels after NMS, and their scores (K,)."""
+        raw, box = self._candidates(frame_bgr)
+        return pp.frame_quads(raw, box), np.asarray(raw.scores, np.float32)
+
     def readings(self, frame_bgr: npt.NDArray[np.uint8]) -> list[tuple[float, Card | None, float]]:
         """Per finder outline: its score, the classifier's card (None: no index seen) and confidence.
 

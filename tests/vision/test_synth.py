@@ -151,6 +151,9 @@ def test_obb_label_lines_are_normalised_corners(faces: FaceSet) -> None:
         assert np.allclose(pts, np.clip(card.corners, 0, (w, h)), atol=0.01)
 
 
+NONE_NAME = cardcrop.NONE_CLASS
+
+
 def _place(face: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (400, 400)) -> np.ndarray:
     """Draw ``face`` onto a grey frame so its corners TL, TR, BR, BL land on ``quad``."""
     fh, fw = face.shape[:2]
@@ -300,3 +303,33 @@ def test_train_command_rejects_missing_inputs(tmp_path: Path, capsys: pytest.Cap
     assert main(["train", "export", "--detector-weights", str(tmp_path / "x.pt")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("euchre-table: error: ") for line in err)
+
+
+class _KeepAll:
+    """An rng stand-in that keeps every `none` crop."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def test_scene_crops_label_the_finders_outlines_by_the_card_under_them(faces: FaceSet) -> None:
+    from vision.synth.scene_crops import label_crops
+
+    checked = 0
+    for seed in range(6):
+        scene = render_scene(faces, seed, effects=0.0)
+        assert scene.owner is not None
+        whole = [c for c in scene.cards if c.visible > 0.99]
+        if not whole:
+            continue
+        card = whole[0]
+        crops = label_crops(scene, card.corners[None], _KeepAll())  # type: ignore[arg-type]
+        labels = [cardcrop.CLASSIFIER_CLASSES[y] for _, y in crops]
+        # every hypothesis of a whole card: its two index corners named, its two blank ones `none`
+        assert labels.count(card.card) == labels.count(NONE_NAME) == len(labels) // 2 >= 2, (seed, labels)
+        # an outline over bare table matches no card and gives no crops
+        h, w = scene.image.shape[:2]
+        nowhere = np.array([[0, 0], [3, 0], [3, 4], [0, 4]], np.float32) + (w - 5, h - 6)
+        assert label_crops(scene, nowhere[None], _KeepAll()) == []  # type: ignore[arg-type]
+        checked += 1
+    assert checked >= 3

@@ -43,6 +43,7 @@ class SceneCard:
     corners: npt.NDArray[np.float32]
     visible: float
     visible_box: tuple[float, float, float, float]
+    layer: int = -1  # its value in ``Scene.owner``
 
 
 @dataclass
@@ -50,6 +51,8 @@ class Scene:
     image: Image  # BGR uint8
     cards: list[SceneCard] = field(default_factory=list)
     seed: int = 0
+    # per pixel, what lies on top: a card's ``layer``, -1 the table, -2 a hand, -3 a card back
+    owner: npt.NDArray[np.int16] | None = None
 
 
 # ---------------------------------------------------------------- backgrounds
@@ -588,7 +591,7 @@ def render_scene(
             _draw_hand(rng, img, owner)
     img = photometric(rng, img, effects)
     out = degrade(rng, img, effects)
-    scene = Scene(out, [], seed)
+    scene = Scene(out, [], seed, owner)
     for i, p in enumerate(placements):
         if p.card is None or areas[i] < 1:
             continue
@@ -605,5 +608,5 @@ def render_scene(
                 or q[:, 1].max() > 1.02 * h):
             continue
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-        scene.cards.append(SceneCard(str(p.card), p.deck, q.astype(np.float32), float(min(vis, 1.0)), box))
+        scene.cards.append(SceneCard(str(p.card), p.deck, q.astype(np.float32), float(min(vis, 1.0)), box, i))
     return scene

@@ -1,0 +1,196 @@
+"""Classifier crops cut from the card finder's own outlines on rendered scenes.
+
+``vision.synth.crops`` cuts corners from a card's true corners, jittered by
+about as much as the finder errs. Here the crops are cut exactly as the app
+cuts them: the finder (``card-obb.onnx``) outlines the cards of a rendered
+scene, and ``vision.cardcrop.outline_hypotheses`` turns each outline into the
+outlines that are classified. So the classifier learns the finder's real
+mistakes: outlines cut short by a covering card, turned a little, running
+over a neighbour.
+
+Each finder outline is matched to the scene's card it overlaps most (polygon
+IoU at least ``MATCH_IOU``; an outline matching none, such as two cards taken
+as one, is left out: its corners may show either card). A crop is labelled
+with the card where its corner holds the deck's index and the index is
+visible (the scene's ``owner`` map says what lies on top), ``none`` where the
+corner is blank or the index covered; a half-covered index is left out, as
+is a hypothesis whose corners do not correspond to the card's.
+
+    python -m vision.synth.scene_crops --finder models/card-obb.onnx --scenes 3000 --out work-data/datasets/crops
+
+writes ``train_scene_<seed>_<chunk>.npz`` (training decks) and
+``heldout_scene_<seed>_<chunk>.npz`` (held-out decks), in the format of
+``vision.synth.crops`` so ``load_crops`` reads both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import cardcrop
+from vision.synth.crops import CLASS_INDEX, NONE, ZONE, _ink
+from vision.synth.faces import HELD_OUT_DECKS, NO_CLASSIFIER, FaceSet, index_corners, load_manifest
+from vision.synth.scenes import Scene, render_scene
+
+MATCH_IOU = 0.5
+NONE_KEEP = 0.45  # share of `none` crops kept (most corners are blank)
+SEED_TRAIN = 8_000_000
+SEED_HELDOUT = 9_000_000
+
+Crops = list[tuple[npt.NDArray[np.uint8], int]]
+
+
+def quad_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    pa = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
+    pb = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = abs(cv2.contourArea(pa)) + abs(cv2.contourArea(pb)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def label_crops(
+    scene: Scene,
+    outlines: npt.NDArray[np.float32],
+    rng: np.random.Generator,
+    readable: set[str] | None = None,
+) -> Crops:
+    """Labelled corner crops (BGR uint8, 64x48) for the finder ``outlines`` (K, 4, 2) of ``scene``.
+
+    ``readable``: the decks whose index the classifier is taught (others' outlines are left out).
+    """
+    assert scene.owner is not None, "render_scene fills the owner map"
+    out: Crops = []
+    for quad in outlines:
+        ious = [quad_iou(quad, c.corners) for c in scene.cards]
+        if not ious or max(ious) < MATCH_IOU:
+            continue
+        card = scene.cards[int(np.argmax(ious))]
+        if readable is not None and card.deck not in readable:
+            continue
+        visible = np.where(scene.owner == card.layer, 255, 0).astype(np.uint8)
+        visible_bgr = cv2.cvtColor(visible, cv2.COLOR_GRAY2BGR)
+        truth = cardcrop.order_corners(card.corners)
+        height = float(np.linalg.norm(truth[3] - truth[0]))
+        holds = set(index_corners(card.deck))  # the same set for either upright turn of the card
+        shown = cardcrop.corner_crops_bgr(visible_bgr, truth)  # how visible each true corner is
+        for hyp in cardcrop.outline_hypotheses(scene.image, quad):
+            ordered = cardcrop.order_corners(hyp)
+            # which of the card's two upright turns the hypothesis's corners follow
+            errors = [float(np.linalg.norm(ordered - np.roll(truth, -r, axis=0), axis=1).mean()) for r in (0, 2)]
+            if min(errors) > 0.3 * height:
+                continue  # this outline's corners are not the card's
+            turn = 0 if errors[0] <= errors[1] else 2
+            crops = cardcrop.corner_crops_bgr(scene.image, ordered)
+            for k, crop in enumerate(crops):
+                vis = shown[(k + turn) % 4]
+                covered = 1.0 - float(vis[ZONE][:, :, 0].mean()) / 255.0
+                if cardcrop.CORNER_NAMES[k] not in holds or covered > 0.6:
+                    label = NONE
+                elif covered > 0.2:
+                    continue  # half-hidden index: ambiguous
+                else:
+                    label = CLASS_INDEX[card.card]
+                if label == NONE and rng.random() > NONE_KEEP:
+                    continue
+                out.append((crop, label))
+    return out
+
+
+_FS: FaceSet | None = None
+_FINDER: object = None
+
+
+def _faces(art: Path, split: str) -> FaceSet:
+    if split == "train":
+        fs = load_manifest(art, exclude=HELD_OUT_DECKS | NO_CLASSIFIER)
+    else:
+        fs = load_manifest(art, decks=set(HELD_OUT_DECKS))
+        if not fs.backs:
+            fs.backs = load_manifest(art).backs
+    for deck in fs.decks():  # a joker without a corner index cannot be told from a blank corner
+        joker = fs.faces[deck].get("B")
+        if joker is not None and _ink(joker) < 0.01:
+            del fs.faces[deck]["B"]
+    return fs
+
+
+def _init(art: str, split: str, finder: str) -> None:
+    global _FS, _FINDER
+    from vision.onnx_detector import OnnxDetector
+
+    cv2.setNumThreads(1)
+    _FS = _faces(Path(art), split)
+    _FINDER = OnnxDetector(Path(finder), threads=1)
+
+
+def _job(args: tuple[int, bool, str]) -> tuple[list[npt.NDArray[np.uint8]], list[int]]:
+    seed, hard, _ = args
+    from vision.onnx_detector import OnnxDetector
+
+    assert _FS is not None and isinstance(_FINDER, OnnxDetector)
+    scene = render_scene(_FS, seed, hard=hard)
+    outlines, _scores = _FINDER.outlines(scene.image)
+    crops = label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()))
+    return [c for c, _ in crops], [y for _, y in crops]
+
+
+def build(art: Path, finder: Path, out: Path, split: str, scenes: int, procs: int, chunk: int = 1000) -> int:
+    """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks."""
+    base = SEED_TRAIN if split == "train" else SEED_HELDOUT
+    jobs = [(base + i, i % 3 == 2, split) for i in range(scenes)]
+    xs: list[npt.NDArray[np.uint8]] = []
+    ys: list[int] = []
+    written = 0
+    n = 0
+
+    def flush(final: bool) -> None:
+        nonlocal xs, ys, written
+        while len(ys) >= chunk or (final and ys):
+            np.savez(out / f"{split}_scene_{base}_{written:04d}.npz", x=np.stack(xs[:chunk]), y=np.array(ys[:chunk]))
+            xs, ys = xs[chunk:], ys[chunk:]
+            written += 1
+
+    initargs = (str(art), split, str(finder))
+    if procs <= 1:
+        _init(*initargs)
+        results = map(_job, jobs)
+        for x, y in results:
+            xs += x
+            ys += y
+            n += len(y)
+            flush(False)
+    else:
+        with mp.get_context("spawn").Pool(procs, initializer=_init, initargs=initargs) as pool:
+            for x, y in pool.imap(_job, jobs, chunksize=4):
+                xs += x
+                ys += y
+                n += len(y)
+                flush(False)
+    flush(True)
+    return n
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--art", type=Path, default=Path("work-data/art"))
+    ap.add_argument("--finder", type=Path, default=Path("models/card-obb.onnx"))
+    ap.add_argument("--out", type=Path, default=Path("work-data/datasets/crops"))
+    ap.add_argument("--scenes", type=int, default=3000, help="training-deck scenes")
+    ap.add_argument("--heldout-scenes", type=int, default=300)
+    ap.add_argument("--procs", type=int, default=2)
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for split, n in (("heldout", args.heldout_scenes), ("train", args.scenes)):
+        crops = build(args.art, args.finder, args.out, split, n, args.procs)
+        print(f"{split}: scenes={n} crops={crops}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
