@@ -11,7 +11,7 @@ import pytest
 
 from companion.buttons_script import parse_buttons
 from companion.cli import main
-from table.announcements import HandScored, ThrownIn
+from table.announcements import HandScored, Irregularity, IrregularityKind, ThrownIn
 from table.cards import Card, Suit
 from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
 from vision import simtable as st
@@ -363,3 +363,34 @@ def test_announcements_count_for_the_deal_being_played_when_they_were_made() -> 
     assert score.hands_exact == run.score.hands_exact - (0 if isinstance(first_end, ThrownIn) else 1)
     assert score.tricks_right == run.score.tricks_right
     assert score.reneges_proven == run.score.reneges_proven and score.false_renege_alerts == 0
+
+
+class _Blind:
+    """The oracle, blind to one card of one deal (as if the camera never saw it played)."""
+
+    def __init__(self, inner: st.OracleDetector, card: object, frames: range) -> None:
+        self.inner, self.card, self.frames = inner, card, frames
+
+    def detect(self, frame_bgr: object, frame: int = 0) -> list[CardDetection]:
+        found = self.inner.detect(frame_bgr, frame)  # type: ignore[arg-type]
+        return [d for d in found if not (d.card == self.card and frame in self.frames)]
+
+
+def test_a_card_never_seen_costs_its_hand_and_the_next_up_card_brings_the_engine_back_in_step() -> None:
+    script = st.build_script(SEED, hands=3, renege_rate=0.0)
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=SEED)
+    first = next(d for d in range(len(script.deals)) if not script.deals[d].thrown_in)
+    plays = [r for r in script.rests if r.deal == first and r.kind == "play"]
+    lost = plays[5]  # the second trick's second card
+    nxt = min(r.frame for r in script.rests if r.deal > first and r.kind == "up_card")
+    blind = _Blind(st.OracleDetector(renderer), lost.card, range(lost.frame - 40, nxt))
+    run = st.run_simulation(script, renderer, blind, "procedural-2", render=False)  # type: ignore[arg-type]
+    deals = run.pipeline.match.deals
+    assert len(deals) == len(script.deals) and all(d.finished for d in deals)
+    assert any(isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED
+               for _, a in run.pipeline.announcements)
+    # every deal after the lost card's is followed exactly
+    for got, want in list(zip(deals, script.deals, strict=True))[first + 1:]:
+        assert got.trick_winners == list(want.trick_winners) and got.points == want.points
+    assert run.score.hands_exact == run.score.hands - 1 and run.score.false_renege_alerts == 0
