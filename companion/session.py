@@ -386,7 +386,7 @@ class TableSession:
         awaited = expected.expected is Expect.UP_CARD or next_deal
         if not awaited and not self.match.is_next_up_card(card, conf):
             return  # the up-card seen again, or turned down: nothing new
-        self.submit(UpCard(card, conf), frame=frame, source="camera")
+        self.submit(UpCard(card, conf, next_deal=not awaited), frame=frame, source="camera")
 
     def _already_played(self, seat: int, card: Card) -> bool:
         """The engine already holds this play (seen again after a hand passed over it, or after a restart).

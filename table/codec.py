@@ -128,6 +128,7 @@ _FIELDS: dict[str, tuple[_Encoder, _Decoder]] = {
     "index": (_identity, _index_in),
     "score": (_score_out, _score_in),
     "kind": (_identity, _kind_in),
+    "next_deal": (_identity, _bool_in),
 }
 _OPTIONAL_CARD_TYPES = frozenset({"Discard"})
 
@@ -141,6 +142,8 @@ def input_to_dict(inp: Input) -> dict[str, Any]:
     for f in dataclasses.fields(inp):
         if f.name not in _FIELDS:
             raise TypeError(f"input_to_dict: no JSON form for field {name}.{f.name}")
+        if f.name == "next_deal" and not getattr(inp, f.name):
+            continue  # written only when set, so logs read by older versions stay the same
         out[f.name] = _FIELDS[f.name][0](getattr(inp, f.name))
     return out
 

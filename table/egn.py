@@ -70,7 +70,7 @@ from typing import Any
 
 from table.announcements import Expect, IrregularityKind, RenegeEvidence
 from table.cards import BENNY, Card, CardParseError, Rank, Suit
-from table.deal import DealRecord, Phase
+from table.deal import DealRecord
 from table.inputs import AcceptPenalty, Discard, Exchange, GoAlone, Input, NameTrump, OrderUp, Pass, Play, UpCard
 from table.match import Match
 from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, Rules, RulesError
@@ -710,12 +710,8 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                 f"{len(game.deals) - deal.number} deal(s) from here not replayed"
             )
             break
-        unfinished = bool(match.deals) and not match.deals[-1].finished
-        if unfinished and match.phase not in (Phase.PLAY, Phase.RENEGE_DECISION):
-            before = game.deals[deal.number - 1]
-            done = len(match.deals[-1].trick_winners)
-            raise _fail(src, before.path, f"the deal is unfinished ({done} of 5 tricks), but another deal follows")
-        # A deal left during play is one the table moved on from: this deal's up-card closes it.
+        # A deal left unfinished is one the table moved on from: this deal's up-card closes it.
+        unfinished = bool(match.deals) and not match.deals[-1].finished and match.deals[-1].up_card is not None
         inputs: list[Input] = []
         all_inputs.append(inputs)
         expected_dealer = (match.deals[-1].dealer + 1) % 4 if unfinished else match.dealer
@@ -725,8 +721,8 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                 f"{deal.path}.initialState.dealer",
                 f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer}",
             )
-        for card in [*deal.set_aside, deal.up_card]:
-            feed(UpCard(card), inputs)
+        for k, card in enumerate([*deal.set_aside, deal.up_card]):
+            feed(UpCard(card, next_deal=unfinished and k == 0), inputs)
             if unfinished and match.game_over:
                 break  # the unfinished hand's points ended the game
         if match.game_over and unfinished:

@@ -23,10 +23,16 @@ class NewGame:
 
 @dataclass(frozen=True)
 class UpCard:
-    """The card turned up on the kitty after the deal."""
+    """The card turned up on the kitty after the deal.
+
+    ``next_deal``: the table has dealt again while the engine still holds a deal in progress (its
+    bids or cards went unseen); that deal is closed first. Without it, an up-card mid-hand closes
+    the hand only once play has begun.
+    """
 
     card: Card
     confidence: float = 1.0
+    next_deal: bool = False
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,9 @@ _PH_GO_ALONE = Phase.GO_ALONE
 _PH_PLAY = Phase.PLAY
 _PH_RENEGE_DECISION = Phase.RENEGE_DECISION
 _PH_HAND_OVER = Phase.HAND_OVER
+_BIDDING_PHASES = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND)
+# A deal stuck in bidding takes a new up-card as the next deal's once this many cards were played regardless.
+PLAYS_BEFORE_RESYNC = 4
 _PH_GAME_OVER = Phase.GAME_OVER
 _EX_NEW_GAME = Expect.NEW_GAME
 _EX_UP_CARD = Expect.UP_CARD
@@ -755,17 +758,23 @@ class Match:
         """Whether a face-up card seen on the kitty now is the next deal's up-card, mid-hand.
 
         Cards of this hand went unseen and the table has dealt again. Only a sure reading
-        (``confidence`` at least :data:`CHECK_CONFIDENCE`) of a card this deal has not shown, once play
-        has begun (the up-card is then in the dealer's hand or turned down): never the up-card itself,
-        the known discard, nor a played card pushed across the kitty. Applied as ``UpCard``, such a card
-        closes the hand (see ``_abandon``).
+        (``confidence`` at least :data:`CHECK_CONFIDENCE`) of a card this deal has not shown, once the
+        hand is visibly being played: play has begun (the up-card is then in the dealer's hand or
+        turned down), or, with the bidding never finished here (bids not entered, or refused while
+        the up-card went unseen), at least :data:`PLAYS_BEFORE_RESYNC` cards were played regardless.
+        Never the up-card itself, the known discard, nor a card already played this deal. Applied
+        as ``UpCard(card, next_deal=True)``, such a card closes the hand (see ``_abandon``).
         """
         d = self._cur
-        if confidence < CHECK_CONFIDENCE or self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
+        if confidence < CHECK_CONFIDENCE or d is None or d.finished or d.up_card is None:
             return False
-        if d is None or d.finished:
+        early = [i.card for i in d.irregularities if i.kind is _KIND.PLAY_BEFORE_BIDDING_ENDED]
+        if self.phase in _BIDDING_PHASES:
+            if len(early) < PLAYS_BEFORE_RESYNC:
+                return False
+        elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
             return False
-        shown = {c for trick in d.tricks for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard}
+        shown = {c for trick in d.tricks for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard} | set(early)
         return card not in shown
 
     def _abandon(self, d: DealState, inp: UpCard) -> list[Announcement]:
@@ -777,20 +786,21 @@ class Match:
         check the score. Then the up-card starts the next deal, so one lost card costs one hand, not
         the rest of the game. (An ``Undo`` takes the up-card back and reopens the hand.)
         """
-        assert d.maker_seat is not None
         seen = len(d.trick_winners)
-        makers = d.maker_seat % 2
-        maker_alone = any(s % 2 == makers for s in d.alone)
-        defender_alone = any(s % 2 != makers for s in d.alone)
-        outcomes = set()
-        for k in range(5 - seen + 1):  # every way the unseen tricks could have gone
-            won = list(d.tricks_won)
-            won[makers] += k
-            won[1 - makers] += 5 - seen - k
-            outcomes.add(hand_points(self.rules, makers, (won[0], won[1]), maker_alone, defender_alone, d.blind))
+        outcomes: set[tuple[tuple[int, int], str]] = set()  # the possible results; none without trump made
+        if d.maker_seat is not None:
+            makers = d.maker_seat % 2
+            maker_alone = any(s % 2 == makers for s in d.alone)
+            defender_alone = any(s % 2 != makers for s in d.alone)
+            for k in range(5 - seen + 1):  # every way the unseen tricks could have gone
+                won = list(d.tricks_won)
+                won[makers] += k
+                won[1 - makers] += 5 - seen - k
+                outcomes.add(hand_points(self.rules, makers, (won[0], won[1]), maker_alone, defender_alone, d.blind))
         d.pending = None
         points, reason = outcomes.pop() if len(outcomes) == 1 else ((0, 0), "unfinished")
-        out: list[Announcement] = [self._irr(_KIND.HAND_UNFINISHED, f"the next up-card came after {seen} of 5 tricks")]
+        when = f"after {seen} of 5 tricks" if d.maker_seat is not None else "before the bidding ended"
+        out: list[Announcement] = [self._irr(_KIND.HAND_UNFINISHED, f"the next up-card came {when}")]
         out += self._close(d, points, reason)
         if self.phase is _PH_GAME_OVER:
             return out
@@ -859,6 +869,8 @@ class Match:
                 detail = "a card was played before bidding ended"
             return [self._irr(_KIND.PLAY_BEFORE_BIDDING_ENDED, detail, seat, inp.card)]
         if isinstance(inp, UpCard):
+            if d is not None and inp.next_deal and not d.finished and d.up_card is not None:
+                return self._abandon(d, inp)  # the table dealt again before this deal got to play
             return [
                 self._irr(
                     _KIND.NOT_ALLOWED, f"an up-card ({inp.card}) while the deal is in phase {ph.value}", None, inp.card

@@ -249,7 +249,7 @@ def test_a_new_up_card_during_play_starts_the_next_deal(tmp_path: Path) -> None:
     session.observe(UpCardShown(C("Ts"), 0.97, frame=33, uncertain=True))
     assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
     session.observe(UpCardShown(C("Ts"), 0.96, frame=40))
-    assert _logged(tmp_path)[-1] == UpCard(C("Ts"), 0.96)
+    assert _logged(tmp_path)[-1] == UpCard(C("Ts"), 0.96, next_deal=True)
     first, second = session.match.deals
     assert first.reason == "unfinished" and second.up_card == C("Ts") and second.dealer == 1
     assert session.match.expected.seat == 2  # round 1 bidding of the new deal

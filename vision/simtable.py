@@ -1006,7 +1006,7 @@ class TablePipeline:
                 awaited = expected.expected is Expect.UP_CARD or hand_over
                 if not awaited and not self.match.is_next_up_card(obs.card, conf):
                     return []  # the up-card seen again or turned down (or a card that cannot be the next one)
-                inp: Input = UpCard(obs.card, conf)
+                inp: Input = UpCard(obs.card, conf, next_deal=not awaited)
                 self._reported[(KITTY, obs.card)] = len(self.match)
                 self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
                 return self._apply(inp, obs.frame)

@@ -13,7 +13,9 @@ from engine_script import irregular, of_type, parse_line, run, tricks_script
 
 from table.announcements import HandScored, IrregularityKind, RenegeProven
 from table.cards import Card
+from table.codec import input_from_dict, input_to_dict
 from table.egn import dumps_egn, export_egn, loads_egn, replay_egn
+from table.inputs import UpCard
 from table.log import MatchLog
 from table.match import Match, Phase
 from table.rules import Rules
@@ -111,3 +113,28 @@ def test_egn_round_trip_keeps_the_unfinished_hand() -> None:
         (d.reason, d.points, len(d.trick_winners)) for d in m.deals
     ]
     assert again.phase is m.phase and again.score == m.score
+
+
+def test_a_deal_stuck_in_bidding_while_the_table_plays_is_closed_by_a_next_deal_up_card() -> None:
+    m = Match(NA)
+    run(m, "up Kh; 1 pass")  # the other bids never reached the engine
+    assert not m.is_next_up_card(Card.parse("Ts"), 0.97)  # nothing shows the table has played
+    out = run(m, "1:As 2:Ac 3:Ad")
+    assert irregular(out) == [K.PLAY_BEFORE_BIDDING_ENDED] * 3
+    assert not m.is_next_up_card(Card.parse("Ts"), 0.97)
+    run(m, "0:Jh")
+    assert m.is_next_up_card(Card.parse("Ts"), 0.97)  # four cards played: a hand is under way
+    assert not m.is_next_up_card(Card.parse("As"), 0.97)  # one of them, not a new card
+    assert not m.is_next_up_card(Card.parse("Kh"), 0.97)  # the up-card itself
+    assert not m.is_next_up_card(Card.parse("Ts"), 0.5)  # not sure enough
+    assert irregular(m.apply(UpCard(Card.parse("Ts"), 0.97))) == [K.NOT_ALLOWED]  # not without the flag
+    out = m.apply(UpCard(Card.parse("Ts"), 0.97, next_deal=True))
+    assert irregular(out)[:1] == [K.HAND_UNFINISHED]
+    assert [(s.points, s.reason) for s in of_type(out, HandScored)] == [((0, 0), "unfinished")]
+    assert m.deals[1].dealer == 1 and m.phase is Phase.BID_ROUND_1
+
+
+def test_next_deal_is_kept_by_the_log_codec() -> None:
+    inp = UpCard(Card.parse("Ts"), 0.9, next_deal=True)
+    assert input_from_dict(input_to_dict(inp)) == inp
+    assert "next_deal" not in input_to_dict(UpCard(Card.parse("Ts")))
