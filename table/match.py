@@ -800,7 +800,8 @@ class Match:
         d.pending = None
         points, reason = outcomes.pop() if len(outcomes) == 1 else ((0, 0), "unfinished")
         when = f"after {seen} of 5 tricks" if d.maker_seat is not None else "before the bidding ended"
-        out: list[Announcement] = [self._irr(_KIND.HAND_UNFINISHED, f"the next up-card came {when}")]
+        what = "not scored: check the score" if reason == "unfinished" else "the tricks seen decide the points"
+        out: list[Announcement] = [self._irr(_KIND.HAND_UNFINISHED, f"the next up-card came {when}; {what}")]
         out += self._close(d, points, reason)
         if self.phase is _PH_GAME_OVER:
             return out
