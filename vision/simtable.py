@@ -1062,6 +1062,9 @@ class RunScore:
         return float(statistics.median(self.latencies)) if self.latencies else float("nan")
 
 
+_REST_SLACK = 5  # frames a card can be judged at rest before the script's rest frame (see the latency below)
+
+
 def score_run(
     script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
 ) -> RunScore:
@@ -1085,8 +1088,12 @@ def score_run(
         if isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED:
             closing = True
         deal = order[k][1] if k >= 0 else 0
-        if closing and k >= 1:
-            deal = order[k - 1][1]  # made at the next up-card, about the hand before it
+        if closing:
+            # Made when the next deal's up-card was read (which may be a frame or two before the script
+            # says it came to rest), about the hand before that deal.
+            k = bisect.bisect_right(order, (frame + _REST_SLACK, len(script.deals))) - 1
+            if k >= 1:
+                deal = order[k - 1][1]
         if isinstance(a, HandScored):
             closing = False
         if 0 <= deal < len(per_deal):
