@@ -8,8 +8,10 @@ told about, never one that was announced.
 
 The mapping rules, in one place:
 
-- ``UpCardShown`` (or a card landing on the kitty while the up-card is
-  awaited) becomes ``UpCard``; seeing it again later changes nothing.
+- ``UpCardShown`` (or a card landing on the kitty) becomes ``UpCard`` while the
+  up-card is awaited, and ``UpCard(next_deal=True)`` when the engine takes a sure
+  reading of a new card for the next deal's mid-hand (``Match.up_card_seen``: cards
+  of the hand went unseen); seeing the up-card again later changes nothing.
 - ``CardLanded`` in a seat's zone (or the trick pile, attributed to the seat
   the tracker or the engine names) becomes ``Play``. A card that seat has
   already played this deal is the camera seeing it again (after a hand passed
@@ -52,7 +54,6 @@ from table.inputs import (
     Play,
     ReviseCard,
     Undo,
-    UpCard,
 )
 from table.log import LogEntry, MatchLog
 from table.match import CHECK_CONFIDENCE, Match
@@ -378,15 +379,10 @@ class TableSession:
         # ZoneCleared: a trick gathered. The engine closed the trick when its last card landed.
 
     def _up_card(self, card: Card, confidence: float, uncertain: bool, frame: int) -> None:
-        expected = self.match.expected
-        # A renege proven by a hand's last card may still await its decision: a new up-card means the
-        # table played on (the engine takes it as such).
-        next_deal = expected.expected is Expect.RENEGE_DECISION and expected.seat is None
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
-        awaited = expected.expected is Expect.UP_CARD or next_deal
-        if not awaited and not self.match.is_next_up_card(card, conf):
-            return  # the up-card seen again, or turned down: nothing new
-        self.submit(UpCard(card, conf, next_deal=not awaited), frame=frame, source="camera")
+        inp = self.match.up_card_seen(card, conf)
+        if inp is not None:  # (None: the up-card seen again, or turned down)
+            self.submit(inp, frame=frame, source="camera")
 
     def _already_played(self, seat: int, card: Card) -> bool:
         """The engine already holds this play (seen again after a hand passed over it, or after a restart).

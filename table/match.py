@@ -754,6 +754,20 @@ class Match:
             return self._abandon(d, inp)
         return self._unexpected(inp)
 
+    def up_card_seen(self, card: Card, confidence: float) -> UpCard | None:
+        """The input a face-up card the camera sees on the kitty makes now, or None when it tells nothing new.
+
+        ``UpCard`` while the engine waits for one (or for the decision on a renege proven by a hand's last
+        card: the next deal plays on); ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it
+        for the next deal's mid-hand; else None (the up-card seen again, or turned down).
+        """
+        e = self.expected
+        if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
+            return UpCard(card, confidence)
+        if self.is_next_up_card(card, confidence):
+            return UpCard(card, confidence, next_deal=True)
+        return None
+
     def is_next_up_card(self, card: Card, confidence: float) -> bool:
         """Whether a face-up card seen on the kitty now is the next deal's up-card, mid-hand.
 

@@ -40,7 +40,6 @@ import numpy.typing as npt
 
 from table.announcements import (
     Announcement,
-    Expect,
     HandScored,
     Irregularity,
     IrregularityKind,
@@ -935,8 +934,8 @@ class TablePipeline:
     Observations become engine inputs as the app does it: an up-card shown
     while the engine waits for one (or for a decision on a renege proven by
     the last card of the hand, which the next deal dismisses), or one the
-    engine takes as the next deal's mid-hand (``Match.is_next_up_card``: cards
-    went unseen), becomes ``UpCard``; a card landing in a
+    engine takes as the next deal's mid-hand (cards went unseen), becomes
+    ``UpCard`` (``Match.up_card_seen``, as in the app); a card landing in a
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of
     the input that reported it. An uncertain reading goes in with its
@@ -999,17 +998,12 @@ class TablePipeline:
         t0 = time.perf_counter()
         try:
             if isinstance(obs, UpCardShown):
-                expected = self.match.expected
-                # A renege proven on the hand's last card and left undecided: the next up-card plays on.
-                hand_over = expected.expected is Expect.RENEGE_DECISION and expected.seat is None
-                conf = _confidence(obs.confidence, obs.uncertain)
-                awaited = expected.expected is Expect.UP_CARD or hand_over
-                if not awaited and not self.match.is_next_up_card(obs.card, conf):
+                up = self.match.up_card_seen(obs.card, _confidence(obs.confidence, obs.uncertain))
+                if up is None:
                     return []  # the up-card seen again or turned down (or a card that cannot be the next one)
-                inp: Input = UpCard(obs.card, conf, next_deal=not awaited)
                 self._reported[(KITTY, obs.card)] = len(self.match)
                 self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
-                return self._apply(inp, obs.frame)
+                return self._apply(up, obs.frame)
             if isinstance(obs, CardLanded):
                 if obs.zone.kind is ZoneKind.KITTY:
                     return []
@@ -1065,39 +1059,46 @@ class RunScore:
 _REST_SLACK = 5  # frames a card can be judged at rest before the script's rest frame (see the latency below)
 
 
-def score_run(
-    script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
-) -> RunScore:
-    """Compare the engine's announcements (with their frames) and the pipeline's landings with the script.
+def announcements_by_deal(
+    script: TableScript, announcements: Sequence[tuple[int, Announcement]]
+) -> list[list[Announcement]]:
+    """The engine's announcements (with their frames) grouped by the script's deal they are about.
 
-    Each announcement counts for the deal being played at the table when it was made: from that deal's
-    up-card to the next one's. (Counting the engine's deals in order instead would compare every deal after
-    one the engine never finished with the wrong deal of the script.)
+    Each counts for the deal being played at the table when it was made: from that deal's up-card to the
+    next one's. (Counting the engine's deals in order instead would compare every deal after one the
+    engine never finished with the wrong deal of the script.) The exception: an unfinished hand's closing
+    (from ``HAND_UNFINISHED`` to its ``HandScored``) is made when the next deal's up-card is read, which
+    may be a frame or two before the script says it came to rest, and is about the hand before that deal.
     """
-    score = RunScore()
-    score.deals_seen = sum(1 for _, a in announcements if isinstance(a, HandScored | ThrownIn))
     starts: dict[int, int] = {}
     for rest in script.rests:
         if rest.kind == "up_card":
             starts[rest.deal] = min(starts.get(rest.deal, rest.frame), rest.frame)
     order = sorted((frame, deal) for deal, frame in starts.items())
+
+    def deal_at(frame: int, back: int = 0) -> int:
+        k = bisect.bisect_right(order, (frame, len(script.deals))) - 1 - back
+        return order[k][1] if k >= 0 else 0
+
     per_deal: list[list[Announcement]] = [[] for _ in script.deals]
-    closing = False  # the engine is closing the hand the table moved on from (its next up-card came)
+    closing = False
     for frame, a in announcements:
-        k = bisect.bisect_right(order, (frame, len(script.deals))) - 1
-        if isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED:
-            closing = True
-        deal = order[k][1] if k >= 0 else 0
-        if closing:
-            # Made when the next deal's up-card was read (which may be a frame or two before the script
-            # says it came to rest), about the hand before that deal.
-            k = bisect.bisect_right(order, (frame + _REST_SLACK, len(script.deals))) - 1
-            if k >= 1:
-                deal = order[k - 1][1]
-        if isinstance(a, HandScored):
-            closing = False
+        closing = closing or (isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED)
+        deal = deal_at(frame + _REST_SLACK, back=1) if closing else deal_at(frame)
+        closing = closing and not isinstance(a, HandScored)
         if 0 <= deal < len(per_deal):
             per_deal[deal].append(a)
+    return per_deal
+
+
+def score_run(
+    script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
+) -> RunScore:
+    """Compare the engine's announcements (with their frames, see :func:`announcements_by_deal`) and the
+    pipeline's landings with the script."""
+    score = RunScore()
+    score.deals_seen = sum(1 for _, a in announcements if isinstance(a, HandScored | ThrownIn))
+    per_deal = announcements_by_deal(script, announcements)
     for i, d in enumerate(script.deals):
         got = per_deal[i]
         if d.thrown_in:

@@ -138,3 +138,15 @@ def test_next_deal_is_kept_by_the_log_codec() -> None:
     inp = UpCard(Card.parse("Ts"), 0.9, next_deal=True)
     assert input_from_dict(input_to_dict(inp)) == inp
     assert "next_deal" not in input_to_dict(UpCard(Card.parse("Ts")))
+
+
+def test_egn_import_stops_where_an_unfinished_hands_points_end_the_game() -> None:
+    m = Match(NA, score=(8, 3))
+    run(m, BID + "; " + first_tricks([0, 2, 0, 1, 1], 3))  # the defenders' third trick: a euchre, 10-3
+    obj = export_egn(m)
+    nxt = {"dealNumber": 1, "initialState": {"dealer": 1, "upCard": "Ts"},
+           "phases": [{"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": ["Pass"]}]}
+    obj["deals"].append(nxt)
+    replay = replay_egn(loads_egn(dumps_egn(obj), "ends.egn"))
+    assert replay.match.game_over and replay.match.score == (10, 3) and len(replay.match.deals) == 1
+    assert any("ended the game at 10-3" in w for w in replay.warnings)

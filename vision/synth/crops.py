@@ -53,7 +53,8 @@ class CropSampler:
         self.loose = loose  # share of crops cut from outlines as far off as the card finder's
         self.fs: FaceSet | None = None
 
-    def _faces(self) -> FaceSet:
+    def faces(self) -> FaceSet:
+        """The decks this sampler draws: training decks the classifier can read, or the held-out ones."""
         if self.fs is None:
             if self.art is None:
                 fs = procedural_faceset()
@@ -70,7 +71,7 @@ class CropSampler:
 
     def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.uint8], int]]:
         """Crops (64, 48, 3) BGR uint8 (before ``cardcrop.normalise_crop``) with class indices, from one posed card."""
-        fs = self._faces()
+        fs = self.faces()
         decks = fs.decks()
         deck = decks[int(rng.integers(len(decks)))]
         is_back = rng.random() < 0.06 and bool(fs.backs)

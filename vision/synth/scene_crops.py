@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+from contextlib import nullcontext
 from pathlib import Path
 
 import cv2
@@ -34,8 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import cardcrop
-from vision.synth.crops import CLASS_INDEX, NONE, ZONE, _ink
-from vision.synth.faces import HELD_OUT_DECKS, NO_CLASSIFIER, FaceSet, index_corners, load_manifest
+from vision.synth.crops import CLASS_INDEX, NONE, ZONE, CropSampler
+from vision.synth.faces import FaceSet, index_corners, load_manifest
 from vision.synth.scenes import Scene, render_scene
 
 MATCH_IOU = 0.5
@@ -107,16 +108,10 @@ _FINDER: object = None
 
 
 def _faces(art: Path, split: str) -> FaceSet:
-    if split == "train":
-        fs = load_manifest(art, exclude=HELD_OUT_DECKS | NO_CLASSIFIER)
-    else:
-        fs = load_manifest(art, decks=set(HELD_OUT_DECKS))
-        if not fs.backs:
-            fs.backs = load_manifest(art).backs
-    for deck in fs.decks():  # a joker without a corner index cannot be told from a blank corner
-        joker = fs.faces[deck].get("B")
-        if joker is not None and _ink(joker) < 0.01:
-            del fs.faces[deck]["B"]
+    """The decks of ``split`` as the classifier's crops use them (``CropSampler``), with card backs to draw."""
+    fs = CropSampler(art, "train" if split == "train" else "heldout").faces()
+    if not fs.backs:  # backs are not cards: borrow them from the whole manifest
+        fs.backs = load_manifest(art).backs
     return fs
 
 
@@ -129,51 +124,39 @@ def _init(art: str, split: str, finder: str) -> None:
     _FINDER = OnnxDetector(Path(finder), threads=1)
 
 
-def _job(args: tuple[int, bool, str]) -> tuple[list[npt.NDArray[np.uint8]], list[int]]:
-    seed, hard, _ = args
+def _job(args: tuple[int, bool]) -> Crops:
+    seed, hard = args
     from vision.onnx_detector import OnnxDetector
 
     assert _FS is not None and isinstance(_FINDER, OnnxDetector)
     scene = render_scene(_FS, seed, hard=hard)
     outlines, _scores = _FINDER.outlines(scene.image)
-    crops = label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()))
-    return [c for c, _ in crops], [y for _, y in crops]
+    return label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()))
 
 
 def build(art: Path, finder: Path, out: Path, split: str, scenes: int, procs: int, chunk: int = 1000) -> int:
     """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks."""
     base = SEED_TRAIN if split == "train" else SEED_HELDOUT
-    jobs = [(base + i, i % 3 == 2, split) for i in range(scenes)]
-    xs: list[npt.NDArray[np.uint8]] = []
-    ys: list[int] = []
-    written = 0
-    n = 0
-
-    def flush(final: bool) -> None:
-        nonlocal xs, ys, written
-        while len(ys) >= chunk or (final and ys):
-            np.savez(out / f"{split}_scene_{base}_{written:04d}.npz", x=np.stack(xs[:chunk]), y=np.array(ys[:chunk]))
-            xs, ys = xs[chunk:], ys[chunk:]
-            written += 1
-
+    jobs = [(base + i, i % 3 == 2) for i in range(scenes)]
     initargs = (str(art), split, str(finder))
-    if procs <= 1:
-        _init(*initargs)
-        results = map(_job, jobs)
-        for x, y in results:
-            xs += x
-            ys += y
-            n += len(y)
-            flush(False)
-    else:
-        with mp.get_context("spawn").Pool(procs, initializer=_init, initargs=initargs) as pool:
-            for x, y in pool.imap(_job, jobs, chunksize=4):
-                xs += x
-                ys += y
-                n += len(y)
-                flush(False)
-    flush(True)
-    return n
+    pending: Crops = []
+    written = total = 0
+    with mp.get_context("spawn").Pool(procs, _init, initargs) if procs > 1 else nullcontext() as pool:
+        if pool is None:
+            _init(*initargs)
+        for crops in map(_job, jobs) if pool is None else pool.imap(_job, jobs, chunksize=4):
+            pending += crops
+            total += len(crops)
+            while len(pending) >= chunk:
+                _save(out / f"{split}_scene_{base}_{written:04d}.npz", pending[:chunk])
+                pending, written = pending[chunk:], written + 1
+    if pending:
+        _save(out / f"{split}_scene_{base}_{written:04d}.npz", pending)
+    return total
+
+
+def _save(path: Path, crops: Crops) -> None:
+    np.savez(path, x=np.stack([c for c, _ in crops]), y=np.array([y for _, y in crops]))
 
 
 def main(argv: list[str] | None = None) -> int:
