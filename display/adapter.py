@@ -65,6 +65,7 @@ _NOTES = {
     "super_euchre": "super euchre",
     "renege_replay": "renege",
     "unfinished": "not seen",
+    "unseen": "not seen",
 }
 
 

@@ -131,6 +131,8 @@ _IRREGULARITY_TITLE = {
     IrregularityKind.UP_CARD_PLAYED: "The turned-down up-card was played",
     IrregularityKind.SUSPECTED_RENEGE: "Possible renege",
     IrregularityKind.HAND_UNFINISHED: "Hand not seen to the end",
+    IrregularityKind.DEAL_UNSEEN: "A deal went by unseen",
+    IrregularityKind.CARD_UNSEEN: "A card went unseen",
 }
 
 
@@ -163,6 +165,7 @@ _HAND_RESULT = {
     "renege": "Renege penalty",
     "renege_replay": "Renege: the hand is played again",
     "unfinished": "Hand not seen to the end: not scored, check the score",
+    "unseen": "A deal went by unseen: not scored, check the score",
 }
 EUCHRE_REASONS = frozenset({"euchre", "lone_euchre", "blind_lone_euchre", "lone_defender", "super_euchre"})
 MARCH_REASONS = frozenset({"march", "lone_march", "blind_lone"})

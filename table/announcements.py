@@ -111,6 +111,8 @@ class IrregularityKind(enum.Enum):
     UP_CARD_PLAYED = "up_card_played"  # the turned-down up-card appears in play
     SUSPECTED_RENEGE = "suspected_renege"  # evidence that depends on a hidden card
     HAND_UNFINISHED = "hand_unfinished"  # the next up-card came before the hand was seen to its end
+    DEAL_UNSEEN = "deal_unseen"  # a whole deal was played before its up-card was seen
+    CARD_UNSEEN = "card_unseen"  # a trick's winner led again before one card of the trick was seen
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,8 @@ class HandScored:
     tricks: tuple[int, int]
     makers: int  # team
     # "made", "march", "lone_march", "blind_lone", "euchre", "lone_euchre", "blind_lone_euchre",
-    # "lone_defender", "super_euchre", "renege", "renege_replay", "unfinished" (not seen to its end: no points)
+    # "lone_defender", "super_euchre", "renege", "renege_replay", "unfinished" (not seen to its end: no points),
+    # "unseen" (a whole deal played without its up-card seen: no points)
     reason: str
     score: tuple[int, int]  # the score after this hand
 

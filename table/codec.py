@@ -95,6 +95,12 @@ def _index_in(value: Any) -> int:
     return int(value)
 
 
+def _count_in(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CodecError(f"count must be a non-negative integer, not {value!r}")
+    return int(value)
+
+
 def _score_in(value: Any) -> tuple[int, int]:
     if (
         not isinstance(value, list)
@@ -129,7 +135,10 @@ _FIELDS: dict[str, tuple[_Encoder, _Decoder]] = {
     "score": (_score_out, _score_in),
     "kind": (_identity, _kind_in),
     "next_deal": (_identity, _bool_in),
+    "unseen_deals": (_identity, _count_in),
 }
+# Fields written only when set, so logs without them read the same in older versions.
+_WRITTEN_WHEN_SET = frozenset({"next_deal", "unseen_deals"})
 _OPTIONAL_CARD_TYPES = frozenset({"Discard"})
 
 
@@ -142,8 +151,8 @@ def input_to_dict(inp: Input) -> dict[str, Any]:
     for f in dataclasses.fields(inp):
         if f.name not in _FIELDS:
             raise TypeError(f"input_to_dict: no JSON form for field {name}.{f.name}")
-        if f.name == "next_deal" and not getattr(inp, f.name):
-            continue  # written only when set, so logs read by older versions stay the same
+        if f.name in _WRITTEN_WHEN_SET and not getattr(inp, f.name):
+            continue
         out[f.name] = _FIELDS[f.name][0](getattr(inp, f.name))
     return out
 

@@ -104,6 +104,9 @@ ROUND_1_WORDS = {"order": False, "pickup": False, "call": False, "assist": False
 RENEGE_TAG = "[??]Renege: "
 IRREGULARITY_TAG = "[?]Irregularity: "
 PENALTY_ACCEPTED = "penalty accepted"
+# EGN's unknown card: the up-card of a deal the companion saw played but not dealt (no phases follow), or a
+# card the companion saw no reading of in a trick that its winner's next lead closed (with "playSeats").
+UNKNOWN_CARD = "Xx"
 
 
 class EgnError(ValueError):
@@ -121,12 +124,12 @@ class EgnDeal:
 
     number: int
     dealer: int
-    up_card: Card
+    up_card: Card | None  # None: "Xx", a deal played while the companion did not see its up-card
     calls: list[str] = field(default_factory=list)  # "Pass", "Order", "OrderAlone", or a suit letter / "n"
     is_alone: bool = False
     alone_defender: int | None = None
     discard: Card | None = None
-    tricks: list[list[Card]] = field(default_factory=list)
+    tricks: list[list[Card | None]] = field(default_factory=list)  # None: "Xx", a card not seen
     call_annotations: dict[int, list[str]] = field(default_factory=dict)
     play_annotations: dict[int, list[str]] = field(default_factory=dict)
     player_cards: list[list[Card]] | None = None
@@ -155,18 +158,19 @@ class EgnDeal:
         """The seat that made call ``k``."""
         if self.call_seats is not None:
             return self.call_seats[k]
-        if self.up_card.is_benny:
+        if self.up_card is not None and self.up_card.is_benny:
             return self.dealer  # a turned-up Benny: the dealer names trump
         return (self.dealer + 1 + k) % 4
 
     @property
     def trump(self) -> Suit | None:
         """The suit the calls make trump (None: no call yet, or no trump)."""
-        if self.blind:
-            return self.up_card.suit
+        up = self.up_card
+        if self.blind and up is not None:
+            return up.suit
         for call in self.calls:
-            if call in ("Order", "OrderAlone"):
-                return self.up_card.suit
+            if call in ("Order", "OrderAlone") and up is not None:
+                return up.suit
             if call in ("c", "d", "h", "s"):
                 return Suit(call)
         return None
@@ -433,6 +437,18 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
         raise _fail(source, f"{path}.initialState", "missing or not an object")
     dealer = _seat(source, f"{path}.initialState.dealer", state.get("dealer"))
     assert dealer is not None
+    phases = raw.get("phases", [])
+    if not isinstance(phases, list):
+        raise _fail(source, f"{path}.phases", "must be a list")
+    if state.get("upCard") == UNKNOWN_CARD:
+        # A deal the companion saw played but never saw dealt: its dealer, and nothing else to replay.
+        if phases or set(state) - {"dealer", "upCard"}:
+            raise _fail(
+                source,
+                f"{path}.initialState.upCard",
+                f"an unknown up-card ({UNKNOWN_CARD}) is accepted only for a deal with no phases (a deal not seen)",
+            )
+        return EgnDeal(number=number, dealer=dealer, up_card=None, path=path)
     try:
         up_card = parse_egn_card(state.get("upCard"), allow_benny=rules.has_benny)
     except ValueError as exc:
@@ -460,9 +476,6 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
                     raise _fail(source, f"{path}.initialState.playerCards[{s}][{c}]", str(exc)) from None
             parsed.append(cards)
         deal.player_cards = parsed
-    phases = raw.get("phases", [])
-    if not isinstance(phases, list):
-        raise _fail(source, f"{path}.phases", "must be a list")
     seen: set[str] = set()
     for p, phase in enumerate(phases):
         ppath = f"{path}.phases[{p}]"
@@ -492,6 +505,7 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
 
 
 def _parse_bidding(source: str, path: str, phase: dict[str, Any], deal: EgnDeal, rules: Rules) -> None:
+    assert deal.up_card is not None  # a deal not seen has no phases
     deal.calls = _parse_calls(source, f"{path}.calls", phase.get("calls", []), deal.up_card, rules)
     if "callSeats" in phase:
         seats = phase["callSeats"]
@@ -551,8 +565,11 @@ def _parse_tricks(source: str, path: str, phase: dict[str, Any], deal: EgnDeal, 
             raise _fail(source, tpath, "a trick must be a list of cards")
         if len(trick) > active:
             raise _fail(source, tpath, f"{len(trick)} cards, but only {active} players are in this hand")
-        cards = []
+        cards: list[Card | None] = []
         for c, text in enumerate(trick):
+            if text == UNKNOWN_CARD:
+                cards.append(None)  # played, but not seen: the replay skips it
+                continue
             try:
                 cards.append(parse_egn_card(text, trump, allow_benny=rules.has_benny))
             except ValueError as exc:
@@ -703,6 +720,7 @@ def replay_egn(game: EgnGame) -> EgnReplay:
         match.apply(inp)
         into.append(inp)
 
+    unseen = 0  # deals not seen since the last one replayed: the next up-card records them
     for deal in game.deals:
         if match.game_over:
             warnings.append(
@@ -714,23 +732,28 @@ def replay_egn(game: EgnGame) -> EgnReplay:
         unfinished = bool(match.deals) and not match.deals[-1].finished and match.deals[-1].up_card is not None
         inputs: list[Input] = []
         all_inputs.append(inputs)
-        expected_dealer = (match.deals[-1].dealer + 1) % 4 if unfinished else match.dealer
-        if deal.dealer != expected_dealer:
+        expected_dealer = ((match.deals[-1].dealer + 1) % 4 if unfinished else match.dealer) + unseen
+        if deal.dealer != expected_dealer % 4:
             raise _fail(
                 src,
                 f"{deal.path}.initialState.dealer",
-                f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer}",
+                f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer % 4}",
             )
+        if deal.up_card is None:
+            unseen += 1
+            continue
         for k, card in enumerate([*deal.set_aside, deal.up_card]):
-            feed(UpCard(card, next_deal=unfinished and k == 0), inputs)
-            if unfinished and match.game_over:
-                break  # the unfinished hand's points ended the game
-        if match.game_over and unfinished:
+            feed(UpCard(card, next_deal=unfinished and k == 0, unseen_deals=unseen if k == 0 else 0), inputs)
+            if (unfinished or unseen) and match.game_over:
+                break  # the unfinished hand's points, or the deals not seen, ended the game
+        if match.game_over and (unfinished or unseen):
+            before = "the unfinished deal before it" if unfinished else "the deals not seen before it"
             warnings.append(
-                f"{src}: {deal.path}: the unfinished deal before it ended the game at "
+                f"{src}: {deal.path}: {before} ended the game at "
                 f"{match.score[0]}-{match.score[1]}; {len(game.deals) - deal.number} deal(s) from here not replayed"
             )
             break
+        unseen = 0
         if deal.blind:
             feed(GoAlone(deal.dealer), inputs)
         alone = deal.all_alone
@@ -758,7 +781,9 @@ def replay_egn(game: EgnGame) -> EgnReplay:
             feed(Exchange(seat, kind), inputs)
         for t, trick in enumerate(deal.tricks):
             tpath = f"{deal.path}.phases[1].tricks[{t}]"
-            for c, card in enumerate(trick):
+            for c, played in enumerate(trick):
+                if played is None:
+                    continue  # a card not seen: the next trick's lead closes this one
                 record = match.deals[-1]
                 if record.finished:
                     raise _fail(src, f"{tpath}[{c}]", f"a card after the hand ended ({record.reason})")
@@ -772,13 +797,18 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                     if next_seat is None:
                         raise _fail(src, f"{tpath}[{c}]", "no one is due to play here")
                     seat = next_seat
-                feed(Play(seat, card), inputs)
+                feed(Play(seat, played), inputs)
             record = match.deals[-1]
-            if t < len(deal.tricks) - 1 and not record.finished and len(record.trick_winners) != t + 1:
+            short = None in trick
+            if t < len(deal.tricks) - 1 and not record.finished and not short and len(record.trick_winners) != t + 1:
                 players = 4 - len(_out(record))
                 raise _fail(src, tpath, f"{len(trick)} cards, but {players} players are in this hand")
         if _penalty_accepted(deal):
             feed(AcceptPenalty(), inputs)
+    if unseen and not match.game_over:
+        warnings.append(
+            f"{src}: the last {unseen} deal(s) were not seen and no deal follows them; they are not replayed"
+        )
     if game.final_score is not None and game.final_score != match.score:
         warnings.append(
             f"{src}: metadata.finalScore: the file says {game.final_score[0]}-{game.final_score[1]}, "
@@ -839,6 +869,8 @@ def _merge(into: dict[str, list[str]], key: int, note: str) -> None:
 
 
 def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dict[str, Any] | None:
+    if record.reason == "unseen":
+        return {"dealNumber": number, "initialState": {"dealer": record.dealer, "upCard": UNKNOWN_CARD}, "phases": []}
     if record.up_card is None:
         return None  # a Benny set aside and no up-card yet: nothing EGN can say
     # A blind lone is the dealer's declaration before any call: "blindLone" says it, not the calls.
@@ -905,8 +937,15 @@ def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dic
             "type": TRICK_PLAY,
             "tricks": [[str(c) for _, c in trick] for trick in record.tricks],
         }
-        if IrregularityKind.OUT_OF_TURN in kinds:
+        if IrregularityKind.OUT_OF_TURN in kinds or IrregularityKind.CARD_UNSEEN in kinds:
             play["playSeats"] = [[s for s, _ in trick] for trick in record.tricks]
+        # A trick its winner's next lead closed with one card not seen: that card as "Xx", last.
+        for t, trick in enumerate(record.tricks):
+            active = [s for s in range(4) if s not in _out(record)]
+            if t < len(record.trick_winners) and len(trick) < len(active):
+                missing = [s for s in active if all(s != p for p, _ in trick)]
+                play["tricks"][t] += [UNKNOWN_CARD] * len(missing)
+                play["playSeats"][t] += missing
         if play_notes:
             play["playAnnotations"] = play_notes
         phases.append(play)

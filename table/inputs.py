@@ -28,11 +28,16 @@ class UpCard:
     ``next_deal``: the table has dealt again while the engine still holds a deal in progress (its
     bids or cards went unseen); that deal is closed first. Without it, an up-card mid-hand closes
     the hand only once play has begun.
+
+    ``unseen_deals``: this many whole deals were played before this up-card without their own
+    up-card being seen (their cards came while the engine waited for one). Each is recorded as a
+    deal not seen, with no points, and the deal passes on to the next dealer for it.
     """
 
     card: Card
     confidence: float = 1.0
     next_deal: bool = False
+    unseen_deals: int = 0
 
 
 @dataclass(frozen=True)

@@ -100,8 +100,13 @@ _PH_PLAY = Phase.PLAY
 _PH_RENEGE_DECISION = Phase.RENEGE_DECISION
 _PH_HAND_OVER = Phase.HAND_OVER
 _BIDDING_PHASES = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND)
-# A deal stuck in bidding takes a new up-card as the next deal's once this many cards were played regardless.
+# A deal stuck in bidding takes a new up-card as the next deal's once this many cards were played regardless
+# (by at least PLAYERS_BEFORE_RESYNC seats: one player laying down a hand is not a hand being played); as many
+# cards played while the engine waits for an up-card mean a whole deal went by unseen.
 PLAYS_BEFORE_RESYNC = 4
+PLAYERS_BEFORE_RESYNC = 3
+# The most cards one deal can put on the table: four players, five tricks.
+_PLAYS_PER_DEAL = 20
 _PH_GAME_OVER = Phase.GAME_OVER
 _EX_NEW_GAME = Expect.NEW_GAME
 _EX_UP_CARD = Expect.UP_CARD
@@ -122,6 +127,11 @@ _LEAD_PROMPT = tuple(_P(s, _EX_LEAD) for s in range(4))
 _FOLLOW_PROMPT = tuple({t: (_P(s, _EX_FOLLOW, t),) for t in (*Suit, None)} for s in range(4))
 # Announcements that repeat are shared too: a trick won, trump made (few values, unlike a hand scored).
 _TRICK_WON: tuple[tuple[dict[Card, TrickWon], ...], ...] = tuple(tuple({} for _ in range(4)) for _ in range(5))
+
+
+def _played_like_a_hand(seats: Sequence[int | None]) -> bool:
+    """Whether cards played by ``seats`` (out of their time) look like a hand being played."""
+    return len(seats) >= PLAYS_BEFORE_RESYNC and len(set(seats)) >= PLAYERS_BEFORE_RESYNC
 
 
 def _trick_won(seat: int, card: Card, trick: int) -> TrickWon:
@@ -189,6 +199,7 @@ class Match:
         self._cur: DealState | None = None
         self._deals_played = 0
         self._orphans: list[Irregularity] = []  # irregularities before the first deal
+        self._waiting_plays: list[int] = []  # seats of the cards played while the engine waited for an up-card
 
     # ----------------------------------------------------------------- public API
 
@@ -332,7 +343,7 @@ class Match:
                 raise self._error(inp, "card must be a Card")
             return
         # Well-formed inputs of the other common kinds pass quickly; anything else takes the full checks below.
-        if type(inp) is UpCard and type(inp.card) is Card:
+        if type(inp) is UpCard and type(inp.card) is Card and type(inp.unseen_deals) is int and inp.unseen_deals >= 0:
             return
         if (type(inp) is Pass or type(inp) is OrderUp or type(inp) is GoAlone) and (
             type(inp.seat) is int and 0 <= inp.seat <= 3
@@ -360,6 +371,10 @@ class Match:
         card = _card_of(inp)
         if isinstance(inp, UpCard | Play) and not isinstance(card, Card):
             raise self._error(inp, "card must be a Card")
+        if isinstance(inp, UpCard) and (
+            not isinstance(inp.unseen_deals, int) or isinstance(inp.unseen_deals, bool) or inp.unseen_deals < 0
+        ):
+            raise self._error(inp, "unseen_deals must be a whole number, 0 or more")
         if isinstance(inp, Discard) and card is not None and not isinstance(card, Card):
             raise self._error(inp, "card must be a Card or None")
         if isinstance(inp, NameTrump) and inp.suit is not None and not isinstance(inp.suit, Suit):
@@ -514,11 +529,17 @@ class Match:
     def _on_up_card(self, inp: Input) -> list[Announcement]:
         if not isinstance(inp, UpCard):
             return self._unexpected(inp)
+        out: list[Announcement] = []
         if self.phase is _PH_HAND_OVER or self._cur is None or self._cur.finished:
+            seen = len(self._waiting_plays)
+            for _ in range(inp.unseen_deals):
+                out += self._unseen_deal(seen)
+                if self.game_over:
+                    return out
+            self._waiting_plays = []
             self._cur = DealState(len(self._deals), self.dealer, self._deck)
             self._deals.append(self._cur)
         d = self._cur
-        out: list[Announcement] = []
         card = inp.card
         reliable = inp.confidence >= CHECK_CONFIDENCE
         if not reliable:
@@ -542,6 +563,17 @@ class Match:
             self.phase = _PH_BID_ROUND_1
             d.turn = (d.dealer + 1) % 4
         return out
+
+    def _unseen_deal(self, cards: int) -> list[Announcement]:
+        """Record a deal the table played before the camera saw its up-card: no points, the deal moves on."""
+        u = DealState(len(self._deals), self.dealer, self._deck)
+        self._deals.append(u)
+        self._cur = u
+        detail = (
+            f"{cards} cards were played before an up-card was seen: seat {u.dealer}'s deal went by unseen; "
+            "not scored: check the score"
+        )
+        return [self._irr(_KIND.DEAL_UNSEEN, detail, u.dealer), *self._close(u, (0, 0), "unseen")]
 
     def _out_of_turn_bid(self, d: DealState, inp: Pass | OrderUp | NameTrump) -> Irregularity:
         return self._irr(_KIND.BID_OUT_OF_TURN, f"seat {inp.seat} bid out of turn (seat {d.turn} to bid)", inp.seat)
@@ -758,12 +790,13 @@ class Match:
         """The input a face-up card the camera sees on the kitty makes now, or None when it tells nothing new.
 
         ``UpCard`` while the engine waits for one (or for the decision on a renege proven by a hand's last
-        card: the next deal plays on); ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it
-        for the next deal's mid-hand; else None (the up-card seen again, or turned down).
+        card: the next deal plays on), with ``unseen_deals`` from :meth:`deals_gone_unseen`;
+        ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it for the next deal's mid-hand;
+        else None (the up-card seen again, or turned down).
         """
         e = self.expected
         if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
-            return UpCard(card, confidence)
+            return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen())
         if self.is_next_up_card(card, confidence):
             return UpCard(card, confidence, next_deal=True)
         return None
@@ -782,14 +815,28 @@ class Match:
         d = self._cur
         if confidence < CHECK_CONFIDENCE or d is None or d.finished or d.up_card is None:
             return False
-        early = [i.card for i in d.irregularities if i.kind is _KIND.PLAY_BEFORE_BIDDING_ENDED]
+        early = [i for i in d.irregularities if i.kind is _KIND.PLAY_BEFORE_BIDDING_ENDED]
         if self.phase in _BIDDING_PHASES:
-            if len(early) < PLAYS_BEFORE_RESYNC:
+            if not _played_like_a_hand([i.seat for i in early]):
                 return False
         elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
             return False
-        shown = {c for trick in d.tricks for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard} | set(early)
-        return card not in shown
+        shown = {c for trick in d.tricks for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard}
+        return card not in shown and all(card != i.card for i in early)
+
+    def deals_gone_unseen(self) -> int:
+        """How many whole deals the table played, unseen, while the engine waited for an up-card.
+
+        None unless the cards played meanwhile look like a hand being played: at least
+        :data:`PLAYS_BEFORE_RESYNC` of them, from at least :data:`PLAYERS_BEFORE_RESYNC` seats (a
+        player showing a hand after it ended is one seat). Then one deal per twenty cards or part of
+        twenty, the most one deal can put on the table. The up-card that ends the wait carries the
+        count (``UpCard.unseen_deals``), and the engine moves the deal on a seat for each.
+        """
+        seats = self._waiting_plays
+        if self.phase not in (_PH_UP_CARD, _PH_HAND_OVER, _PH_RENEGE_DECISION) or not _played_like_a_hand(seats):
+            return 0
+        return -(-len(seats) // _PLAYS_PER_DEAL)
 
     def _abandon(self, d: DealState, inp: UpCard) -> list[Announcement]:
         """The next deal's up-card while deal ``d`` is still being played: the table has moved on.
@@ -880,6 +927,7 @@ class Match:
         if isinstance(inp, Play):
             if ph in (_PH_UP_CARD, _PH_HAND_OVER, _PH_RENEGE_DECISION):
                 detail = "a card was played before the up-card was turned"
+                self._waiting_plays.append(inp.seat)
             else:
                 detail = "a card was played before bidding ended"
             return [self._irr(_KIND.PLAY_BEFORE_BIDDING_ENDED, detail, seat, inp.card)]
@@ -928,6 +976,15 @@ class Match:
         for s, _ in trick:
             if s == seat:
                 d.out_of_order |= p.confidence < 1.0
+                missed = self._missed_card_seat(d, seat, card)
+                if missed is not None:
+                    # The trick's winner leads the next one: the camera missed the last card of this one.
+                    detail = (
+                        f"seat {missed}'s card in trick {n + 1} went unseen; "
+                        f"seat {seat} leads the next trick, so took this one"
+                    )
+                    closing = [self._irr(_KIND.CARD_UNSEEN, detail, missed), *self._finish_trick(d)]
+                    return closing + self._play(d, p)
                 return [
                     self._irr(
                         _KIND.OUT_OF_TURN, f"seat {seat} already played to trick {n + 1}; card ignored", seat, card
@@ -973,6 +1030,28 @@ class Match:
         if len(trick) == len(d.active):
             out += self._finish_trick(d)
         return out
+
+    def _missed_card_seat(self, d: DealState, seat: int, card: Card) -> int | None:
+        """The seat whose card in the current trick went unseen, when ``seat`` plays again to lead the next.
+
+        Only where nothing else explains it: one active seat has not played to the trick, the trick's
+        lead came from its leader, ``seat`` holds the best card seen in it (so it took the trick unless
+        the unseen card beat it, and then it would not lead), the trick is not the last, and ``card`` is
+        new this deal (not the same card read twice).
+        """
+        trick = d.tricks[-1]
+
+        if (
+            len(d.tricks) >= 5
+            or len(trick) != d.n_active - 1
+            or trick[0][0] != d.leader
+            or trick[d.best][0] != seat
+            or not d.is_unseen(card)
+        ):
+            return None
+        played = {s for s, _ in trick}
+        missing = [s for s in d.active if s not in played]
+        return missing[0] if len(missing) == 1 else None
 
     def _play_fast(self, d: DealState, inp: Play, seat: int, card: Card, facts: PlayFacts) -> list[Announcement]:
         """``apply`` for the common play (its conditions checked, and the card marked seen, by the caller)."""

@@ -75,6 +75,10 @@ class TrackerConfig:
     resume_frames: int = 3  # calm frames after a hand before judging again
     gather_min: int = 2  # cards gone at once, emptying their zone, to call it a gathered trick
     off_table_margin: float = 0.1  # readings further outside the mat than this are ignored
+    # A card at another seat than the engine's next player waits, at most this long after it was first
+    # seen, while a card that came earlier to the next player's zone is still being read: the table's
+    # order, not the order the readings settled in.
+    wait_for_turn: int = 10
 
     def __post_init__(self) -> None:
         if self.min_frames < 2:
@@ -147,6 +151,8 @@ class Tracker:
         self._calm_since: int | None = None
         self._calm_count = 0
         self._in_view: frozenset[int] = frozenset()
+        # Per seat: first and last frame a card not landed yet was read in its zone (see _waits_for_turn).
+        self._sighted: dict[int, tuple[int, int]] = {}
 
     @property
     def suspended(self) -> bool:
@@ -161,6 +167,7 @@ class Tracker:
         """Forget every card (a new deal after the table was cleared by hand)."""
         self._tracks.clear()
         self._in_view = frozenset()
+        self._sighted.clear()
         self._suspended = False
         self._calm_since = None
         self._calm_count = 0
@@ -354,9 +361,14 @@ class Tracker:
         cfg = self.config
         landing: list[tuple[_Track, Zone, float, bool]] = []
         moved: set[int] = set()
+        self._sighted = {k: v for k, v in self._sighted.items() if frame - v[1] < cfg.wait_for_turn}
         for t in self._tracks:
             if t.landed or t.last_seen != frame or not t.readings:
                 continue
+            seen_at = self.layout.zone_at(t.point)
+            if seen_at is not None and seen_at.seat is not None:
+                first = self._sighted.get(seen_at.seat, (t.first_frame, frame))[0]
+                self._sighted[seen_at.seat] = (min(first, t.first_frame), frame)
             card, vote, share = self._leader(t)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
@@ -377,6 +389,8 @@ class Tracker:
         if moved:
             self._tracks = [t for t in self._tracks if t.id not in moved]
 
+        if expected_seat is not None:
+            landing = [x for x in landing if not self._waits_for_turn(x[0], x[1], expected_seat, frame)]
         events: list[Observation] = []
         seat_for_pile = expected_seat
         for t, zone, confidence, uncertain in sorted(landing, key=lambda x: (x[0].first_frame, x[0].id)):
@@ -390,7 +404,21 @@ class Tracker:
                 seat_for_pile = None
             else:
                 events.append(CardLanded(zone, t.identity, round(confidence, 4), frame, zone.seat, uncertain))
+                if zone.seat is not None:
+                    self._sighted.pop(zone.seat, None)
         return events, {t.id for t, _, _, _ in landing}
+
+    def _waits_for_turn(self, track: _Track, zone: Zone, expected_seat: int, frame: int) -> bool:
+        """Whether a card ready to land at a seat out of turn waits for the next player's card.
+
+        It waits while a card that arrived before it in the next player's zone is still in view and
+        not yet landed (read late: a few misread or missed frames), for at most ``wait_for_turn`` frames
+        from its own first sighting. Then the engine hears the two in the order they were played.
+        """
+        if zone.seat is None or zone.seat == expected_seat or frame - track.first_frame >= self.config.wait_for_turn:
+            return False
+        sighted = self._sighted.get(expected_seat)
+        return sighted is not None and sighted[0] < track.first_frame
 
     def _moved_from(self, card: Card, zone: Zone, frame: int) -> _Track | None:
         """A landed track of ``card`` out of sight for a while (not a flicker): the card is now elsewhere.

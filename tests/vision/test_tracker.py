@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
@@ -471,3 +471,28 @@ def test_a_card_outside_the_deck_in_play_is_a_misread_and_never_lands() -> None:
     sure = Tracker(CALIBRATION, cards=deck(24))
     got = [fmt(e) for n in range(3) for e in sure.update(detections(f("8h@seat1:0.95"), n), n)]
     assert got == ["landed seat1 8h seat=1 @2"]
+
+
+# The next player (seat 3) played first, but its card is read late (missed frames); seat 0's card, played after
+# it, reads cleanly. With expected=3 until seat 3's card lands (the engine then expects seat 1).
+_LATE = ["Qs@seat3", "Qs@seat3", "Kd@seat0", "Kd@seat0", "Kd@seat0", "Kd@seat0 Qs@seat3", "Kd@seat0 Qs@seat3"]
+
+
+def test_a_card_out_of_turn_waits_for_the_next_players_card_read_late() -> None:
+    scene = [f(*cards.split(), expected=3) for cards in _LATE] + [f("Kd@seat0", "Qs@seat3", expected=3)]
+    scene += [f("Kd@seat0", "Qs@seat3", expected=1)] * 3
+    assert run(scene) == ["landed seat3 Qs seat=3 @7", "landed seat0 Kd seat=0 @8"]
+    # Without the engine's turn the tracker cannot know whose card comes first: arrival at rest decides.
+    assert run([replace(x, expected=None) for x in scene]) == [
+        "landed seat0 Kd seat=0 @4",
+        "landed seat3 Qs seat=3 @7",
+    ]
+
+
+def test_the_wait_for_a_turn_is_bounded() -> None:
+    # Seat 3's card is glimpsed twice and never again: seat 0's lands once that glimpse is wait_for_turn frames old.
+    scene = [f("Qs@seat3", expected=3)] * 2 + [f("Kd@seat0", expected=3)] * 14
+    assert run(scene) == ["landed seat0 Kd seat=0 @11"]
+    assert run(scene, TrackerConfig(wait_for_turn=4)) == ["landed seat0 Kd seat=0 @5"]
+    # A card at the next player's own seat never waits.
+    assert run([f("Qs@seat1", expected=3)] * 2 + [f("Kd@seat3", expected=3)] * 4) == ["landed seat3 Kd seat=3 @4"]
