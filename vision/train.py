@@ -103,20 +103,28 @@ def train_detector(
 
 
 def export_detector(weights: Path, imgsz: int, out: Path, opset: int = 17) -> Path:
-    """Export trained OBB weights to ONNX (simplified where onnxslim is installed) next to ``out``."""
+    """Export trained OBB weights to ONNX (simplified where onnxslim is installed) as ``out``.
+
+    Ultralytics writes the ONNX file beside the weights it loads, so the export runs on a copy in a
+    scratch folder: exporting ``models/card-obb.pt`` never overwrites the shipped ``card-obb.onnx``.
+    """
     os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ.setdefault("YOLO_AUTOINSTALL", "false")
     import shutil
+    import tempfile
 
     from ultralytics import YOLO
 
-    model = YOLO(str(weights))
-    try:
-        path = model.export(format="onnx", imgsz=imgsz, opset=opset, simplify=True, dynamic=False)
-    except Exception:  # noqa: BLE001 - onnxslim missing or failing: a plain export still runs everywhere
-        path = model.export(format="onnx", imgsz=imgsz, opset=opset, simplify=False, dynamic=False)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, out)
+    with tempfile.TemporaryDirectory(prefix="euchre-export-") as scratch:
+        copy = Path(scratch) / weights.name
+        shutil.copyfile(weights, copy)
+        model = YOLO(str(copy))
+        try:
+            path = model.export(format="onnx", imgsz=imgsz, opset=opset, simplify=True, dynamic=False)
+        except Exception:  # noqa: BLE001 - onnxslim missing or failing: a plain export still runs everywhere
+            path = model.export(format="onnx", imgsz=imgsz, opset=opset, simplify=False, dynamic=False)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, out)
     return out
 
 
