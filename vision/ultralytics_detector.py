@@ -24,6 +24,8 @@ from vision import postprocess as pp
 from vision.detection import CardDetection
 from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 from vision.onnx_detector import (
+    DEFAULT_CONF,
+    DEFAULT_IOU,
     MAX_CARDS,
     MERGE_GAP_CORNERS,
     MERGE_GAP_WHOLE_CARDS,
@@ -31,9 +33,6 @@ from vision.onnx_detector import (
     name_outlines,
     reading_floor,
 )
-
-DEFAULT_CONF = 0.25
-DEFAULT_IOU = 0.5
 
 
 def ultralytics_available() -> tuple[bool, str]:
