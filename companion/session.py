@@ -51,7 +51,6 @@ from table.inputs import (
     NewGame,
     OrderUp,
     Pass,
-    Play,
     ReviseCard,
     Undo,
 )
@@ -365,13 +364,12 @@ class TableSession:
             if obs.zone.kind is ZoneKind.KITTY:
                 self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
                 return
-            seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else obs.seat
-            if seat is None:
-                seat = self.match.expected.seat
-            if seat is None:
+            in_pile = obs.zone.kind is not ZoneKind.SEAT
+            seat = obs.seat if in_pile else obs.zone.seat
+            if seat is None and self.match.expected.seat is None:
                 self.notes.messages.append(f"{obs.card.label} landed but nobody is due to play")
                 return
-            self._play(seat, obs.card, obs.confidence, obs.uncertain, obs.frame)
+            self._play(seat, obs.card, obs.confidence, obs.uncertain, obs.frame, in_pile)
         elif isinstance(obs, CardRevised):
             self._revise(obs)
         elif isinstance(obs, CardLifted):
@@ -384,31 +382,27 @@ class TableSession:
         if inp is not None:  # (None: the up-card seen again, or turned down)
             self.submit(inp, frame=frame, source="camera")
 
-    def _already_played(self, seat: int, card: Card) -> bool:
-        """The engine already holds this play (seen again after a hand passed over it, or after a restart).
-
-        The last deal counts until the next up-card starts a new one: the last trick of a finished
-        hand may still lie on the table when the program restarts.
-        """
-        deals = self.match.deals
-        return bool(deals) and any(s == seat and c == card for trick in deals[-1].tricks for s, c in trick)
-
     def _current_tricks(self) -> list[list[tuple[int, Card]]]:
         deals = self.match.deals
         if not deals or deals[-1].finished:
             return []
         return deals[-1].tricks
 
-    def _play(self, seat: int, card: Card, confidence: float, uncertain: bool, frame: int) -> None:
-        if self._already_played(seat, card):
-            return
-        phase = self.match.phase
-        if phase is Phase.DISCARD:
+    def _play(
+        self, seat: int | None, card: Card, confidence: float, uncertain: bool, frame: int, in_pile: bool = False
+    ) -> None:
+        conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
+        play = self.match.play_seen(card, conf, seat, pile=in_pile)
+        if play is None:
+            return  # the engine holds this card already (seen again)
+        if self.match.phase is Phase.DISCARD:
             # The first card on the table while the discard is awaited: the dealer discarded face down.
             self.submit(Discard(self.match.dealer, None), frame=frame, source="inferred")
-        conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
-        self.submit(Play(seat, card, conf), frame=frame, source="camera")
-        self._landings.append(_Landing(seat, card, len(self.match.history) - 1))
+            play = self.match.play_seen(card, conf, seat, pile=in_pile)  # the discard may open the lead
+            if play is None:
+                return
+        self.submit(play, frame=frame, source="camera")
+        self._landings.append(_Landing(play.seat, card, len(self.match.history) - 1))
 
     def _revise(self, obs: CardRevised) -> None:
         for landing in reversed(self._landings):

@@ -31,9 +31,16 @@ Decisions where the spec leaves room (kept here so readers and writers agree):
   letter (``"n"`` = no trump where allowed). ``isAlone`` means the maker went
   alone, ``aloneDefender`` (seat, -1 = none) that a defender did.
 - **cards**: ``9c``/``Nc``, ``B`` for the Benny, ``R``/``L`` (or ``Rh``/``Lh``
-  naming the trump suit) for the bowers once trump is known. Unknown cards
-  (``X``) and generic suits (``t``, ``n``, ``g``; ``h`` always means hearts)
-  are refused: a card the engine cannot identify cannot be scored.
+  naming the trump suit) for the bowers once trump is known. Partly known
+  cards (``Xc``, ``Jx``) and generic suits (``t``, ``n``, ``g``; ``h`` always
+  means hearts) are refused: a card the engine cannot identify cannot be
+  scored. The wholly unknown card ``Xx`` is read in two places only, where
+  the companion saw that a card was there but never read it: as the
+  ``upCard`` of a deal with no phases (a deal the table played while the
+  camera missed its up-card: recorded, not scored, and the rotation moves on
+  past it), and in a trick, with ``playSeats`` saying whose it was (the trick
+  its winner's next lead closed; the replay skips the card, as the engine
+  never had it).
 - **discard**: when the dealer took up, a Discard input with the card, or
   ``None`` when not recorded (an unseen discard still opens the play). A
   discard next to the dealer's partner going alone means the partner declared
@@ -46,14 +53,15 @@ Decisions where the spec leaves room (kept here so readers and writers agree):
   file played on, which is a dismissal (that is what every other EGN
   replayer scores).
 - **dealer**: each deal's ``initialState.dealer`` must be the dealer the
-  rotation gives; the engine has no input for a deal out of turn.
+  rotation gives (a deal not seen counts in the rotation); the engine has no
+  input for a deal out of turn.
 - **game over**: deals after the game is won are not replayed (a warning);
   ``metadata.finalScore``, when present, is checked against the replay.
 - **extensions** this module writes only where plain EGN cannot say what the
   table did, and reads back (other readers ignore them): ``callSeats`` (a bid
   out of turn), ``aloneSeats`` (lone players other than the maker and one
   defender, in order), ``unseenExchanges`` (call for best, farmer's hand) in
-  the bidding phase; ``playSeats`` (a card out of turn) in the trick play;
+  the bidding phase; ``playSeats`` (a card out of turn, or one not seen) in the trick play;
   ``setAside`` (Bennies turned up and put aside before the up-card) in
   ``initialState``; ``blindLone`` (the dealer alone on a turned-up jack
   before looking, Robson rules) in the bidding phase.

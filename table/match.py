@@ -801,6 +801,28 @@ class Match:
             return UpCard(card, confidence, next_deal=True)
         return None
 
+    def play_seen(self, card: Card, confidence: float, seat: int | None, *, pile: bool = False) -> Play | None:
+        """The input a card the camera sees land in play makes now, or None when it tells nothing new.
+
+        ``seat``: whose card it is (the seat whose zone it landed in; for the shared trick pile, the
+        seat the tracker took it for, or None: the next player's). None when the engine already holds
+        it: the same seat's card seen again (after a hand passed over it, or a restart; the last deal
+        counts until the next up-card, as its last trick may still lie on the table), or, with
+        ``pile``, a card anyone played this deal (a trick pushed together or gathered, seen again).
+        Also None when no seat is given and nobody is due to play.
+        """
+        deals = self._deals
+        played = [(s, c) for trick in deals[-1].tricks for s, c in trick] if deals else []
+        if pile and any(c == card for _, c in played):
+            return None
+        if seat is None:
+            seat = self.expected.seat
+            if seat is None:
+                return None
+        if (seat, card) in played:
+            return None
+        return Play(seat, card, confidence)
+
     def is_next_up_card(self, card: Card, confidence: float) -> bool:
         """Whether a face-up card seen on the kitty now is the next deal's up-card, mid-hand.
 

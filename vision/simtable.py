@@ -1007,12 +1007,15 @@ class TablePipeline:
             if isinstance(obs, CardLanded):
                 if obs.zone.kind is ZoneKind.KITTY:
                     return []
-                seat = obs.seat if obs.seat is not None else self.match.expected.seat
-                if seat is None:
-                    return []
+                in_pile = obs.zone.kind is not ZoneKind.SEAT
+                seat = obs.seat if in_pile else obs.zone.seat
+                conf = _confidence(obs.confidence, obs.uncertain)
+                play = self.match.play_seen(obs.card, conf, seat, pile=in_pile)
+                if play is None:
+                    return []  # seen again (a trick pushed together, a hand passed over it), or nobody due
                 self._reported[(obs.zone, obs.card)] = len(self.match)
                 self.landings.append(Landing(obs.frame, obs.card, obs.zone, "play"))
-                return self._apply(Play(seat, obs.card, _confidence(obs.confidence, obs.uncertain)), obs.frame)
+                return self._apply(play, obs.frame)
             if isinstance(obs, CardRevised):
                 index = self._reported.pop((obs.zone, obs.old), None)
                 if index is None:

@@ -14,7 +14,8 @@ How it decides, in the order ``update`` works:
    reading of another identity on the very spot of a card counts as a rival
    vote on it (a misread), unless that card has landed and is out of sight
    (then it is a card laid on top of it; an uncertain landing stays open to
-   correction while in sight); else it starts a track.
+   correction while in sight; at a seat, a landed card in sight a frame ago
+   takes the vote too); else it starts a track.
 3. A hand over the table (an ``occluded`` flag from the detector, or several
    landed cards going out of sight together for more than a flicker)
    suspends judgement: nothing is emitted until the table has been calm (the
@@ -26,7 +27,11 @@ How it decides, in the order ``update`` works:
    is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``.
    A card that lands while the same card, already landed, has vanished was
    pushed along (from a seat's zone into the pile, say): no event, and it
-   keeps its first zone.
+   keeps its first zone. At a seat, a card coming to rest on the very spot
+   of a landed card that stayed in sight is that card misread: no event.
+   A card at a seat out of turn waits (``wait_for_turn`` frames at most)
+   while a card that reached the next player's zone before it is still
+   being read, so the engine hears them in the order they were played.
 5. A landed card missing for ``lost_frames`` is lifted; several cards gone
    at once that empty their zone are a gathered trick: ``ZoneCleared``.
 """
@@ -309,8 +314,15 @@ class Tracker:
                 # A landed card not read as itself this frame, with a different card on its very
                 # spot, has had that card laid on top of it (or was gathered and replaced) - unless
                 # it landed uncertain and is still in sight, where the vote may yet be corrected.
-                # If it is read as itself, the other reading is a double read of it.
-                if t.landed and ti not in own and not (t.uncertain and frame - t.last_seen < cfg.drop_frames):
+                # If it is read as itself, the other reading is a double read of it. At a seat, where
+                # each player lays one card a trick, a card in sight a frame ago and now read as another
+                # on its very spot was misread: a card laid on it would have been seen coming.
+                if (
+                    t.landed
+                    and ti not in own
+                    and not (t.uncertain and frame - t.last_seen < cfg.drop_frames)
+                    and not (t.zone is not None and t.zone.kind is ZoneKind.SEAT and frame - t.last_seen <= 1)
+                ):
                     continue
                 d = _dist(t.point, r.point)
                 if d <= best_d:
@@ -378,6 +390,12 @@ class Tracker:
             zone = self.layout.zone_at(t.point)
             if zone is None:
                 continue
+            twin = self._misread_of_landed(t, zone, frame)
+            if twin is not None:
+                # Another reading of the card lying there, in sight all along: it stays what it landed as.
+                twin.last_seen = frame
+                moved.add(t.id)
+                continue
             origin = self._moved_from(card, zone, frame)
             if origin is not None:
                 # The landed card, pushed along too fast to follow: it keeps its track and first zone.
@@ -419,6 +437,27 @@ class Tracker:
             return False
         sighted = self._sighted.get(expected_seat)
         return sighted is not None and sighted[0] < track.first_frame
+
+    def _misread_of_landed(self, track: _Track, zone: Zone, frame: int) -> _Track | None:
+        """The landed card at a seat that ``track``, ready to land on its very spot, is a misreading of.
+
+        Each player lays one card a trick at their seat, so a card coming to rest on the spot of a
+        card that was still in sight after this one was first read (or a moment ago: ``drop_frames``),
+        read as something else, is that card misread (a queen read as a ten for a few frames), not a
+        new one. In the shared pile cards do lie on each other, so this holds at the seats only.
+        """
+        if zone.kind is not ZoneKind.SEAT:
+            return None
+        cfg = self.config
+        for other in self._tracks:
+            if (
+                other.zone == zone
+                and other.identity != track.identity
+                and (other.last_seen > track.first_frame or frame - other.last_seen <= cfg.drop_frames)
+                and _dist(other.point, track.point) <= cfg.same_spot
+            ):
+                return other
+        return None
 
     def _moved_from(self, card: Card, zone: Zone, frame: int) -> _Track | None:
         """A landed track of ``card`` out of sight for a while (not a flicker): the card is now elsewhere.

@@ -496,3 +496,17 @@ def test_the_wait_for_a_turn_is_bounded() -> None:
     assert run(scene, TrackerConfig(wait_for_turn=4)) == ["landed seat0 Kd seat=0 @5"]
     # A card at the next player's own seat never waits.
     assert run([f("Qs@seat1", expected=3)] * 2 + [f("Kd@seat3", expected=3)] * 4) == ["landed seat3 Kd seat=3 @4"]
+
+
+def test_a_seat_card_misread_on_its_own_spot_stays_what_it_landed_as() -> None:
+    # A queen that lands, then reads as a ten where it lies: no second card at that seat.
+    assert run([f("Qs@seat3")] * 4 + [f("Ts@seat3:0.7")] * 6) == ["landed seat3 Qs seat=3 @2"]
+    # Also when the ten was glimpsed while the queen slid in, so it has a track of its own.
+    sliding = [f("Qs@seat3+60,0"), f("Ts@seat3+30,0:0.7"), f("Qs@seat3+10,0"), f("Qs@seat3"), f("Qs@seat3")]
+    assert run(sliding + [f("Ts@seat3:0.7")] * 6) == ["landed seat3 Qs seat=3 @3"]
+    # A card gone from sight (turned down, gathered) and another one laid there later is a new card.
+    assert run([f("Qs@seat3")] * 4 + [EMPTY] * 3 + [f("Ts@seat3")] * 4) == [
+        "landed seat3 Qs seat=3 @2",
+        "lifted seat3 Qs @9",
+        "landed seat3 Ts seat=3 @9",
+    ]

@@ -1,0 +1,50 @@
+"""``Match.play_seen``: which camera-seen cards are new plays (one rule for the app and the simulated table)."""
+
+from __future__ import annotations
+
+from engine_script import run
+
+from table.cards import Card
+from table.inputs import Play
+from table.match import Match
+from table.rules import Rules
+
+NA = Rules.preset("north_american")
+BID = "up Kh; 1 order; 0 discard ?"  # hearts trump, dealer 0: seat 1 leads
+C = Card.parse
+
+
+def test_a_card_at_a_seat_is_that_seats_play_unless_it_already_holds_it() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ac")
+    assert m.play_seen(C("Kc"), 0.9, 2) == Play(2, C("Kc"), 0.9)
+    assert m.play_seen(C("Ac"), 0.9, 1) is None  # seat 1's ace seen again
+    assert m.play_seen(C("Ac"), 0.9, 3) == Play(3, C("Ac"), 0.9)  # at another seat: the engine judges it
+
+
+def test_in_the_pile_a_card_played_this_deal_is_seen_again_not_played() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ac 2:Kc")
+    assert m.play_seen(C("Kc"), 0.9, None, pile=True) is None  # pushed into the pile
+    assert m.play_seen(C("Kc"), 0.9, 3, pile=True) is None  # whoever the tracker took it for
+    assert m.play_seen(C("Qc"), 0.9, None, pile=True) == Play(3, C("Qc"), 0.9)  # the next player's
+    assert m.play_seen(C("Qc"), 0.9, 0, pile=True) == Play(0, C("Qc"), 0.9)
+
+
+def test_the_last_hands_cards_count_until_the_next_up_card() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ac 2:Kc 3:Qc 0:Jc; 1:As 2:Ks 3:Qs 0:Js; 1:Ad 2:Kd 3:Qd 0:Td; 1:Jh 2:Qh 3:Th 0:9h")
+    run(m, "1:Jd 2:Tc 3:9c 0:Ts")
+    assert m.deals[-1].finished
+    assert m.play_seen(C("Ts"), 0.9, 0) is None
+    assert m.play_seen(C("Jd"), 0.9, None, pile=True) is None
+    run(m, "up 9d")
+    assert m.play_seen(C("Ts"), 0.9, 0) == Play(0, C("Ts"), 0.9)  # a new deal: a new card
+
+
+def test_no_seat_and_nobody_due_is_nothing() -> None:
+    m = Match(NA.replace(target=1))
+    run(m, BID + "; 1:Ac 2:Kc 3:Qc 0:Jc; 1:As 2:Ks 3:Qs 0:Js; 1:Ad 2:Kd 3:Qd 0:Td; 1:Jh 2:Qh 3:Th 0:9h")
+    run(m, "1:Jd 2:Tc 3:9c 0:Ts")
+    assert m.game_over and m.expected.seat is None
+    assert m.play_seen(C("9s"), 0.9, None, pile=True) is None
