@@ -536,9 +536,9 @@ class Match:
                 out += self._unseen_deal(seen)
                 if self.game_over:
                     return out
-            self._waiting_plays = []
             self._cur = DealState(len(self._deals), self.dealer, self._deck)
             self._deals.append(self._cur)
+        self._waiting_plays = []  # an up-card ends the wait (a Benny set aside too: this deal's cards follow)
         d = self._cur
         card = inp.card
         reliable = inp.confidence >= CHECK_CONFIDENCE

@@ -22,7 +22,7 @@ from table.egn import EgnError, dumps_egn, export_egn, loads_egn, parse_egn, rep
 from table.inputs import UpCard
 from table.log import MatchLog
 from table.match import EngineError, Match, Phase
-from table.rules import Rules
+from table.rules import BennyTurnedUp, Rules
 
 NA = Rules.preset("north_american")
 K = IrregularityKind
@@ -192,3 +192,13 @@ def test_egn_warns_of_deals_not_seen_at_the_end_of_a_file() -> None:
     replay = replay_egn(parse_egn(obj, "tail.egn"))
     assert len(replay.match.deals) == 1
     assert any("not seen and no deal follows" in w for w in replay.warnings)
+
+
+def test_cards_seen_while_a_set_aside_benny_waits_for_the_real_up_card_are_forgotten_once_it_comes() -> None:
+    m = Match(NA.replace(deck_size=25, benny_turned_up=BennyTurnedUp.SET_ASIDE))
+    run(m, "up B; 1:9c 2:Tc")  # the Benny is put aside; two stray readings before the next card is turned
+    run(m, "up Kh")
+    assert m.phase is Phase.BID_ROUND_1
+    run(m, "1 order; 0 discard ?; " + tricks_script(1, [1, 0, 1, 1, 1]))
+    run(m, "2:Qc 3:Kc")  # two more readings after the hand: four in all, but not one deal's worth now
+    assert m.deals_gone_unseen() == 0
