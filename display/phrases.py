@@ -10,6 +10,7 @@ espeak-ng, which reads symbols badly. Tricks are 0-based in the engine and
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 
 from table.announcements import (
@@ -148,8 +149,17 @@ def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Vo
     if who:
         text += f": {who}"
     if irr.detail:
-        text += f" \u2014 {irr.detail}" if who else f": {irr.detail}"
+        detail = with_seat_names(irr.detail, names)
+        text += f" \u2014 {detail}" if who else f": {detail}"
     return text
+
+
+_SEAT_NUMBER = re.compile(r"\bseat ([0-3])\b")
+
+
+def with_seat_names(detail: str, names: Sequence[str]) -> str:
+    """The engine's detail with its "seat 2" written as the table calls that seat ("South")."""
+    return _SEAT_NUMBER.sub(lambda m: names[int(m.group(1))], detail)
 
 
 _HAND_RESULT = {

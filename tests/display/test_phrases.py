@@ -122,6 +122,16 @@ def test_irregularities_name_the_kind_the_seat_and_the_card() -> None:
         assert phrases.irregularity_text(Irregularity(kind, ""), NAMES)
 
 
+def test_the_engines_seat_numbers_read_as_the_tables_names() -> None:
+    irr = Irregularity(IrregularityKind.CARD_UNSEEN, "seat 3's card in trick 1 went unseen; seat 1 leads", seat=3)
+    assert phrases.irregularity_text(irr, NAMES) == (
+        "A card went unseen: West \u2014 West's card in trick 1 went unseen; East leads"
+    )
+    assert phrases.with_seat_names("seat 0 played out of turn (seat 2 to play); seats 4", NAMES) == (
+        "North played out of turn (South to play); seats 4"
+    )
+
+
 ALL: list[Announcement] = [
     Prompt(0, Expect.BID_ROUND_1, up_card=C("Jd")),
     TrumpMade(0, Suit.HEARTS, True, 1),
