@@ -16,6 +16,16 @@ seat's card in the trick; the first card of a trick is its lead whoever played
 it; the next expected seat is the first active seat clockwise from the actual
 leader that has not played yet.
 
+What the camera missed, the engine works out from what came after, each time
+with an announcement that asks the table to check: the winner of a trick
+leading again, with one card of the trick not seen, closes that trick
+(``CARD_UNSEEN``); the next deal's up-card, read surely while a hand is still
+being played, closes that hand (``HAND_UNFINISHED``); and cards played while
+the engine waited for an up-card mean a whole deal went by unseen, recorded
+without points so the deal passes on to the right dealer (``DEAL_UNSEEN``).
+``up_card_seen`` and ``play_seen`` are the one place that turns what the
+camera sees into inputs, for the app and the simulated table alike.
+
 Speed (``euchre-table bench --rules``). A card played in turn -- the common
 input, 17 or so per deal -- takes an inline path (``apply``, ``_play_fast``):
 a few checks, the appends the deal record needs, the renege bookkeeping, and
