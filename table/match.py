@@ -841,8 +841,12 @@ class Match:
         hand is visibly being played: play has begun (the up-card is then in the dealer's hand or
         turned down), or, with the bidding never finished here (bids not entered, or refused while
         the up-card went unseen), at least :data:`PLAYS_BEFORE_RESYNC` cards were played regardless.
-        Never the up-card itself, the known discard, nor a card already played this deal. Applied
-        as ``UpCard(card, next_deal=True)``, such a card closes the hand (see ``_abandon``).
+        Never the up-card itself, the known discard, nor a card that may still lie face up from this
+        hand: one of the trick being played or of the last one won (it may not be gathered yet), or
+        one played before the bidding ended. A card of an earlier trick can be the next up-card: its
+        trick was gathered face down, and the table has dealt the deck again. (A hand is stuck most
+        often in its last tricks, when most of the deck has been played.) Applied as
+        ``UpCard(card, next_deal=True)``, such a card closes the hand (see ``_abandon``).
         """
         d = self._cur
         if confidence < CHECK_CONFIDENCE or d is None or d.finished or d.up_card is None:
@@ -853,7 +857,7 @@ class Match:
                 return False
         elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
             return False
-        shown = {c for trick in d.tricks for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard}
+        shown = {c for trick in d.tricks[-2:] for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard}
         return card not in shown and all(card != i.card for i in early)
 
     def deals_gone_unseen(self) -> int:

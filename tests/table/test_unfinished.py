@@ -150,3 +150,16 @@ def test_egn_import_stops_where_an_unfinished_hands_points_end_the_game() -> Non
     replay = replay_egn(loads_egn(dumps_egn(obj), "ends.egn"))
     assert replay.match.game_over and replay.match.score == (10, 3) and len(replay.match.deals) == 1
     assert any("ended the game at 10-3" in w for w in replay.warnings)
+
+
+def test_a_card_of_an_earlier_trick_can_be_the_next_up_card_but_not_one_still_face_up() -> None:
+    m = Match(NA)
+    plays = tricks_script(1, [1, 0, 1, 1, 1]).split("; ")
+    run(m, BID + "; " + "; ".join(plays[:4]) + "; " + " ".join(plays[4].split()[:2]))  # trick 5: two cards seen
+    first, fourth, fifth = plays[0].split(), plays[3].split(), plays[4].split()
+    card = lambda token: Card.parse(token.split(":")[1])  # noqa: E731
+    assert m.is_next_up_card(card(first[0]), 0.97)  # trick 1 was gathered face down long ago
+    assert not m.is_next_up_card(card(fourth[0]), 0.97)  # the last trick won may still lie face up
+    assert not m.is_next_up_card(card(fifth[0]), 0.97)  # a card of the trick being played
+    out = m.apply(UpCard(card(first[0]), 0.97, next_deal=True))
+    assert irregular(out)[:1] == [K.HAND_UNFINISHED] and m.deals[1].up_card == card(first[0])
