@@ -13,7 +13,7 @@ from table.deal import Phase
 from table.inputs import Discard, Input, OrderUp, Pass, Play, ReviseCard, Undo, UpCard
 from table.log import MatchLog, read_log
 from table.rules import Rules
-from vision.observations import CardLanded, CardLifted, CardRevised, UpCardShown, Zone
+from vision.observations import TRICK, CardLanded, CardLifted, CardRevised, UpCardShown, Zone
 
 C = Card.parse
 NA = Rules.preset("north_american")
@@ -262,3 +262,18 @@ def test_a_new_up_card_before_the_first_lead_is_not_a_new_deal(tmp_path: Path) -
     assert len(session.match.deals) == 1 and not any(
         isinstance(i, UpCard) and i.card == C("Ts") for i in _logged(tmp_path)
     )
+
+
+def test_in_the_trick_pile_a_card_already_played_is_seen_again_and_the_lead_goes_to_the_leader(
+    tmp_path: Path,
+) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)  # the dealer (seat 0) now discards face down
+    # The first card pushed into the pile while the discard is awaited: the dealer discarded, seat 1 leads.
+    session.observe(CardLanded(TRICK, C("Ah"), 0.95, frame=10, seat=None))
+    assert _logged(tmp_path)[-2:] == [Discard(0, None), Play(1, C("Ah"), 0.95)]
+    session.observe(_landed(2, "Kh", frame=20))
+    # The ace pushed along the pile again, read for the next player: a card seen again, not seat 3's.
+    session.observe(CardLanded(TRICK, C("Ah"), 0.95, frame=30, seat=3))
+    assert _logged(tmp_path)[-1] == Play(2, C("Kh"), 0.95)
+    assert session.match.expected.seat == 3
