@@ -1076,7 +1076,6 @@ class Match:
         new this deal (not the same card read twice).
         """
         trick = d.tricks[-1]
-
         if (
             len(d.tricks) >= 5
             or len(trick) != d.n_active - 1
