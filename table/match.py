@@ -579,10 +579,8 @@ class Match:
         u = DealState(len(self._deals), self.dealer, self._deck)
         self._deals.append(u)
         self._cur = u
-        detail = (
-            f"{cards} cards were played before an up-card was seen: seat {u.dealer}'s deal went by unseen; "
-            "not scored: check the score"
-        )
+        played = f"{cards} cards were played before an up-card was seen" if cards else "no up-card was seen"
+        detail = f"{played}: seat {u.dealer}'s deal went by unseen; not scored: check the score"
         return [self._irr(_KIND.DEAL_UNSEEN, detail, u.dealer), *self._close(u, (0, 0), "unseen")]
 
     def _out_of_turn_bid(self, d: DealState, inp: Pass | OrderUp | NameTrump) -> Irregularity:

@@ -50,6 +50,7 @@ def test_cards_played_while_waiting_for_the_up_card_count_as_a_deal_not_seen() -
     assert [(s.points, s.reason) for s in of_type(out, HandScored)] == [((0, 0), "unseen")]
     first, unseen, third = m.deals
     assert (unseen.dealer, unseen.reason, unseen.finished, unseen.up_card) == (1, "unseen", True, None)
+    assert unseen.irregularities[0].detail.startswith("4 cards were played before an up-card was seen")
     assert third.dealer == 2 and third.up_card == Card.parse("Ts")
     assert m.phase is Phase.BID_ROUND_1 and m.expected.seat == 3  # the bids now come in turn
     assert m.score == (0, 1)
@@ -163,6 +164,7 @@ def test_egn_writes_a_deal_not_seen_with_an_unknown_up_card_and_reads_it_back() 
     assert deals[1] == {"dealNumber": 1, "initialState": {"dealer": 1, "upCard": "Xx"}, "phases": []}
     again = replay_egn(loads_egn(dumps_egn(obj), "round-trip.egn")).match
     assert [(d.dealer, d.reason, d.points) for d in again.deals] == [(d.dealer, d.reason, d.points) for d in m.deals]
+    assert again.deals[1].irregularities[0].detail.startswith("no up-card was seen")  # the file holds no cards
     assert again.phase is m.phase and again.expected == m.expected and again.score == m.score
 
 
