@@ -1116,7 +1116,9 @@ def score_run(
         if scored and scored[-1].points == d.points:
             score.hands_exact += 1
         # One proof covers every show-out of that suit by that seat before it (the table sees one renege
-        # proven by one card); an alert that covers no injected renege is a false alert.
+        # proven by one card); an alert that covers no injected renege is a false alert. Any card of the
+        # suit the seat held when it showed out proves that renege: the script's first proof card may
+        # have been read too unsurely to count ("check this card") and a later one prove it instead.
         score.reneges_injected += len(d.reneges)
         covered: set[int] = set()
         for a in got:
@@ -1124,7 +1126,9 @@ def score_run(
                 continue
             hits = {
                 k for k, r in enumerate(d.reneges)
-                if r.seat == a.seat and r.suit == a.evidence.suit and r.proof_card == a.evidence.proof_card
+                if r.seat == a.seat
+                and r.suit == a.evidence.suit
+                and (a.evidence.proof_card == r.proof_card or a.evidence.proof_card in r.held)
             }  # fmt: skip
             if hits:
                 covered |= hits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from companion.buttons_script import parse_buttons
 from companion.cli import main
-from table.announcements import HandScored, Irregularity, IrregularityKind, ThrownIn
+from table.announcements import HandScored, Irregularity, IrregularityKind, RenegeEvidence, RenegeProven, ThrownIn
 from table.cards import Card, Suit
 from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
 from vision import simtable as st
@@ -410,3 +411,25 @@ def test_a_card_never_seen_costs_its_hand_and_the_next_up_card_brings_the_engine
         assert closed and closed[-1].reason == deals[first].reason
         assert all(not (isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED)
                    for d in by_deal[first + 1:] for a in d)
+
+
+def test_a_renege_proven_by_a_later_card_of_the_suit_held_is_not_a_false_alert() -> None:
+    # The script's proof card read too unsurely to count, a later card of the suit the seat held proves it.
+    script = st.build_script(SEED, hands=2, renege_rate=0.3)
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=SEED)
+    run = st.run_simulation(script, renderer, st.OracleDetector(renderer), "procedural-2", render=False)
+    k, f, proof = next(
+        (k, f, a) for k, (f, a) in enumerate(run.pipeline.announcements) if isinstance(a, RenegeProven)
+    )
+    deal = next(d for d in script.deals if any(r.seat == proof.seat for r in d.reneges))
+    renege = next(r for r in deal.reneges if r.seat == proof.seat and r.suit == proof.evidence.suit)
+    others = [c for c in renege.held if c != proof.evidence.proof_card]
+    stranger = Card.parse("Jd") if proof.evidence.proof_card != Card.parse("Jd") else Card.parse("Qd")
+    announcements = list(run.pipeline.announcements)
+    for card, false_alerts in ((others[0] if others else None, 0), (stranger, 1)):
+        if card is None:
+            continue
+        evidence: RenegeEvidence = dataclasses.replace(proof.evidence, proof_card=card)
+        announcements[k] = (f, RenegeProven(proof.seat, evidence))
+        assert st.score_run(script, announcements, run.pipeline.landings).false_renege_alerts == false_alerts
