@@ -391,16 +391,14 @@ class TableSession:
     def _play(
         self, seat: int | None, card: Card, confidence: float, uncertain: bool, frame: int, in_pile: bool = False
     ) -> None:
+        if self.match.phase is Phase.DISCARD:
+            # The first card on the table while the discard is awaited (no card of this deal is on the table
+            # yet, so it is new): the dealer discarded face down, which opens the lead.
+            self.submit(Discard(self.match.dealer, None), frame=frame, source="inferred")
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
         play = self.match.play_seen(card, conf, seat, pile=in_pile)
         if play is None:
             return  # the engine holds this card already (seen again)
-        if self.match.phase is Phase.DISCARD:
-            # The first card on the table while the discard is awaited: the dealer discarded face down.
-            self.submit(Discard(self.match.dealer, None), frame=frame, source="inferred")
-            play = self.match.play_seen(card, conf, seat, pile=in_pile)  # the discard may open the lead
-            if play is None:
-                return
         self.submit(play, frame=frame, source="camera")
         self._landings.append(_Landing(play.seat, card, len(self.match.history) - 1))
 

@@ -947,10 +947,10 @@ def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dic
         }
         if IrregularityKind.OUT_OF_TURN in kinds or IrregularityKind.CARD_UNSEEN in kinds:
             play["playSeats"] = [[s for s, _ in trick] for trick in record.tricks]
-        # A trick its winner's next lead closed with one card not seen: that card as "Xx", last.
-        for t, trick in enumerate(record.tricks):
+        if IrregularityKind.CARD_UNSEEN in kinds:
+            # A trick its winner's next lead closed with one card not seen: that card as "Xx", last.
             active = [s for s in range(4) if s not in _out(record)]
-            if t < len(record.trick_winners) and len(trick) < len(active):
+            for t, trick in enumerate(record.tricks[: len(record.trick_winners)]):
                 missing = [s for s in active if all(s != p for p, _ in trick)]
                 play["tricks"][t] += [UNKNOWN_CARD] * len(missing)
                 play["playSeats"][t] += missing

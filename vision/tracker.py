@@ -377,17 +377,16 @@ class Tracker:
         for t in self._tracks:
             if t.landed or t.last_seen != frame or not t.readings:
                 continue
-            seen_at = self.layout.zone_at(t.point)
-            if seen_at is not None and seen_at.seat is not None:
-                first = self._sighted.get(seen_at.seat, (t.first_frame, frame))[0]
-                self._sighted[seen_at.seat] = (min(first, t.first_frame), frame)
+            zone = self.layout.zone_at(t.point)
+            if zone is not None and zone.seat is not None:
+                first = self._sighted.get(zone.seat, (t.first_frame, frame))[0]
+                self._sighted[zone.seat] = (min(first, t.first_frame), frame)
             card, vote, share = self._leader(t)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             recent = vote.points[-cfg.min_frames :]
             if any(_dist(p, t.point) > cfg.rest_distance for p in recent):
                 continue  # still sliding: land where it comes to rest
-            zone = self.layout.zone_at(t.point)
             if zone is None:
                 continue
             twin = self._misread_of_landed(t, zone, frame)
@@ -429,9 +428,10 @@ class Tracker:
     def _waits_for_turn(self, track: _Track, zone: Zone, expected_seat: int, frame: int) -> bool:
         """Whether a card ready to land at a seat out of turn waits for the next player's card.
 
-        It waits while a card that arrived before it in the next player's zone is still in view and
-        not yet landed (read late: a few misread or missed frames), for at most ``wait_for_turn`` frames
-        from its own first sighting. Then the engine hears the two in the order they were played.
+        It waits while a card first read in the next player's zone before it was first read has not
+        landed there and was read within the last ``wait_for_turn`` frames (read late: a few misread or
+        missed frames), and for at most ``wait_for_turn`` frames from its own first sighting. Then the
+        engine hears the two in the order they were played.
         """
         if zone.seat is None or zone.seat == expected_seat or frame - track.first_frame >= self.config.wait_for_turn:
             return False
