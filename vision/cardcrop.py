@@ -124,7 +124,10 @@ def corner_crops_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> l
         h = _region_homography(quad_k, u0, u1, v0, v1)
         out.append(
             cv2.warpPerspective(
-                frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                frame,
+                h,
+                (CROP_W, CROP_H),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
         )
@@ -156,8 +159,11 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     # work at ~160 px on the long side: enough for the edge, cheap
     scale = min(1.0, 160.0 / max(roi.shape[:2]))
     if scale < 1.0:
-        roi = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
-                         interpolation=cv2.INTER_AREA)
+        roi = cv2.resize(
+            roi,
+            (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
+            interpolation=cv2.INTER_AREA,
+        )
     grey = cv2.GaussianBlur(roi.min(axis=2), (3, 3), 0)
     _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
@@ -251,3 +257,106 @@ def combine_corners(
     best = int(np.argmax(mix))
     names = [c for c in classes if c != NONE_CLASS]
     return names[best], float(mix[best] * seen.max())
+
+
+# --- Two cards of a spread boxed as one ---------------------------------------------------------------
+#
+# Cards laid side by side, each covering part of the next (a hand laid down, a trick pushed together),
+# are sometimes found as one outline around both. Such an outline is squarer than a card: a card is
+# about 0.71 as wide as it is tall, two cards overlapping by half are about 1.07. Its two ends are the
+# outer sides of the two cards, and each card's index in the corner on its outer side is never covered
+# by the other card. So the spread is read as two card-shaped outlines, one at each end, each named
+# from the two corners of its outer side only (the inner corners lie under or on the other card).
+
+# A poker-size card's width over its height (63.5 x 88.9 mm).
+CARD_ASPECT = 0.714
+# An outline at least this square (short side over long side) may be two cards of a spread.
+SPREAD_MIN_ASPECT = 0.84
+# The outline is tried as found and shrunk about its centre (the finder's boxes run loose).
+SPREAD_SCALES = (1.0, 0.92)
+
+
+def _unit(v: FloatArray) -> FloatArray:
+    n = float(np.linalg.norm(v))
+    return (v / n).astype(np.float32) if n > 0 else v
+
+
+def spread_halves(quad: npt.ArrayLike) -> list[tuple[FloatArray, FloatArray]]:
+    """The ways one outline may be two cards of a spread: per way, the two card outlines (4, 2).
+
+    Each card outline starts with the two points of its outer side (the
+    outline's end it sits at). An outline that is not square enough to hold
+    two overlapping cards gives none. Both ways are tried for a square
+    outline: the cards standing along its long side, or along its short one.
+    """
+    q = order_corners(quad)
+    top, bottom = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[3]))
+    left, right = float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1]))
+    short, long_ = (top + bottom) / 2, (left + right) / 2
+    if long_ <= 0 or short / long_ < SPREAD_MIN_ASPECT:
+        return []
+    ways: list[tuple[FloatArray, FloatArray]] = []
+    # The cards stand as tall as the long side; they spread along the short side (TL->TR).
+    width = CARD_ASPECT * long_
+    d_top, d_bot = _unit(q[1] - q[0]), _unit(q[2] - q[3])
+    first = np.stack([q[0], q[3], q[3] + d_bot * width, q[0] + d_top * width])
+    second = np.stack([q[1], q[2], q[2] - d_bot * width, q[1] - d_top * width])
+    ways.append((first.astype(np.float32), second.astype(np.float32)))
+    # The cards stand as tall as the short side; they spread along the long side (TL->BL).
+    width = CARD_ASPECT * short
+    d_left, d_right = _unit(q[3] - q[0]), _unit(q[2] - q[1])
+    first = np.stack([q[0], q[1], q[1] + d_right * width, q[0] + d_left * width])
+    second = np.stack([q[3], q[2], q[2] - d_right * width, q[3] - d_left * width])
+    ways.append((first.astype(np.float32), second.astype(np.float32)))
+    return ways
+
+
+def outer_side_crops(frame_bgr: npt.NDArray[np.uint8], card: npt.ArrayLike) -> FloatArray:
+    """Classifier input for one card of a spread (:func:`spread_halves`): the crops of the two corners on
+    its outer side (its first two points), for the outline as found and shrunk by :data:`SPREAD_SCALES`;
+    float32 (2k, 3, CROP_H, CROP_W), to be combined by :func:`combine_corners`.
+    """
+    c = np.asarray(card, np.float32).reshape(4, 2)
+    ctr = c.mean(axis=0)
+    out: list[FloatArray] = []
+    for s in SPREAD_SCALES:
+        scaled = ((c - ctr) * s + ctr).astype(np.float32)
+        ordered = order_corners(scaled)
+        crops = corner_crops_bgr(frame_bgr, ordered)
+        for point in scaled[:2]:
+            k = int(np.argmin(np.linalg.norm(ordered - point, axis=1)))
+            out.append(normalise_crop(crops[k]))
+    return np.stack(out).astype(np.float32)
+
+
+# --- A second look at an outline that repeats its neighbour's card ------------------------------------
+#
+# Where cards overlap, the finder sometimes outlines a covered card a little off its place, towards the
+# card on top of it; its corners then show the top card's index, and it repeats that card's name. Such an
+# outline is tried again shifted along the card's sides, to find the corner of the card it was meant for.
+
+# (across, along): shifts in units of the outline's short side (across) and long side (along).
+SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = (
+    (0.15, 0.0),
+    (-0.15, 0.0),
+    (0.3, 0.0),
+    (-0.3, 0.0),
+    (0.45, 0.0),
+    (-0.45, 0.0),
+    (0.0, 0.12),
+    (0.0, -0.12),
+)
+
+
+def shifted_outlines(quad: npt.ArrayLike, away_from: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
+    """The outline moved by each of :data:`SECOND_LOOK_SHIFTS` (K, 4, 2), ordered as :func:`order_corners`
+    orders it; with ``away_from`` (a point), only the moves that take its centre further from that point.
+    """
+    q = order_corners(quad)
+    across = ((q[1] - q[0]) + (q[2] - q[3])) / 2
+    along = ((q[3] - q[0]) + (q[2] - q[1])) / 2
+    moves = [a * across + b * along for a, b in SECOND_LOOK_SHIFTS]
+    if away_from is not None:
+        outward = q.mean(axis=0) - np.asarray(away_from, np.float32)
+        moves = [m for m in moves if float(np.dot(m, outward)) > 0]
+    return np.stack([q + m for m in moves]).astype(np.float32) if moves else np.zeros((0, 4, 2), np.float32)

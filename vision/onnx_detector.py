@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,12 @@ MIN_CALIBRATED_CONFIDENCE = 0.6
 # At most this many candidates survive NMS: a table holds one deck (33 cards at most), and the
 # classifier's cost grows with every outline it names.
 MAX_CARDS = 40
+# An outline is read again (name_outlines' second look) when its box overlaps a surer outline's this much (IoU).
+SECOND_LOOK_OVERLAP = 0.05
+# A card found by the second look is reported from this confidence up, above the first look's line: a
+# moved outline's corner may fall on a court picture. At 0.7 the real dev photos gained 4 cards and 3
+# false readings, at 0.8 4 cards and none (models/MODEL_CARD.md).
+SECOND_LOOK_MIN_CONFIDENCE = 0.8
 
 
 def _literal(text: str | None) -> Any:
@@ -164,15 +171,18 @@ class CornerClassifier:
         return finder_score * classifier_conf
 
     def classify(
-        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]
+        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32], refine: bool = True
     ) -> list[tuple[Card | None, float]]:
-        """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence."""
+        """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence.
+
+        ``refine``: also read each outline snapped to the card's paper edge (``cardcrop.outline_hypotheses``).
+        """
         from vision import cardcrop
 
         if len(quads) == 0:
             return []
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
-        per_card = [cardcrop.corner_crops(frame_bgr, q) for q in quads]
+        per_card = [cardcrop.corner_crops(frame_bgr, q, refine) for q in quads]
         crops = np.concatenate(per_card).astype(np.float32)
         logits = np.asarray(self.session.run(None, {self.input_name: crops})[0], dtype=np.float32)
         answers: list[tuple[Card | None, float]] = []
@@ -182,6 +192,57 @@ class CornerClassifier:
             start += len(block)
             answers.append((self.cards.get(name), conf))
         return answers
+
+    def read_spreads(
+        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]
+    ) -> list[SpreadReading | None]:
+        """Per outline: the two cards it holds if it is two cards of a spread boxed as one, else None.
+
+        An outline square enough (``cardcrop.spread_halves``) is tried both
+        ways; a way counts when both of its cards are named, and named
+        differently, from the corners of their outer sides. Of the ways that
+        count, the one whose less sure card is surer wins.
+        """
+        from vision import cardcrop
+
+        ways = [cardcrop.spread_halves(q) for q in quads]
+        blocks = [cardcrop.outer_side_crops(frame_bgr, card) for per in ways for way in per for card in way]
+        if not blocks:
+            return [None] * len(quads)
+        logits = np.asarray(
+            self.session.run(None, {self.input_name: np.concatenate(blocks).astype(np.float32)})[0], np.float32
+        )
+        per_card = 2 * len(cardcrop.SPREAD_SCALES)  # outer_side_crops: two corners per outline scale
+        out: list[SpreadReading | None] = []
+        start = 0
+        for per in ways:
+            best: SpreadReading | None = None
+            for way in per:
+                named: list[tuple[npt.NDArray[np.float32], Card, float]] = []
+                for card_quad in way:
+                    name, conf = cardcrop.combine_corners(logits[start : start + per_card], self.classes)
+                    start += per_card
+                    card = self.cards.get(name)
+                    if card is not None:
+                        named.append((card_quad, card, conf))
+                if len(named) == 2 and named[0][1] != named[1][1]:
+                    reading = SpreadReading(named[0], named[1])
+                    if best is None or reading.weaker > best.weaker:
+                        best = reading
+            out.append(best)
+        return out
+
+
+@dataclass(frozen=True)
+class SpreadReading:
+    """Two cards of a spread found as one outline: per card its outline (4, 2), name and classifier confidence."""
+
+    first: tuple[npt.NDArray[np.float32], Card, float]
+    second: tuple[npt.NDArray[np.float32], Card, float]
+
+    @property
+    def weaker(self) -> float:
+        return min(self.first[2], self.second[2])
 
 
 def reading_floor(classifier: CornerClassifier | None, min_confidence: float | None) -> float:
@@ -198,24 +259,119 @@ def name_outlines(
     classifier: CornerClassifier,
     frame: int,
     min_confidence: float | None = None,
+    split_spreads: bool = True,
+    second_look: bool = True,
 ) -> list[CardDetection]:
     """Second stage: card outlines (K, 4, 2) in frame pixels with finder scores -> named cards.
 
     The confidence is ``classifier.confidence`` of the finder's score and the
     classifier's (calibrated where ``classes.json`` holds a calibration); an
     outline whose corners show no index, or whose confidence is below
-    ``min_confidence`` (default: the classifier's), is dropped.
+    ``min_confidence`` (default: the classifier's), is dropped. With
+    ``split_spreads``, an outline that reads as two cards of a spread
+    (``CornerClassifier.read_spreads``), both sure enough, gives those two
+    cards instead of one. With ``second_look``, an outline that overlaps a
+    surer one and repeats its card (or names none surely) is read again
+    shifted along its sides (``cardcrop.shifted_outlines``); the surest
+    reading of a card no other outline names replaces it.
     """
+    from vision import cardcrop
+
     floor = reading_floor(classifier, min_confidence)
     h, w = frame_bgr.shape[:2]
-    dets: list[CardDetection] = []
-    for quad, score, (card, conf) in zip(quads, scores, classifier.classify(frame_bgr, quads), strict=True):
-        if card is None:
+    answers = classifier.classify(frame_bgr, quads)
+    spreads = classifier.read_spreads(frame_bgr, quads) if split_spreads else [None] * len(quads)
+    # Per outline, what it reads as: one card, or two for a spread; (outline, card, confidence).
+    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]] = []
+    for quad, score, (card, conf), spread in zip(quads, scores, answers, spreads, strict=True):
+        if spread is not None:
+            halves = [
+                (cardcrop.order_corners(q), c, classifier.confidence(float(score), p))
+                for q, c, p in (spread.first, spread.second)
+            ]
+            if all(p >= floor for _, _, p in halves):
+                readings.append(list(halves))
+                continue
+        readings.append([(quad, card, classifier.confidence(float(score), conf) if card is not None else 0.0)])
+    if second_look and len(quads) > 1:
+        _second_look(frame_bgr, quads, scores, classifier, readings, floor)
+    return [
+        pp.quad_detection(card, p, q, w, h, frame)
+        for per in readings
+        for q, card, p in per
+        if card is not None and p >= floor
+    ]
+
+
+def _second_look(
+    frame_bgr: npt.NDArray[np.uint8],
+    quads: npt.NDArray[np.float32],
+    scores: npt.NDArray[np.float32],
+    classifier: CornerClassifier,
+    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]],
+    floor: float,
+) -> None:
+    """Read again, shifted, the outlines that overlap a surer outline and add no card of their own (in place)."""
+    from vision import cardcrop
+
+    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1).astype(np.float32)
+    best = [max((p for _, c, p in per if c is not None), default=0.0) for per in readings]
+    order = sorted(range(len(quads)), key=lambda i: -best[i])
+    named: set[Card] = set()
+    again: list[tuple[int, int]] = []  # (outline to read again, the surer outline it overlaps most)
+    for rank, i in enumerate(order):
+        cards = [c for _, c, p in readings[i] if c is not None and p >= floor]
+        if cards and not set(cards) <= named:
+            named.update(cards)
             continue
-        confidence = classifier.confidence(float(score), conf)
-        if confidence >= floor:
-            dets.append(pp.quad_detection(card, confidence, quad, w, h, frame))
-    return dets
+        surer = [j for j in order[:rank] if best[j] >= floor]
+        if not surer:
+            continue
+        overlaps = pp.box_iou(boxes[i], boxes[surer])
+        if float(overlaps.max()) > SECOND_LOOK_OVERLAP:
+            again.append((i, surer[int(np.argmax(overlaps))]))
+    if not again:
+        return
+    # The outline lies off its card towards the card on top, so it is moved away from that card only. Where
+    # it repeats that card's name, which of the two outlines slipped is not known (the slipped one may read
+    # the index more surely), so the surer one is also tried, moved away from it.
+    tries: list[tuple[int, int]] = []  # (outline moved, outline it is moved away from)
+    for i, j in again:
+        tries.append((i, j))
+        if _repeats(readings[i], readings[j]):
+            tries.append((j, i))
+    shifted = [cardcrop.shifted_outlines(quads[k], away_from=quads[a].mean(axis=0)) for k, a in tries]
+    answers = classifier.classify(frame_bgr, np.concatenate(shifted), refine=False)
+    # Per try, its readings sure enough to count, surest first.
+    found: dict[tuple[int, int], list[tuple[npt.NDArray[np.float32], Card, float]]] = {}
+    start = 0
+    for (k, a), outlines in zip(tries, shifted, strict=True):
+        sure = []
+        for q, (card, conf) in zip(outlines, answers[start : start + len(outlines)], strict=True):
+            p = classifier.confidence(float(scores[k]), conf) if card is not None else 0.0
+            if card is not None and p >= max(floor, SECOND_LOOK_MIN_CONFIDENCE):
+                sure.append((q, card, p))
+        found[(k, a)] = sorted(sure, key=lambda r: -r[2])
+        start += len(outlines)
+    moved: set[int] = set()
+    for i, j in again:
+        for k, a in ((i, j), (j, i)):
+            if k in moved or (k, a) not in found:
+                continue
+            new = next((r for r in found[(k, a)] if r[1] not in named), None)
+            if new is not None:
+                readings[k] = [new]
+                named.add(new[1])
+                moved.add(k)
+                break
+
+
+def _repeats(
+    reading: list[tuple[npt.NDArray[np.float32], Card | None, float]],
+    surer: list[tuple[npt.NDArray[np.float32], Card | None, float]],
+) -> bool:
+    """Whether an outline reads as the one card that a surer outline reads as."""
+    return len(reading) == len(surer) == 1 and reading[0][1] is not None and reading[0][1] == surer[0][1]
 
 
 class OnnxDetector:
