@@ -29,6 +29,8 @@ How it decides, in the order ``update`` works:
    pushed along (from a seat's zone into the pile, say): no event, and it
    keeps its first zone. At a seat, a card coming to rest on the very spot
    of a landed card that stayed in sight is that card misread: no event.
+   At a seat, a card landed a moment ago that vanished as a card read more
+   surely came to rest there was that card misread: ``CardRevised``.
    A card at a seat out of turn waits (``wait_for_turn`` frames at most)
    while a card that reached the next player's zone before it is still
    being read, so the engine hears them in the order they were played.
@@ -84,6 +86,9 @@ class TrackerConfig:
     # seen, while a card that came earlier to the next player's zone is still being read: the table's
     # order, not the order the readings settled in.
     wait_for_turn: int = 10
+    # A card that lands at a seat this soon after another landed there, which has not been read since,
+    # more surely than that one was, is what that card really was: a card misread as it slid to rest.
+    misread_within: int = 8
 
     def __post_init__(self) -> None:
         if self.min_frames < 2:
@@ -123,6 +128,7 @@ class _Track:
     zone: Zone | None = None  # set when it lands, and kept while the card is nudged about
     confidence: float = 0.0
     uncertain: bool = False
+    landed_at: int = -1  # the frame it landed
 
     @property
     def landed(self) -> bool:
@@ -372,6 +378,7 @@ class Tracker:
     def _land(self, frame: int, expected_seat: int | None) -> tuple[list[Observation], set[int]]:
         cfg = self.config
         landing: list[tuple[_Track, Zone, float, bool]] = []
+        revisions: list[Observation] = []
         moved: set[int] = set()
         self._sighted = {k: v for k, v in self._sighted.items() if frame - v[1] < cfg.wait_for_turn}
         for t in self._tracks:
@@ -388,6 +395,15 @@ class Tracker:
             if any(_dist(p, t.point) > cfg.rest_distance for p in recent):
                 continue  # still sliding: land where it comes to rest
             if zone is None:
+                continue
+            misread = self._landed_as_misread(t, zone, vote, frame)
+            if misread is not None:
+                # The card that landed here a moment ago was this one, misread as it slid to rest.
+                confidence, uncertain = self._judge(vote, share)
+                revisions.append(CardRevised(zone, misread.identity, card, round(confidence, 4), frame, uncertain))
+                misread.identity, misread.confidence, misread.uncertain = card, confidence, uncertain
+                misread.point, misread.last_seen, misread.readings = t.point, frame, t.readings
+                moved.add(t.id)
                 continue
             twin = self._misread_of_landed(t, zone, frame)
             if twin is not None:
@@ -408,10 +424,10 @@ class Tracker:
 
         if expected_seat is not None:
             landing = [x for x in landing if not self._waits_for_turn(x[0], x[1], expected_seat, frame)]
-        events: list[Observation] = []
+        events: list[Observation] = revisions
         seat_for_pile = expected_seat
         for t, zone, confidence, uncertain in sorted(landing, key=lambda x: (x[0].first_frame, x[0].id)):
-            t.zone, t.confidence, t.uncertain = zone, confidence, uncertain
+            t.zone, t.confidence, t.uncertain, t.landed_at = zone, confidence, uncertain, frame
             if zone == KITTY:
                 events.append(UpCardShown(t.identity, round(confidence, 4), frame, uncertain))
             elif zone == TRICK:
@@ -455,6 +471,31 @@ class Tracker:
                 and other.identity != track.identity
                 and (other.last_seen > track.first_frame or frame - other.last_seen <= cfg.drop_frames)
                 and _dist(other.point, track.point) <= cfg.same_spot
+            ):
+                return other
+        return None
+
+    def _landed_as_misread(self, track: _Track, zone: Zone, vote: _Vote, frame: int) -> _Track | None:
+        """The card that landed at this seat a moment ago as a misreading of ``track``'s card, if any.
+
+        Each player lays one card a trick at their seat. A card landed there within ``misread_within``
+        frames that vanished as this card appeared (read until ``track`` was first read, give or take
+        ``drop_frames``, and in no frame of its vote), and read less surely than this card now is, was
+        this card read wrong as it slid to rest (a jack read as a ten in the blur). A card that stays
+        in sight while another is read on its spot is the other case (:meth:`_misread_of_landed`): it
+        keeps its name.
+        """
+        if zone.kind is not ZoneKind.SEAT:
+            return None
+        cfg = self.config
+        confidence = vote.score / max(1, len(vote.points))
+        for other in self._tracks:
+            if (
+                other.zone == zone
+                and other.identity != track.identity
+                and frame - other.landed_at <= cfg.misread_within
+                and track.first_frame - cfg.drop_frames <= other.last_seen < min(vote.frames)
+                and confidence > other.confidence
             ):
                 return other
         return None

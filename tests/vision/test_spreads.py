@@ -118,3 +118,31 @@ def test_the_second_look_moves_an_outline_only_away_from_the_card_it_overlaps() 
     away = cardcrop.shifted_outlines(outline, away_from=(60.0, 136.0))  # a card to the left
     assert 0 < len(away) < len(everywhere)
     assert all(q.mean(axis=0)[0] > outline.mean(axis=0)[0] for q in away)
+
+
+class ReadsAs:
+    """A calibrated classifier stand-in: every outline reads as ``card`` with chance ``chance``."""
+
+    calibration = object()  # name_outlines only asks whether there is one
+    default_min_confidence = 0.6
+
+    def __init__(self, card: str, chance: float) -> None:
+        self.card, self.chance = Card.parse(card), chance
+
+    def classify(self, frame: np.ndarray, quads: np.ndarray, refine: bool = True) -> list[tuple[Card, float]]:
+        return [(self.card, self.chance)] * len(quads)
+
+    def read_spreads(self, frame: np.ndarray, quads: np.ndarray) -> list[None]:
+        return [None] * len(quads)
+
+    def confidence(self, finder_score: float, classifier_conf: float) -> float:
+        return classifier_conf
+
+
+@pytest.mark.parametrize(
+    ("card", "chance", "reported"), [("B", 0.7, False), ("B", 0.85, True), ("Kh", 0.7, True), ("Kh", 0.5, False)]
+)
+def test_the_joker_must_be_read_more_surely_than_a_card_with_an_index(card: str, chance: float, reported: bool) -> None:
+    frame = np.zeros((260, 320, 3), np.uint8)
+    dets = name_outlines(frame, quad(*LEFT)[None], np.array([0.9], np.float32), ReadsAs(card, chance), frame=0)  # type: ignore[arg-type]
+    assert [str(d.card) for d in dets] == ([card] if reported else [])

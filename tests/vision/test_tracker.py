@@ -510,3 +510,21 @@ def test_a_seat_card_misread_on_its_own_spot_stays_what_it_landed_as() -> None:
         "lifted seat3 Qs @9",
         "landed seat3 Ts seat=3 @9",
     ]
+
+
+def test_a_seat_card_misread_as_it_slid_to_rest_is_revised_when_read_right() -> None:
+    # A jack read as a ten in the blur of its last slide lands as the ten; read surely as the jack where it
+    # lies (a little off the ten's point), it is revised, not a second card at that seat.
+    slide = [f("Th@seat3+50,0:0.75"), f("Th@seat3+40,0:0.75"), f("Th@seat3+35,0:0.75")]
+    assert run(slide + [f("Jh@seat3:0.95")] * 5) == ["landed seat3 Th seat=3 @2", "revised seat3 Th->Jh @5"]
+    # Read no more surely than the ten was, the jack does not overrule it (the engine hears both).
+    assert run(slide + [f("Jh@seat3:0.7")] * 5) == ["landed seat3 Th seat=3 @2", "landed seat3 Jh seat=3 @5"]
+    # Nor does it a while after the ten landed.
+    late = slide + [f("Th@seat3+35,0:0.75")] * 8 + [f("Jh@seat3:0.95")] * 5
+    assert run(late, TrackerConfig(misread_within=8)) == ["landed seat3 Th seat=3 @2", "landed seat3 Jh seat=3 @13"]
+    # A card gone from sight a while before another is laid there is a new card, however sure.
+    assert run([f("Qs@seat3")] * 4 + [EMPTY] * 3 + [f("Ts@seat3:0.95")] * 4) == [
+        "landed seat3 Qs seat=3 @2",
+        "lifted seat3 Qs @9",
+        "landed seat3 Ts seat=3 @9",
+    ]
