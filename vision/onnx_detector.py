@@ -363,7 +363,7 @@ def _second_look(
     moved: set[int] = set()
     for i, j in again:
         for k, a in ((i, j), (j, i)):
-            if k in moved or (k, a) not in found:
+            if k in moved or (k, a) not in found or (k == j and not _reported_elsewhere(readings, j, floor)):
                 continue
             new = next((r for r in found[(k, a)] if r[1] not in named), None)
             if new is not None:
@@ -377,8 +377,19 @@ def _repeats(
     reading: list[tuple[npt.NDArray[np.float32], Card | None, float]],
     surer: list[tuple[npt.NDArray[np.float32], Card | None, float]],
 ) -> bool:
-    """Whether an outline reads as the one card that a surer outline reads as."""
-    return len(reading) == len(surer) == 1 and reading[0][1] is not None and reading[0][1] == surer[0][1]
+    """Whether an outline reads as the one card that a surer outline reads as (however surely)."""
+    if len(reading) != 1 or len(surer) != 1:
+        return False
+    card, surer_card = reading[0][1], surer[0][1]
+    return card is not None and card == surer_card
+
+
+def _reported_elsewhere(
+    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]], k: int, floor: float
+) -> bool:
+    """Whether outline ``k``'s card is also reported by another outline: only then may ``k`` be moved."""
+    card = readings[k][0][1]
+    return any(c == card and p >= floor for i, per in enumerate(readings) if i != k for _, c, p in per)
 
 
 class OnnxDetector:

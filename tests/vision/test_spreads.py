@@ -146,3 +146,17 @@ def test_the_joker_must_be_read_more_surely_than_a_card_with_an_index(card: str,
     frame = np.zeros((260, 320, 3), np.uint8)
     dets = name_outlines(frame, quad(*LEFT)[None], np.array([0.9], np.float32), ReadsAs(card, chance), frame=0)  # type: ignore[arg-type]
     assert [str(d.card) for d in dets] == ([card] if reported else [])
+
+
+def test_the_surer_outline_is_moved_only_when_its_card_stays_reported() -> None:
+    # Of two outlines that name one card, the surer may be moved only if another outline reports that card.
+    from vision.onnx_detector import _repeats, _reported_elsewhere
+
+    q = quad(*LEFT)
+    ace, king = Card.parse("As"), Card.parse("Kh")
+    assert _repeats([(q, ace, 0.5)], [(q, ace, 0.95)])
+    assert not _repeats([(q, king, 0.9)], [(q, ace, 0.95)])
+    assert not _repeats([(q, None, 0.0)], [(q, ace, 0.95)])
+    assert _reported_elsewhere([[(q, ace, 0.95)], [(q, ace, 0.7)]], 0, floor=0.6)
+    assert not _reported_elsewhere([[(q, ace, 0.95)], [(q, ace, 0.5)]], 0, floor=0.6)  # the ace would be lost
+    assert _reported_elsewhere([[(q, ace, 0.95)], [(q, ace, 0.5)], [(q, ace, 0.65)]], 0, floor=0.6)
