@@ -93,8 +93,11 @@ def normalise_crop(crop_bgr: npt.NDArray[np.uint8]) -> FloatArray:
     return np.ascontiguousarray(x[:, :, ::-1].transpose(2, 0, 1))
 
 
-def corner_crops_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> list[npt.NDArray[np.uint8]]:
-    """The four corner crops (TL, TR, BR, BL) as upright BGR uint8 images of CROP_H x CROP_W."""
+def corner_crops_bgr(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, corners: Sequence[int] = (0, 1, 2, 3)
+) -> list[npt.NDArray[np.uint8]]:
+    """The corner crops (TL, TR, BR, BL; or those of ``corners``, indices into that order, in their
+    order) as upright BGR uint8 images of CROP_H x CROP_W."""
     q = order_corners(quad)
     frame = frame_bgr
     # A big card would alias when warped straight down to 64 px: shrink the frame first (area filter).
@@ -120,14 +123,11 @@ def corner_crops_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> l
         (turned, 1 - U1, 1 - U0, V0, V1),  # BL, turned 180 degrees
     ]
     out = []
-    for quad_k, u0, u1, v0, v1 in regions:
+    for quad_k, u0, u1, v0, v1 in (regions[k] for k in corners):
         h = _region_homography(quad_k, u0, u1, v0, v1)
         out.append(
             cv2.warpPerspective(
-                frame,
-                h,
-                (CROP_W, CROP_H),
-                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
         )
@@ -159,11 +159,8 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     # work at ~160 px on the long side: enough for the edge, cheap
     scale = min(1.0, 160.0 / max(roi.shape[:2]))
     if scale < 1.0:
-        roi = cv2.resize(
-            roi,
-            (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
-            interpolation=cv2.INTER_AREA,
-        )
+        roi = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
+                         interpolation=cv2.INTER_AREA)
     grey = cv2.GaussianBlur(roi.min(axis=2), (3, 3), 0)
     _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
@@ -322,10 +319,8 @@ def outer_side_crops(frame_bgr: npt.NDArray[np.uint8], card: npt.ArrayLike) -> F
     for s in SPREAD_SCALES:
         scaled = ((c - ctr) * s + ctr).astype(np.float32)
         ordered = order_corners(scaled)
-        crops = corner_crops_bgr(frame_bgr, ordered)
-        for point in scaled[:2]:
-            k = int(np.argmin(np.linalg.norm(ordered - point, axis=1)))
-            out.append(normalise_crop(crops[k]))
+        outer = [int(np.argmin(np.linalg.norm(ordered - point, axis=1))) for point in scaled[:2]]
+        out += [normalise_crop(crop) for crop in corner_crops_bgr(frame_bgr, ordered, outer)]
     return np.stack(out).astype(np.float32)
 
 

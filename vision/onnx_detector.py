@@ -63,8 +63,8 @@ MIN_JOKER_CONFIDENCE = 0.8
 # An outline is read again (name_outlines' second look) when its box overlaps a surer outline's this much (IoU).
 SECOND_LOOK_OVERLAP = 0.05
 # A card found by the second look is reported from this confidence up, above the first look's line: a
-# moved outline's corner may fall on a court picture. At 0.7 the real dev photos gained 4 cards and 3
-# false readings, at 0.8 4 cards and none (models/MODEL_CARD.md).
+# moved outline's corner may fall on a court picture. At 0.7 / 0.8 / 0.9 the real dev photos gained 3 / 3
+# / 2 cards and 3 / 0 / 0 false readings (models/MODEL_CARD.md).
 SECOND_LOOK_MIN_CONFIDENCE = 0.8
 
 
@@ -345,7 +345,7 @@ def _second_look(
     tries: list[tuple[int, int]] = []  # (outline moved, outline it is moved away from)
     for i, j in again:
         tries.append((i, j))
-        if _repeats(readings[i], readings[j]):
+        if _repeats(readings[i], readings[j]) and _reported_elsewhere(readings, j, floor):
             tries.append((j, i))
     shifted = [cardcrop.shifted_outlines(quads[k], away_from=quads[a].mean(axis=0)) for k, a in tries]
     answers = classifier.classify(frame_bgr, np.concatenate(shifted), refine=False)
@@ -360,6 +360,8 @@ def _second_look(
                 sure.append((q, card, p))
         found[(k, a)] = sorted(sure, key=lambda r: -r[2])
         start += len(outlines)
+    # Moving an outline only ever takes a card away from the others, so whether the surer one's card is
+    # still reported elsewhere is asked again as they move.
     moved: set[int] = set()
     for i, j in again:
         for k, a in ((i, j), (j, i)):

@@ -396,10 +396,10 @@ class Tracker:
                 continue  # still sliding: land where it comes to rest
             if zone is None:
                 continue
-            misread = self._landed_as_misread(t, zone, vote, frame)
+            confidence, uncertain = self._judge(vote, share)
+            misread = self._landed_as_misread(t, zone, vote, confidence, frame)
             if misread is not None:
                 # The card that landed here a moment ago was this one, misread as it slid to rest.
-                confidence, uncertain = self._judge(vote, share)
                 revisions.append(CardRevised(zone, misread.identity, card, round(confidence, 4), frame, uncertain))
                 misread.identity, misread.confidence, misread.uncertain = card, confidence, uncertain
                 misread.point, misread.last_seen, misread.readings = t.point, frame, t.readings
@@ -417,7 +417,6 @@ class Tracker:
                 origin.point, origin.last_seen, origin.readings = t.point, frame, t.readings
                 moved.add(t.id)
                 continue
-            confidence, uncertain = self._judge(vote, share)
             landing.append((t, zone, confidence, uncertain))
         if moved:
             self._tracks = [t for t in self._tracks if t.id not in moved]
@@ -475,20 +474,21 @@ class Tracker:
                 return other
         return None
 
-    def _landed_as_misread(self, track: _Track, zone: Zone, vote: _Vote, frame: int) -> _Track | None:
+    def _landed_as_misread(
+        self, track: _Track, zone: Zone, vote: _Vote, confidence: float, frame: int
+    ) -> _Track | None:
         """The card that landed at this seat a moment ago as a misreading of ``track``'s card, if any.
 
         Each player lays one card a trick at their seat. A card landed there within ``misread_within``
         frames that vanished as this card appeared (read until ``track`` was first read, give or take
-        ``drop_frames``, and in no frame of its vote), and read less surely than this card now is, was
-        this card read wrong as it slid to rest (a jack read as a ten in the blur). A card that stays
-        in sight while another is read on its spot is the other case (:meth:`_misread_of_landed`): it
-        keeps its name.
+        ``drop_frames``, and in no frame of its vote), and read less surely than this card now is
+        (``confidence``, its vote's mean), was this card read wrong as it slid to rest (a jack read as
+        a ten in the blur). A card that stays in sight while another is read on its spot is the other
+        case (:meth:`_misread_of_landed`): it keeps its name.
         """
         if zone.kind is not ZoneKind.SEAT:
             return None
         cfg = self.config
-        confidence = vote.score / max(1, len(vote.points))
         for other in self._tracks:
             if (
                 other.zone == zone

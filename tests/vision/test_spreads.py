@@ -160,3 +160,20 @@ def test_the_surer_outline_is_moved_only_when_its_card_stays_reported() -> None:
     assert _reported_elsewhere([[(q, ace, 0.95)], [(q, ace, 0.7)]], 0, floor=0.6)
     assert not _reported_elsewhere([[(q, ace, 0.95)], [(q, ace, 0.5)]], 0, floor=0.6)  # the ace would be lost
     assert _reported_elsewhere([[(q, ace, 0.95)], [(q, ace, 0.5)], [(q, ace, 0.65)]], 0, floor=0.6)
+
+
+def test_an_outline_beside_a_surer_one_that_reads_no_card_is_read_again_moved_away_from_it(
+    classifier: CornerClassifier,
+) -> None:
+    # Two cards apart on white paper; the king's outline lies off it, towards the ace, where its corners see
+    # blank paper. Moved away from the ace, it finds the king.
+    frame = np.full((260, 360, 3), 235, np.uint8)
+    draw_card(frame, *LEFT, BLACK)
+    draw_card(frame, 200, 80, RED)
+    outlines = np.stack([quad(*LEFT), quad(172, 80)])
+    scores = np.array([0.95, 0.95], np.float32)
+    assert names(name_outlines(frame, outlines, scores, classifier, frame=0, second_look=False)) == {"As"}
+    dets = name_outlines(frame, outlines, scores, classifier, frame=0)
+    assert names(dets) == {"As", "Kh"}
+    kh = next(d for d in dets if d.card == Card.parse("Kh"))
+    assert kh.box[0] > 172  # moved right, away from the ace
