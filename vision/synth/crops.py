@@ -48,14 +48,20 @@ def _ink(face: npt.NDArray[np.uint8]) -> float:
 class CropSampler:
     """Makes labelled crops from the training (or held-out) decks; deterministic per (seed, epoch, index)."""
 
-    def __init__(self, art: Path | None, split: str = "train", seed: int = 0, loose: float = 0.0) -> None:
+    def __init__(
+        self, art: Path | None, split: str = "train", seed: int = 0, loose: float = 0.0, fonts: int = 0
+    ) -> None:
         self.art, self.split, self.seed = art, split, seed
         self.loose = loose  # share of crops cut from outlines as far off as the card finder's
+        # > 0: each chunk draws this many decks from system typefaces (``font_faces``) instead of the artwork
+        self.fonts = fonts
         self.fs: FaceSet | None = None
 
     def faces(self) -> FaceSet:
         """The decks this sampler draws: training decks the classifier can read, or the held-out ones."""
         if self.fs is None:
+            if self.fonts:
+                raise ValueError("decks drawn from typefaces are made per chunk: use chunk()")
             if self.art is None:
                 fs = procedural_faceset()
             elif self.split == "train":
@@ -178,6 +184,8 @@ class CropSampler:
     def chunk(self, index: int, n: int = 1000) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
         """Chunk ``index``: ``n`` crops (n, 64, 48, 3) BGR uint8 and labels; same (seed, index), same crops."""
         rng = np.random.default_rng([self.seed, index])
+        if self.fonts:
+            self.fs = self._font_decks(index)
         xs: list[npt.NDArray[np.uint8]] = []
         ys: list[int] = []
         while len(ys) < n:
@@ -187,12 +195,23 @@ class CropSampler:
         return np.stack(xs[:n]), np.array(ys[:n], np.int64)
 
 
-def _write_chunk(args: tuple[Path | None, str, int, int, Path, float]) -> str:
-    art, split, seed, index, out, loose = args
+    def _font_decks(self, index: int) -> FaceSet:
+        """Chunk ``index``'s decks drawn from typefaces, with the training decks' court pictures and backs."""
+        from vision.cardcrop import CARD_CLASSES
+        from vision.synth.font_faces import court_pictures, font_faceset
+
+        art = load_manifest(self.art, exclude=HELD_OUT_DECKS | NO_CLASSIFIER) if self.art else procedural_faceset()
+        fs = font_faceset(self.seed * 100_000 + index, self.fonts, CARD_CLASSES, court_pictures(art))
+        fs.backs = art.backs
+        return fs
+
+
+def _write_chunk(args: tuple[Path | None, str, int, int, Path, float, int]) -> str:
+    art, split, seed, index, out, loose, fonts = args
     cv2.setNumThreads(1)
-    path = out / f"{split}_{seed}_{index:04d}.npz"
+    path = out / (f"{split}_fonts_{seed}_{index:04d}.npz" if fonts else f"{split}_{seed}_{index:04d}.npz")
     if not path.exists():
-        x, y = CropSampler(art, split, seed, loose).chunk(index)
+        x, y = CropSampler(art, split, seed, loose, fonts).chunk(index)
         np.savez(path, x=x, y=y)
     return str(path)
 
@@ -222,12 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=1)
     ap.add_argument("--loose", type=float, default=0.0,
                     help="share of crops cut from outlines as far off as the card finder's (0..1)")
+    ap.add_argument("--fonts", type=int, default=0,
+                    help="training crops from this many decks per chunk drawn from system typefaces "
+                         "(vision.synth.font_faces) instead of the artwork; held-out crops are unchanged")
     args = ap.parse_args(argv)
     art = None if args.procedural else Path(args.art)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(art, "heldout", args.seed + 1, i, out, args.loose) for i in range(args.val_chunks)]
-    jobs += [(art, "train", args.seed, i, out, args.loose) for i in range(args.train_chunks)]
+    jobs = [(art, "heldout", args.seed + 1, i, out, args.loose, 0) for i in range(args.val_chunks)]
+    jobs += [(art, "train", args.seed, i, out, args.loose, args.fonts) for i in range(args.train_chunks)]
     if args.procs > 1:
         with mp.get_context("spawn").Pool(args.procs) as pool:
             for p in pool.imap(_write_chunk, jobs):
