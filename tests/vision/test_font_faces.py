@@ -14,7 +14,16 @@ import pytest
 from vision import cardcrop
 from vision.synth.crops import NONE, CropSampler
 from vision.synth.faces import procedural_face
-from vision.synth.font_faces import DeckStyle, _draws, font_face, font_faceset, random_style, system_fonts
+from vision.synth.font_faces import (
+    SUIT_CHARS,
+    DeckStyle,
+    _draws,
+    _mask,
+    font_face,
+    font_faceset,
+    random_style,
+    system_fonts,
+)
 
 RANKS, SUITS = system_fonts()
 
@@ -35,7 +44,10 @@ def test_typefaces_that_lack_a_glyph_are_left_out() -> None:
     dejavu = next(p for p in RANKS if "DejaVuSans.ttf" in p)
     assert _draws(dejavu, "Q10\u2660")
     assert not _draws(dejavu, "\u4e00")  # a CJK ideograph: DejaVu Sans draws the missing-glyph box
-    assert all(_draws(p, "\u2660\u2665\u2666\u2663") for p in SUITS)
+    assert not _draws(dejavu, "QQ")  # one glyph standing for two characters is a placeholder
+    for path in SUITS:  # no typeface draws one placeholder for all four suits
+        masks = [_mask(path, ch, 64) for ch in SUIT_CHARS.values()]
+        assert all(not np.array_equal(a, b) for i, a in enumerate(masks) for b in masks[i + 1:] if a.shape == b.shape)
 
 
 @pytest.mark.parametrize("beside", [False, True])

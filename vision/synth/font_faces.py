@@ -78,13 +78,19 @@ def _mask(path: str, text: str, size: int, stroke: int = 0) -> npt.NDArray[np.ui
 
 
 def _draws(path: str, text: str) -> bool:
-    """Whether the typeface has a real glyph for every character of ``text`` (not the missing-glyph box)."""
+    """Whether the typeface has a real glyph of its own for every character of ``text``.
+
+    A missing glyph is drawn as the typeface's box; some typefaces also map characters they lack to
+    one placeholder, so every character must look different from every other.
+    """
     try:
         missing = _mask(path, "\U000f0000", 64)
+        masks: list[npt.NDArray[np.uint8]] = []
         for ch in text:
             m = _mask(path, ch, 64)
-            if m.size == 0 or (m.shape == missing.shape and np.array_equal(m, missing)):
+            if m.size == 0 or any(m.shape == o.shape and np.array_equal(m, o) for o in [missing, *masks]):
                 return False
+            masks.append(m)
     except OSError:
         return False
     return True
@@ -153,7 +159,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         index_pip=float(rng.uniform(0.5, 0.95)),
         beside=bool(rng.random() < 0.18),
         margin=(float(rng.uniform(0.03, 0.09)), float(rng.uniform(0.025, 0.07))),
-        big_pip_by_index=bool(rng.random() < 0.25),
+        big_pip_by_index=bool(rng.random() < 0.5),
         court_frame=float(rng.uniform(0.12, 0.24)),
     )
 
@@ -259,10 +265,13 @@ def font_face(card: str, style: DeckStyle, rng: np.random.Generator, courts: lis
             cx, cy = w / 2 + (px - 0.5) / 0.2 * max(half, 0.1 * w), h * py
             _stamp(img, m, round(cx - m.shape[1] / 2), round(cy - m.shape[0] / 2), colour)
     if style.big_pip_by_index and rank in "JQKA":
-        big = _pip_mask(style, suit, round(h * float(rng.uniform(0.1, 0.16))))
-        bx = ix + max(2, round(0.02 * w))
-        _stamp(img, big, bx, round(style.margin[1] * h), colour)
-        _stamp(img, big[::-1, ::-1], w - bx - big.shape[1], h - round(style.margin[1] * h) - big.shape[0], colour)
+        # a pip as tall as the rank or taller, just beside the index, level with the rank's top or middle
+        rh = style.rank_size * h
+        big = _pip_mask(style, suit, round(rh * float(rng.uniform(0.8, 1.5))))
+        bx = ix + round(w * float(rng.uniform(0.0, 0.04)))
+        by = round(style.margin[1] * h + (rh - big.shape[0]) / 2 * float(rng.uniform(0.0, 1.0)))
+        _stamp(img, big, bx, max(0, by), colour)
+        _stamp(img, big[::-1, ::-1], w - bx - big.shape[1], h - max(0, by) - big.shape[0], colour)
     both = np.maximum(layer[:, :, 3], layer[::-1, ::-1, 3])
     _stamp(img, both, 0, 0, colour)
     img[:, :, 3] = rounded_mask(w, h, float(rng.uniform(0.03, 0.08)))
