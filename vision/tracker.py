@@ -14,8 +14,8 @@ How it decides, in the order ``update`` works:
    reading of another identity on the very spot of a card counts as a rival
    vote on it (a misread), unless that card has landed and is out of sight
    (then it is a card laid on top of it; an uncertain landing stays open to
-   correction while in sight; at a seat, a landed card in sight a frame ago
-   takes the vote too); else it starts a track.
+   correction while in sight; at a seat or on the kitty, a landed card in
+   sight a frame ago takes the vote too); else it starts a track.
 3. A hand over the table (an ``occluded`` flag from the detector, or several
    landed cards going out of sight together for more than a flicker)
    suspends judgement: nothing is emitted until the table has been calm (the
@@ -27,8 +27,9 @@ How it decides, in the order ``update`` works:
    is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``.
    A card that lands while the same card, already landed, has vanished was
    pushed along (from a seat's zone into the pile, say): no event, and it
-   keeps its first zone. At a seat, a card coming to rest on the very spot
-   of a landed card that stayed in sight is that card misread: no event.
+   keeps its first zone. At a seat or on the kitty, a card coming to rest on
+   the very spot of a landed card that stayed in sight is that card misread:
+   no event.
    At a seat, a card landed a moment ago that vanished as a card read more
    surely came to rest there was that card misread: ``CardRevised``.
    A card at a seat out of turn waits (``wait_for_turn`` frames at most)
@@ -60,6 +61,11 @@ from vision.observations import (
     ZoneKind,
 )
 from vision.zones import Calibration, Point, TableLayout
+
+
+# Zones that hold one face-up card at a time: a seat's play zone (one card a trick) and the kitty (the
+# up-card). A different card read on the very spot of one lying there, still in sight, is a misreading.
+_ONE_CARD_ZONES = frozenset({ZoneKind.SEAT, ZoneKind.KITTY})
 
 
 @dataclass(frozen=True)
@@ -321,13 +327,14 @@ class Tracker:
                 # spot, has had that card laid on top of it (or was gathered and replaced) - unless
                 # it landed uncertain and is still in sight, where the vote may yet be corrected.
                 # If it is read as itself, the other reading is a double read of it. At a seat, where
-                # each player lays one card a trick, a card in sight a frame ago and now read as another
-                # on its very spot was misread: a card laid on it would have been seen coming.
+                # each player lays one card a trick, and on the kitty, which shows one up-card a deal, a
+                # card in sight a frame ago and now read as another on its very spot was misread: a card
+                # laid on it would have been seen coming.
                 if (
                     t.landed
                     and ti not in own
                     and not (t.uncertain and frame - t.last_seen < cfg.drop_frames)
-                    and not (t.zone is not None and t.zone.kind is ZoneKind.SEAT and frame - t.last_seen <= 1)
+                    and not (t.zone is not None and t.zone.kind in _ONE_CARD_ZONES and frame - t.last_seen <= 1)
                 ):
                     continue
                 d = _dist(t.point, r.point)
@@ -456,12 +463,13 @@ class Tracker:
     def _misread_of_landed(self, track: _Track, zone: Zone, frame: int) -> _Track | None:
         """The landed card at a seat that ``track``, ready to land on its very spot, is a misreading of.
 
-        Each player lays one card a trick at their seat, so a card coming to rest on the spot of a
-        card that was still in sight after this one was first read (or a moment ago: ``drop_frames``),
-        read as something else, is that card misread (a queen read as a ten for a few frames), not a
-        new one. In the shared pile cards do lie on each other, so this holds at the seats only.
+        Each player lays one card a trick at their seat, and the kitty shows one up-card a deal, so a
+        card coming to rest on the spot of a card that was still in sight after this one was first read
+        (or a moment ago: ``drop_frames``), read as something else, is that card misread (a queen read
+        as a ten for a few frames), not a new one. In the shared pile cards do lie on each other, so
+        this holds at the seats and the kitty only.
         """
-        if zone.kind is not ZoneKind.SEAT:
+        if zone.kind not in _ONE_CARD_ZONES:
             return None
         cfg = self.config
         for other in self._tracks:

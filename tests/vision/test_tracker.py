@@ -203,6 +203,16 @@ SCENES: dict[str, tuple[list[F], list[str]]] = {
         [f("7h@seat1")] * 3 + [EMPTY] * 6 + [f("7h@seat1")] * 3,
         ["landed seat1 7h seat=1 @2", "lifted seat1 7h @8", "landed seat1 7h seat=1 @11"],
     ),
+    # The kitty shows one up-card a deal: a steady up-card read as another card where it lies (a queen
+    # with a large pip beside its index read as a ten) is still that up-card, not the next deal's.
+    "the up-card read as another card on its very spot stays the up-card": (
+        [f("Qh@kitty")] * 4 + [f("Th@kitty+1,1")] * 8,
+        ["up Qh @2"],
+    ),
+    "a new up-card on the old one's spot after it was turned down is a new up-card": (
+        [f("Qh@kitty")] * 4 + [EMPTY] * 7 + [f("Th@kitty")] * 3,
+        ["up Qh @2", "lifted kitty Qh @9", "up Th @13"],
+    ),
     "a misread up-card is revised": (
         [f("Jh@kitty:0.5")] * 3 + [f("Jd@kitty:0.95")] * 3,
         ["up Jh @2 uncertain", "revised kitty Jh->Jd @5"],
