@@ -62,7 +62,6 @@ from vision.observations import (
 )
 from vision.zones import Calibration, Point, TableLayout
 
-
 # Zones that hold one face-up card at a time: a seat's play zone (one card a trick) and the kitty (the
 # up-card). A different card read on the very spot of one lying there, still in sight, is a misreading.
 _ONE_CARD_ZONES = frozenset({ZoneKind.SEAT, ZoneKind.KITTY})
