@@ -17,7 +17,7 @@ the ranks read worst. These decks vary the index far more widely:
 
 Typefaces come from the system font folders (Debian packages such as
 ``fonts-urw-base35``, ``fonts-texgyre``, ``fonts-freefont-ttf``,
-``fonts-noto-core``; the model card lists those used). Nothing here is needed
+``fonts-linuxlibertine``; the model card lists those used). Nothing here is needed
 at run time: only the crop generator uses it.
 """
 
