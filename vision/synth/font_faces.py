@@ -26,12 +26,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.synth.faces import BGRA, FaceSet, draw_suit, rounded_mask
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 SUIT_CHARS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -49,15 +53,11 @@ _PIPS = {
 }
 
 
-def _pil() -> object:
+@lru_cache(maxsize=512)
+def _font(path: str, size: int) -> FreeTypeFont:
     from PIL import ImageFont  # Pillow: only the crop generator (a training-time tool) draws typefaces
 
-    return ImageFont
-
-
-@lru_cache(maxsize=512)
-def _font(path: str, size: int) -> object:
-    return _pil().truetype(path, size)  # type: ignore[attr-defined]
+    return ImageFont.truetype(path, size)
 
 
 def _mask(path: str, text: str, size: int, stroke: int = 0) -> npt.NDArray[np.uint8]:
@@ -65,7 +65,7 @@ def _mask(path: str, text: str, size: int, stroke: int = 0) -> npt.NDArray[np.ui
     from PIL import Image, ImageDraw
 
     font = _font(path, size)
-    box = font.getbbox(text, stroke_width=stroke)  # type: ignore[attr-defined]
+    box = [round(v) for v in font.getbbox(text, stroke_width=stroke)]
     w, h = max(1, box[2] - box[0]), max(1, box[3] - box[1])
     img = Image.new("L", (w + 4, h + 4), 0)
     ImageDraw.Draw(img).text((2 - box[0], 2 - box[1]), text, fill=255, font=font, stroke_width=stroke,
@@ -182,8 +182,8 @@ def _pip_mask(style: DeckStyle, suit: str, height: int) -> npt.NDArray[np.uint8]
     if style.suit_font is not None:
         m = _mask(style.suit_font, SUIT_CHARS[suit], 200)
         if m.size:
-            return cv2.resize(m, (max(2, round(m.shape[1] * height / m.shape[0])), height),
-                              interpolation=cv2.INTER_AREA)
+            size = (max(2, round(m.shape[1] * height / m.shape[0])), height)
+            return np.asarray(cv2.resize(m, size, interpolation=cv2.INTER_AREA), np.uint8)
     canvas = np.zeros((height + 4, height + 4, 4), np.uint8)
     draw_suit(canvas, suit, (height + 4) / 2, (height + 4) / 2, height, (255, 255, 255, 255))
     m = canvas[:, :, 3]
@@ -197,7 +197,7 @@ def _rank_mask(style: DeckStyle, rank: str, height: int) -> npt.NDArray[np.uint8
     if m.size == 0:
         return np.zeros((height, height // 2), np.uint8)
     w = max(2, round(m.shape[1] * height / m.shape[0] * style.squeeze * (0.85 if rank == "T" else 1.0)))
-    return cv2.resize(m, (w, height), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(m, (w, height), interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def _index_layer(style: DeckStyle, card: str, h: int, w: int) -> tuple[BGRA, tuple[int, int]]:
