@@ -1,33 +1,36 @@
 """Decks drawn from system typefaces (``vision.synth.font_faces``): the index is where the labels say.
 
-They need only the typefaces every machine running the display has
-(DejaVu, which the scoreboard draws its suit symbols with).
+They need no system fonts: the project ships DejaVu Sans for the scoreboard
+(display/fonts), and the font decks fall back on it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import cardcrop
+from vision.synth import font_faces
 from vision.synth.crops import NONE, CropSampler
 from vision.synth.faces import procedural_face
 from vision.synth.font_faces import (
+    BUNDLED_FONT_DIR,
     SUIT_CHARS,
     DeckStyle,
     _draws,
     _mask,
     font_face,
     font_faceset,
+    main,
     random_style,
     system_fonts,
 )
 
-RANKS, SUITS = system_fonts()
-
-pytestmark = pytest.mark.skipif(not RANKS, reason="no TrueType typefaces under /usr/share/fonts on this machine")
+DEJAVU = str(BUNDLED_FONT_DIR / "DejaVuSans.ttf")
 
 
 def style(**changes: object) -> DeckStyle:
@@ -41,11 +44,11 @@ def ink(face: np.ndarray, ys: slice, xs: slice) -> np.ndarray:
 
 
 def test_typefaces_that_lack_a_glyph_are_left_out() -> None:
-    dejavu = next(p for p in RANKS if "DejaVuSans.ttf" in p)
-    assert _draws(dejavu, "Q10\u2660")
-    assert not _draws(dejavu, "\u4e00")  # a CJK ideograph: DejaVu Sans draws the missing-glyph box
-    assert not _draws(dejavu, "QQ")  # one glyph standing for two characters is a placeholder
-    for path in SUITS:  # no typeface draws one placeholder for all four suits
+    assert _draws(DEJAVU, "Q10\u2660")
+    assert not _draws(DEJAVU, "\u4e00")  # a CJK ideograph: DejaVu Sans draws the missing-glyph box
+    assert not _draws(DEJAVU, "QQ")  # one glyph standing for two characters is a placeholder
+    _, suits = system_fonts()
+    for path in suits:  # no typeface draws one placeholder for all four suits
         masks = [_mask(path, ch, 64) for ch in SUIT_CHARS.values()]
         assert all(not np.array_equal(a, b) for i, a in enumerate(masks) for b in masks[i + 1:] if a.shape == b.shape)
 
@@ -107,3 +110,20 @@ def test_font_crops_are_labelled_and_seeded() -> None:
     assert cardcrop.CLASSIFIER_CLASSES.index("B") not in set(y.tolist())  # drawn decks have no Joker
     with pytest.raises(ValueError, match="per chunk"):
         CropSampler(None, "train", fonts=3).faces()
+
+
+def test_a_machine_without_system_fonts_draws_decks_in_the_bundled_dejavu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(font_faces, "FONT_DIRS", ())
+    system_fonts.cache_clear()
+    try:
+        assert system_fonts() == ((str(BUNDLED_FONT_DIR / "DejaVuSans-Bold.ttf"), DEJAVU),) * 2
+        assert random_style(np.random.default_rng(0)).rank_font.startswith(str(BUNDLED_FONT_DIR))
+    finally:
+        system_fonts.cache_clear()
+
+
+def test_the_contact_sheet_shows_one_row_a_deck(tmp_path: Path) -> None:
+    out = tmp_path / "decks.png"
+    assert main([str(out), "--decks", "2", "--seed", "1"]) == 0
+    sheet = cv2.imread(str(out))
+    assert sheet is not None and sheet.shape[1] > sheet.shape[0] > 2 * 150  # 8 cards across, 2 rows

@@ -17,8 +17,10 @@ the ranks read worst. These decks vary the index far more widely:
 
 Typefaces come from the system font folders (Debian packages such as
 ``fonts-urw-base35``, ``fonts-texgyre``, ``fonts-freefont-ttf``,
-``fonts-linuxlibertine``; the model card lists those used). Nothing here is needed
-at run time: only the crop generator uses it.
+``fonts-linuxlibertine``; the model card lists those used), else the DejaVu Sans
+bundled for the scoreboard. Nothing here is needed at run time: only the crop
+generator uses it. ``python -m vision.synth.font_faces OUT.png`` draws a
+contact sheet of a few such decks.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ if TYPE_CHECKING:
     from PIL.ImageFont import FreeTypeFont
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+# The scoreboard's DejaVu Sans ships with the project (display/typeface.py), so every machine has at least
+# one typeface that draws the ranks and the suits; a system copy of the same file is used first.
+BUNDLED_FONT_DIR = Path(__file__).resolve().parents[2] / "display" / "fonts"
 SUIT_CHARS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 # Typefaces whose letters are not letters (symbols, maths, icons) or not Latin.
 _SKIP_WORDS = ("math", "symbol", "emoji", "dingbat", "icon", "braille", "music", "ornament", "cjk", "arab",
@@ -99,12 +104,14 @@ def _draws(path: str, text: str) -> bool:
 @lru_cache(maxsize=1)
 def system_fonts() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(typefaces that draw the ranks, typefaces that draw all four suit symbols), as file paths."""
-    files: list[Path] = []
-    for d in FONT_DIRS:
+    by_name: dict[str, Path] = {}
+    for d in (*FONT_DIRS, BUNDLED_FONT_DIR):
         if d.is_dir():
-            files += [p for p in d.rglob("*") if p.suffix.lower() in (".ttf", ".otf")]
+            for p in sorted(d.rglob("*")):
+                if p.suffix.lower() in (".ttf", ".otf"):
+                    by_name.setdefault(p.name, p)
     ranks, suits = [], []
-    for p in sorted(set(files)):
+    for p in sorted(by_name.values()):
         name = p.name.lower()
         if any(w in name for w in _SKIP_WORDS):
             continue
@@ -139,7 +146,7 @@ class DeckStyle:
 def random_style(rng: np.random.Generator) -> DeckStyle:
     ranks, suits = system_fonts()
     if not ranks:
-        raise RuntimeError("no typefaces found under /usr/share/fonts (install fonts-urw-base35, fonts-texgyre...)")
+        raise RuntimeError(f"no typeface draws the ranks: {BUNDLED_FONT_DIR} lacks DejaVu Sans and no system fonts")
     base = int(rng.integers(225, 256))
     paper = (base, min(255, base + int(rng.integers(-8, 6))), min(255, base + int(rng.integers(-25, 4))))
     red = (int(rng.integers(0, 70)), int(rng.integers(0, 60)), int(rng.integers(150, 235)))  # BGR
@@ -200,8 +207,8 @@ def _rank_mask(style: DeckStyle, rank: str, height: int) -> npt.NDArray[np.uint8
     return np.asarray(cv2.resize(m, (w, height), interpolation=cv2.INTER_AREA), np.uint8)
 
 
-def _index_layer(style: DeckStyle, card: str, h: int, w: int) -> tuple[BGRA, tuple[int, int]]:
-    """The index drawn top-left on a transparent layer, and its lower-right extent (x, y)."""
+def _index_layer(style: DeckStyle, card: str, h: int, w: int) -> tuple[BGRA, int]:
+    """The index drawn top-left on a transparent layer, and where it ends on the right (x)."""
     layer = np.zeros((h, w, 4), np.uint8)
     rank, suit = card[0], card[1]
     colour = style.red if suit in "dh" else style.black
@@ -221,7 +228,7 @@ def _index_layer(style: DeckStyle, card: str, h: int, w: int) -> tuple[BGRA, tup
     np.maximum(sub, pmask[: sub.shape[0], : sub.shape[1]], out=sub)
     layer[:, :, :3] = colour
     layer[:, :, 3] = ink
-    return layer, (max(x0 + rmask.shape[1], px + pmask.shape[1]), max(y0 + rh, py + pmask.shape[0]))
+    return layer, max(x0 + rmask.shape[1], px + pmask.shape[1])
 
 
 def font_face(card: str, style: DeckStyle, rng: np.random.Generator, courts: list[BGRA],
@@ -233,7 +240,7 @@ def font_face(card: str, style: DeckStyle, rng: np.random.Generator, courts: lis
     img[:, :, 3] = 255
     rank, suit = card[0], card[1]
     colour = style.red if suit in "dh" else style.black
-    layer, (ix, iy) = _index_layer(style, card, h, w)
+    layer, ix = _index_layer(style, card, h, w)
     if rank in "JQK":
         f = style.court_frame
         x0, x1 = round(f * w), round((1 - f) * w)
@@ -308,3 +315,20 @@ def preview(out: Path, seed: int = 0, decks: int = 8) -> None:
     wmax = max(r.shape[1] for r in rows)
     sheet = np.vstack([cv2.copyMakeBorder(r, 2, 2, 0, wmax - r.shape[1], cv2.BORDER_CONSTANT) for r in rows])
     cv2.imwrite(str(out), sheet)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Draw a contact sheet of decks drawn from typefaces (one row a deck).")
+    ap.add_argument("out", type=Path, help="PNG to write")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decks", type=int, default=8)
+    args = ap.parse_args(argv)
+    preview(args.out, args.seed, args.decks)
+    print(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
