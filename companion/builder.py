@@ -25,11 +25,10 @@ from companion.errors import UserError
 from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration
 from companion.sdnotify import Notifier
 from companion.session import TableSession, ThreadedLogWriter
-from display.actions import Action, ButtonAction
-from table.cards import Suit
 from table.log import LogError, MatchLog
 
 if TYPE_CHECKING:
+    from display.buttons import PanelConfig
     from vision.simtable import SimTableSource
     from vision.sources.base import FrameSource
 
@@ -114,27 +113,15 @@ def open_session(config: Config, folder: Path, fresh: bool) -> TableSession:
     return session
 
 
-def panel_config(config: Config) -> object:
+def panel_config(config: Config) -> PanelConfig:
     """The button panel's pins from the config."""
-    from display.buttons import ButtonPin, PanelConfig
+    from display.buttons import PanelConfig, buttons_from_pins
 
-    actions = {
-        "pass": Action(ButtonAction.PASS),
-        "order_up": Action(ButtonAction.CALL),
-        "clubs": Action(ButtonAction.SUIT, Suit.CLUBS),
-        "diamonds": Action(ButtonAction.SUIT, Suit.DIAMONDS),
-        "hearts": Action(ButtonAction.SUIT, Suit.HEARTS),
-        "spades": Action(ButtonAction.SUIT, Suit.SPADES),
-        "alone": Action(ButtonAction.ALONE),
-        "undo": Action(ButtonAction.UNDO),
-        "new_game": Action(ButtonAction.NEW_GAME),
-        "next_reading": Action(ButtonAction.NEXT_READING),
-    }
-    buttons = tuple(
-        ButtonPin(actions[name], pin, hold=Action(ButtonAction.NEW_GAME) if name == "undo" else None)
-        for name, pin in config.buttons.pins.items()
+    return PanelConfig(
+        buttons=buttons_from_pins(config.buttons.pins),
+        turn_leds=config.buttons.turn_leds,
+        buzzer=config.buttons.buzzer,
     )
-    return PanelConfig(buttons=buttons, turn_leds=config.buttons.turn_leds, buzzer=config.buttons.buzzer)
 
 
 def _is_sim(source: str) -> bool:

@@ -14,24 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from display.buttons import BUTTON_NAMES, DEFAULT_PINS
 
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
-BUTTON_NAMES = (
-    "pass", "order_up", "clubs", "diamonds", "hearts", "spades", "alone", "undo", "new_game", "next_reading"
-)
-DEFAULT_PINS = {
-    "pass": 5,
-    "order_up": 6,
-    "clubs": 13,
-    "diamonds": 19,
-    "hearts": 26,
-    "spades": 21,
-    "alone": 20,
-    "undo": 16,
-    "new_game": 12,
-}
-
-
 @dataclass(frozen=True)
 class SeatsConfig:
     names: tuple[str, str, str, str] = ("North", "East", "South", "West")

@@ -19,8 +19,9 @@ import queue
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from display.actions import Action, ButtonAction
@@ -40,16 +41,47 @@ class ButtonPin:
     hold: Action | None = None
 
 
-DEFAULT_BUTTONS: tuple[ButtonPin, ...] = (
-    ButtonPin(Action(ButtonAction.PASS), 5),
-    ButtonPin(Action(ButtonAction.CALL), 6),
-    ButtonPin(Action(ButtonAction.SUIT, Suit.CLUBS), 13),
-    ButtonPin(Action(ButtonAction.SUIT, Suit.DIAMONDS), 19),
-    ButtonPin(Action(ButtonAction.SUIT, Suit.HEARTS), 26),
-    ButtonPin(Action(ButtonAction.SUIT, Suit.SPADES), 21),
-    ButtonPin(Action(ButtonAction.ALONE), 20),
-    ButtonPin(Action(ButtonAction.UNDO), 16, hold=Action(ButtonAction.NEW_GAME)),
-)
+_A = ButtonAction
+
+# Every button a panel may have, by the name the config file gives it: its action and its long press.
+BUTTON_ACTIONS: Mapping[str, tuple[Action, Action | None]] = MappingProxyType({
+    "pass": (Action(_A.PASS), None),
+    "order_up": (Action(_A.CALL), None),
+    "clubs": (Action(_A.SUIT, Suit.CLUBS), None),
+    "diamonds": (Action(_A.SUIT, Suit.DIAMONDS), None),
+    "hearts": (Action(_A.SUIT, Suit.HEARTS), None),
+    "spades": (Action(_A.SUIT, Suit.SPADES), None),
+    "alone": (Action(_A.ALONE), None),
+    "undo": (Action(_A.UNDO), Action(_A.NEW_GAME)),  # held: a new game, for a panel without its own button
+    "new_game": (Action(_A.NEW_GAME), None),
+    "next_reading": (Action(_A.NEXT_READING), None),
+    "mute": (Action(_A.TOGGLE_MUTE), None),
+})
+BUTTON_NAMES: tuple[str, ...] = tuple(BUTTON_ACTIONS)
+
+# The standard panel's BCM pins (the config's defaults); "next_reading" and "mute" are optional extras.
+DEFAULT_PINS: Mapping[str, int] = MappingProxyType({
+    "pass": 5,
+    "order_up": 6,
+    "clubs": 13,
+    "diamonds": 19,
+    "hearts": 26,
+    "spades": 21,
+    "alone": 20,
+    "undo": 16,
+    "new_game": 12,
+})
+
+
+def buttons_from_pins(pins: Mapping[str, Pin]) -> tuple[ButtonPin, ...]:
+    """The panel's buttons for ``pins`` (button name -> pin), in the order given; an unknown name is a ValueError."""
+    unknown = sorted(set(pins) - set(BUTTON_ACTIONS))
+    if unknown:
+        raise ValueError(f"buttons_from_pins: no such button {', '.join(unknown)} (known: {', '.join(BUTTON_NAMES)})")
+    return tuple(ButtonPin(BUTTON_ACTIONS[name][0], pin, hold=BUTTON_ACTIONS[name][1]) for name, pin in pins.items())
+
+
+DEFAULT_BUTTONS: tuple[ButtonPin, ...] = buttons_from_pins(DEFAULT_PINS)
 
 
 @dataclass(frozen=True)

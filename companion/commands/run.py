@@ -99,7 +99,7 @@ def _run_windowed(app: Any, config: Any) -> None:
     from display.speech import SpeechConfig, open_speaker
 
     surface = open_display((config.display.width, config.display.height), config.display.fullscreen)
-    panel = open_panel(panel_config(config), app.p.actions)  # type: ignore[arg-type]
+    panel = open_panel(panel_config(config), app.p.actions)
     app.p.speaker = open_speaker(
         SpeechConfig(muted=config.sound.mute, volume=config.sound.volume, voice=config.sound.voice)
     )

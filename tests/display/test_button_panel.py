@@ -10,8 +10,21 @@ import pytest
 from gpiozero import Device  # type: ignore[import-untyped]
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+from companion.builder import panel_config
+from companion.config import parse_config
 from display.actions import Action, ButtonAction
-from display.buttons import DEFAULT_BUTTONS, ButtonPanel, ButtonPin, Debouncer, PanelConfig, open_panel
+from display.buttons import (
+    BUTTON_ACTIONS,
+    BUTTON_NAMES,
+    DEFAULT_BUTTONS,
+    DEFAULT_PINS,
+    ButtonPanel,
+    ButtonPin,
+    Debouncer,
+    PanelConfig,
+    buttons_from_pins,
+    open_panel,
+)
 
 A = ButtonAction
 
@@ -86,6 +99,44 @@ def test_default_panel_has_the_bidding_buttons() -> None:
     kinds = {b.action.kind for b in DEFAULT_BUTTONS} | {b.hold.kind for b in DEFAULT_BUTTONS if b.hold}
     assert {A.PASS, A.CALL, A.SUIT, A.ALONE, A.UNDO, A.NEW_GAME} <= kinds
     assert len({b.action.suit for b in DEFAULT_BUTTONS if b.action.kind is A.SUIT}) == 4
+
+
+# Every button the config can name, each on its own pin (the optional ones too).
+ALL_PINS = {
+    "pass": 5, "order_up": 6, "clubs": 13, "diamonds": 19, "hearts": 26, "spades": 21, "alone": 20,
+    "undo": 16, "new_game": 12, "next_reading": 7, "mute": 8,
+}
+
+
+def test_the_config_and_the_panel_share_one_set_of_default_pins() -> None:
+    assert PanelConfig().buttons == DEFAULT_BUTTONS == buttons_from_pins(DEFAULT_PINS)
+    assert panel_config(parse_config("")).buttons == DEFAULT_BUTTONS
+    assert {b.pin: b.action for b in DEFAULT_BUTTONS}[DEFAULT_PINS["new_game"]] == Action(A.NEW_GAME)
+
+
+def test_every_button_the_config_can_wire_reaches_the_queue(
+    factory: MockFactory, actions: queue.Queue[Action], clock: FakeClock
+) -> None:
+    assert set(ALL_PINS) == set(BUTTON_NAMES)  # a new kind of button gets a pin here too
+    text = "[buttons]\n" + "".join(f"{name} = {pin}\n" for name, pin in ALL_PINS.items())
+    config = panel_config(parse_config(text))
+    panel = ButtonPanel(config, actions, pin_factory=factory, clock=clock)
+    try:
+        for name, pin in ALL_PINS.items():
+            tap(factory, clock, pin)
+            panel.poll()
+            assert drain(actions) == [BUTTON_ACTIONS[name][0]], name
+        factory.pin(ALL_PINS["undo"]).drive_low()  # held: a new game
+        clock.t += 2.1
+        panel.poll()
+        assert drain(actions) == [Action(A.NEW_GAME)]
+    finally:
+        panel.close()
+
+
+def test_an_unknown_button_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="no such button"):
+        buttons_from_pins({"pass": 5, "shuffle": 6})
 
 
 def test_undo_tapped_is_undo(
