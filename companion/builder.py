@@ -25,6 +25,7 @@ from companion.errors import UserError
 from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration
 from companion.sdnotify import Notifier
 from companion.session import TableSession, ThreadedLogWriter
+from display.view import ScoreStyle
 from table.log import LogError, MatchLog
 
 if TYPE_CHECKING:
@@ -122,6 +123,11 @@ def panel_config(config: Config) -> PanelConfig:
         turn_leds=config.buttons.turn_leds,
         buzzer=config.buttons.buzzer,
     )
+
+
+def score_style(config: Config) -> ScoreStyle:
+    """The scoreboard's score style from ``[display] score_style``."""
+    return ScoreStyle.CARDS if config.display.score_style == "six_and_four" else ScoreStyle.NUMBERS
 
 
 def _is_sim(source: str) -> bool:
@@ -230,6 +236,8 @@ def build_app(config: Config, request: RunRequest) -> App:
         resume_frame=resume_frame,
         # A recording can be judged again exactly after a crash; a live camera cannot be rewound.
         detection_cache=None if _is_camera(request.source) else DetectionCache(folder / CACHE_NAME),
+        muted=config.sound.mute,
+        score_style=score_style(config),
     )
     if request.headless:
         parts.recorder = HeadlessRecorder(folder, (config.display.width, config.display.height))

@@ -31,11 +31,11 @@ from companion.buttons_script import ButtonScript
 from companion.detection_cache import DetectionCache
 from companion.sdnotify import Notifier
 from companion.session import TableSession
-from display.actions import Action
+from display.actions import Action, ButtonAction
 from display.adapter import build_view
 from display.phrases import announcement_text, speech_text
 from display.speech import NullSpeaker, Speaker
-from display.view import ScoreboardView, Snapshot, Stage
+from display.view import ScoreboardView, ScoreStyle, Snapshot, Stage
 from table.announcements import (
     Announcement,
     GameWon,
@@ -140,6 +140,8 @@ class AppParts:
     egn_path: Path | None = None
     resume_frame: int = -1
     detection_cache: DetectionCache | None = None
+    muted: bool = False  # speech off from the start (the config's [sound] mute); M or a mute button toggles it
+    score_style: ScoreStyle = ScoreStyle.NUMBERS  # the config's [display] score_style
 
 
 class App:
@@ -158,6 +160,8 @@ class App:
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
         self.notice = ""  # the session's last word on a button press, shown in the announcement line
         self.review: tuple[Snapshot, ...] = ()  # the last scored hand's trick stills
+        self.muted = parts.muted
+        parts.speaker.set_muted(self.muted)
         self._notes_seen = len(parts.session.notes.messages)
         # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
         self._replaying = (
@@ -186,6 +190,9 @@ class App:
                 action = p.actions.get_nowait()
             except queue.Empty:
                 break
+            if action.kind is ButtonAction.TOGGLE_MUTE:  # the app's own switch, not a move in the game
+                self.set_muted(not self.muted)
+                continue
             p.session.act(action, frame=number)
         released = p.session.release()
         if released:
@@ -200,6 +207,12 @@ class App:
         p.notifier.watchdog(now)
         if p.source is not None and p.source.ended and frame is None:
             self.finished = True
+
+    def set_muted(self, muted: bool) -> None:
+        """Speech off or on; the screen shows MUTED while it is off."""
+        self.muted = muted
+        self.p.speaker.set_muted(muted)
+        self.view = None  # redraw with the indicator
 
     def _read_frame(self) -> Frame | None:
         source = self.p.source
@@ -309,6 +322,8 @@ class App:
             announcements=self.recent,
             camera_ok=self._camera_ok(),
             renege_snapshots=snaps,
+            muted=self.muted,
+            score_style=p.score_style,
             rules=p.session.match.rules,
         )
         if self.notice:

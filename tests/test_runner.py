@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -266,3 +267,51 @@ def test_a_players_press_survives_a_restart_in_its_place(tmp_path: Path) -> None
     resumed = _run_with_a_press(cut, 140, press_at=None)  # the restart replays the press from the log
     assert resumed.p.session.replay_note == ""  # judged again exactly, the press in its place
     assert read_log(cut / "match.jsonl").inputs == expected
+
+
+def test_mute_from_the_m_key_or_a_button_silences_the_speaker_and_shows_on_the_screen(tmp_path: Path) -> None:
+    import pygame
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+    from display.buttons import ButtonPanel, PanelConfig, buttons_from_pins
+    from display.scoreboard import Scoreboard
+    from table.announcements import TrickWon
+
+    app, _, speaker = _app(tmp_path, frames=140)
+    board = Scoreboard(pygame.Surface((800, 480)), app.p.actions, clock=lambda: 0.0)
+    app.p.scoreboard = board
+    app.tick(0.0)
+    assert board.view is not None and not board.view.muted
+    board.step(0.0, events=[pygame.event.Event(pygame.KEYDOWN, key=pygame.K_m, mod=0, unicode="m")])
+    app.tick(0.0)
+    assert app.muted and speaker.muted
+    assert board.view is not None and board.view.muted  # the MUTED indicator is drawn from this
+    app._announce([TrickWon(1, C("Ah"), 0)])
+    assert speaker.said == []
+    factory = MockFactory()
+    panel = ButtonPanel(PanelConfig(buttons=buttons_from_pins({"mute": 8})), app.p.actions, pin_factory=factory)
+    try:
+        factory.pin(8).drive_low()
+        factory.pin(8).drive_high()
+        app.tick(0.0)
+    finally:
+        panel.close()
+    assert not app.muted and not speaker.muted and app.view is not None and not app.view.muted
+    app._announce([TrickWon(1, C("Ah"), 0)])
+    assert speaker.said == [("East takes the trick", False)]
+    app.p.session.close()
+
+
+def test_the_configs_mute_and_score_style_reach_the_screen(tmp_path: Path) -> None:
+    from companion.builder import score_style
+    from companion.config import parse_config
+    from display.view import ScoreStyle
+
+    config = parse_config("[display]\nscore_style = 'six_and_four'\n[sound]\nmute = true\n")
+    assert score_style(config) is ScoreStyle.CARDS and score_style(parse_config("")) is ScoreStyle.NUMBERS
+    app, _, speaker = _app(tmp_path, frames=140)
+    app = App(dataclasses.replace(app.p, muted=config.sound.mute, score_style=score_style(config)))
+    app.tick(0.0)
+    assert app.view is not None and app.view.score_style is ScoreStyle.CARDS and app.view.muted
+    assert speaker.muted
+    app.p.session.close()

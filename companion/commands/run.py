@@ -100,9 +100,7 @@ def _run_windowed(app: Any, config: Any) -> None:
 
     surface = open_display((config.display.width, config.display.height), config.display.fullscreen)
     panel = open_panel(panel_config(config), app.p.actions)
-    app.p.speaker = open_speaker(
-        SpeechConfig(muted=config.sound.mute, volume=config.sound.volume, voice=config.sound.voice)
-    )
+    app.p.speaker = open_speaker(SpeechConfig(muted=app.muted, volume=config.sound.volume, voice=config.sound.voice))
     board = Scoreboard(surface, app.p.actions, panel=panel)
     app.p.scoreboard = board
 
