@@ -121,6 +121,64 @@ def test_hard_scenes_label_spreads_and_cards_cut_by_the_frame() -> None:
     assert cut >= 3 and spreads >= 5, (cut, spreads)
 
 
+def test_index_showing_asks_for_an_index_corner_in_sight() -> None:
+    from vision.synth.scenes import index_showing
+
+    corners = np.array([[10, 10], [80, 10], [80, 110], [10, 110]], np.float32)  # 70 x 100, upright
+    owner = np.full((130, 100), -1, np.int16)
+    cv2.fillPoly(owner, [corners.astype(np.int32)], 4)
+    assert index_showing(owner, 4, corners)
+    owner[:, 20:] = 7  # another card covers all but a strip of 10 px along the left: the top-left index is cut
+    assert not index_showing(owner, 4, corners)
+    owner[:, 20:26] = 4  # a strip of 16 px, more than the index's 14 px width (0.2 of the card)
+    assert index_showing(owner, 4, corners)
+    assert not index_showing(owner, 5, corners)  # only the card's own layer counts
+    owner[:40] = 7  # ...but the top of the strip is covered too
+    assert not index_showing(owner, 4, corners)
+    owner = np.full((130, 100), -1, np.int16)
+    cv2.fillPoly(owner, [corners.astype(np.int32)], 4)
+    owner[:, :60] = 7  # the right side shows: the bottom-right index, turned, is whole
+    assert index_showing(owner, 4, corners)
+    assert not index_showing(owner[:, :75], 4, corners)  # and not when the frame ends before it
+
+
+def test_strip_scenes_label_covered_cards_whose_index_shows() -> None:
+    """Faces with green index corners: a card labelled with less than MIN_VISIBLE showing has one of its
+    index corners drawn in sight, and tight spreads give several such cards."""
+    from vision.synth.scenes import INDEX_REGION, index_regions
+
+    w, h = 143, 200
+    face = np.zeros((h, w, 4), np.uint8)
+    face[:, :, :3] = (255, 0, 255)
+    iw, ih = round(INDEX_REGION[0] * w), round(INDEX_REGION[1] * h)
+    face[:ih, :iw, :3] = (0, 255, 0)
+    face[h - ih:, w - iw:, :3] = (0, 255, 0)
+    face[:, :, 3] = rounded_mask(w, h)
+    fs = FaceSet()
+    fs.faces["solid"] = {c: face for c in cardcrop.CARD_CLASSES}
+    covered = 0
+    for seed in range(40):
+        scene = render_scene(fs, 8_000_000 + seed, strips=True)
+        plain = render_scene(fs, 8_000_000 + seed, hard=True)
+        assert all(c.visible >= MIN_VISIBLE for c in plain.cards)  # hard scenes keep the old rule
+        img = scene.image.astype(np.int32)
+        green = (img[:, :, 1] > img[:, :, 2] + 40) & (img[:, :, 1] > img[:, :, 0] + 40)
+        hh, ww = green.shape
+        for card in scene.cards:
+            if card.visible >= MIN_VISIBLE:
+                continue
+            covered += 1
+            best = 0.0
+            for region in index_regions(card.corners):
+                mask = np.zeros((hh, ww), np.uint8)
+                cv2.fillConvexPoly(mask, np.round(region).astype(np.int32), 1)
+                inner = cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0
+                if inner.any():
+                    best = max(best, float(green[inner].mean()))
+            assert best >= 0.6, (seed, card.card, card.visible, best)
+    assert covered >= 5, covered
+
+
 def test_scenes_on_the_printed_mat_show_its_markers_and_cards_at_its_scale() -> None:
     from vision.synth.scenes import CARD_MM
     from vision.zones import detect_markers

@@ -27,6 +27,12 @@ from vision.synth.faces import BGRA, FaceSet
 
 MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
 MIN_IN_FRAME = 0.45  # a card cut by the frame's edge is labelled while this much of it is in the frame
+# Strip scenes label a card with less than MIN_VISIBLE showing when one of its two index corners shows whole
+# enough to be read: at least INDEX_SHOWING of the corner's index region, and MIN_STRIP_VISIBLE of the card.
+MIN_STRIP_VISIBLE = 0.06
+INDEX_SHOWING = 0.85
+INDEX_REGION = (0.2, 0.3)  # (across, down) from a corner, as fractions of the card: where its index is printed
+STRIP_STEP = (0.12, 0.8)  # a strip scene's spread steps, as fractions of a card's width (hard: 0.25-0.8)
 # Frame sizes (w, h): a little above the network input, so the resize to it still averages pixels.
 SIZES = ((512, 384), (512, 288), (384, 512), (448, 448), (512, 320), (480, 360))
 
@@ -264,13 +270,15 @@ def _choose_faces(rng: Rng, fs: FaceSet, n: int) -> list[tuple[str, str, BGRA]]:
 
 
 def layout(
-    rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None, hard: bool = False
+    rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None, hard: bool = False,
+    strips: bool = False,
 ) -> list[Placement]:
     """Where the cards lie on the flat table (bottom first); on ``mat``, at its scale and round its centre.
 
     ``hard``: most scenes are a *spread* (2-4 cards side by side, each
     covering part of the next, as a player lays down a hand or pushes a trick
-    together), and the cards may run off the frame's edge.
+    together), and the cards may run off the frame's edge. ``strips`` (with ``hard``): the spreads may be
+    tighter, down to a strip of each covered card showing, as a player fans a hand on the table.
     """
     short = min(w, h)
     ch = float(np.exp(rng.uniform(math.log(0.13), math.log(0.62)))) * short
@@ -288,7 +296,7 @@ def layout(
             n = int(rng.integers(2, 5))
             gh = ch * rng.uniform(0.9, 1.25)
             a = rng.uniform(-math.pi, math.pi)  # the cards' turn; the spread runs along their width
-            step = gh * 0.7 * rng.uniform(0.25, 0.8)
+            step = gh * 0.7 * rng.uniform(*(STRIP_STEP if strips else (0.25, 0.8)))
             ux, uy = math.cos(a), math.sin(a)  # along the card's width
             vx, vy = -math.sin(a), math.cos(a)  # along its height
             lo, hi = (-0.05, 1.05) if hard and rng.random() < 0.5 else (0.25, 0.75)
@@ -531,6 +539,39 @@ def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Im
     return decoded if decoded is not None else out
 
 
+def index_regions(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+    """The two regions of a card (corners TL TR BR BL, in the frame) where its index is printed: at its
+    top-left corner and, turned, at its bottom-right."""
+    out = []
+    du, dv = INDEX_REGION
+    for k in (0, 2):
+        o, a, b = quad[k], quad[(k + 1) % 4], quad[(k + 3) % 4]  # the corner and its two neighbours
+        u, v = (a - o) * du, (b - o) * dv
+        out.append(np.array([o, o + u, o + u + v, o + v], np.float32))
+    return out
+
+
+def index_showing(owner: npt.NDArray[np.int16], layer: int, quad: npt.NDArray[np.float32]) -> bool:
+    """Whether at least ``INDEX_SHOWING`` of one of the card's index regions is in the frame and shows this
+    card (``owner`` is the scene's top layer per pixel; ``layer`` the card's)."""
+    h, w = owner.shape
+    for region in index_regions(quad):
+        area = abs(float(cv2.contourArea(region)))
+        if area < 1:
+            continue
+        x0, y0 = np.floor(region.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(region.max(axis=0)).astype(int) + 1
+        cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if cx1 <= cx0 or cy1 <= cy0:
+            continue
+        mask = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(region - [cx0, cy0]).astype(np.int32), 1)
+        shown = int(np.count_nonzero(mask & (owner[cy0:cy1, cx0:cx1] == layer)))
+        if shown >= INDEX_SHOWING * area:
+            return True
+    return False
+
+
 def render_scene(
     fs: FaceSet,
     seed: int,
@@ -538,6 +579,7 @@ def render_scene(
     effects: float = 1.0,
     on_mat: bool = False,
     hard: bool = False,
+    strips: bool = False,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -545,7 +587,10 @@ def render_scene(
     ``hard``: mostly spreads of cards covering each other side by side (:func:`layout`), and face-up
     cards may run off the frame: such a card is labelled while at least ``MIN_IN_FRAME`` of it is
     in the frame (its corners stay the whole card's; the label writer clips them).
+    ``strips`` (implies ``hard``): spreads may be tight, and a card mostly covered is still labelled when
+    one of its index corners shows (:func:`index_showing`), since that is all a reader needs.
     """
+    hard = hard or strips
     rng = np.random.default_rng(seed)
     w, h = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.14) * (1 if rng.random() < 0.8 else 0))
@@ -557,7 +602,7 @@ def render_scene(
     img = cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT)
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
-    placements = layout(rng, fs, w, h, mat, hard)
+    placements = layout(rng, fs, w, h, mat, hard, strips)
     quads: list[npt.NDArray[np.float32]] = []
     areas: list[float] = []
     for i, p in enumerate(placements):
@@ -597,7 +642,7 @@ def render_scene(
             continue
         ys, xs = np.nonzero(owner == i)
         vis = len(xs) / areas[i]
-        if vis < MIN_VISIBLE:
+        if vis < MIN_VISIBLE and not (strips and vis >= MIN_STRIP_VISIBLE and index_showing(owner, i, quads[i])):
             continue
         q = quads[i]
         if hard:
