@@ -2,10 +2,12 @@
 
 A child process (forked, so each run starts in a millisecond) appends the
 inputs of a scripted match (the EGN example games, one after another, twice)
-to one log, resuming where the log ends, and writes each position to a pipe
+to a log, resuming where the log ends, and writes each position to a pipe
 after ``append`` returns: the acknowledgement the app waits for before it
 shows an announcement. The parent kills it with SIGKILL at a random moment,
-many times over. After every kill the log must replay to exactly a prefix of
+many times over: 128 kills, 32 on each of four logs (each log grows to a few
+hundred lines; one log for all of them would make every restart and check
+read thousands). After every kill the log must replay to exactly a prefix of
 the script that holds every acknowledged input, and the match it folds into
 must equal the match of that prefix.
 """
@@ -29,7 +31,8 @@ from table.rules import Rules
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the test forks its writer (POSIX only)")
 
 RULES = Rules.preset("north_american").replace(stick_the_dealer=True)  # the examples' "std": true
-RUNS = 32
+RUNS = 128
+RUNS_PER_LOG = 32
 EXAMPLES = sorted((Path(__file__).parent / "data" / "egn").glob("*.egn"))
 
 
@@ -58,9 +61,13 @@ def writer(path: Path, inputs: list[Input], ack_fd: int) -> None:
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_input(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     inputs = script()
-    path = tmp_path / "match.jsonl"
-    acked = 0  # inputs acknowledged so far, over all runs
+    path = tmp_path / "match-0.jsonl"
+    acked = 0  # inputs acknowledged so far, over all runs on this log
     for run in range(RUNS):
+        if run and run % RUNS_PER_LOG == 0:
+            assert acked > 200, "the kills must land while the child is appending"
+            path = tmp_path / f"match-{run // RUNS_PER_LOG}.jsonl"
+            acked = 0
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child never returns into pytest
