@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from companion.buttons_script import ButtonScript
 from companion.detection_cache import DetectionCache
+from companion.egn_writer import EgnWriter
 from companion.sdnotify import Notifier
 from companion.session import TableSession
 from display.actions import Action, ButtonAction
@@ -162,6 +163,7 @@ class App:
         self.review: tuple[Snapshot, ...] = ()  # the last scored hand's trick stills
         self.muted = parts.muted
         parts.speaker.set_muted(self.muted)
+        self.egn = EgnWriter(parts.egn_path) if parts.egn_path is not None else None
         self._notes_seen = len(parts.session.notes.messages)
         # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
         self._replaying = (
@@ -353,13 +355,11 @@ class App:
         return changed
 
     def _export_egn(self) -> None:
-        if self.p.egn_path is None:
+        """Hand the game so far, as EGN, to the writer thread (the loop never waits for the disk)."""
+        if self.egn is None:
             return
         match = self.p.session.match
-        text = dumps_egn(export_egn(match, players=list(self.p.names)))
-        tmp = self.p.egn_path.with_name(self.p.egn_path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(self.p.egn_path)
+        self.egn.submit(dumps_egn(export_egn(match, players=list(self.p.names))))
 
     # ---- whole runs ----
 
@@ -370,9 +370,7 @@ class App:
                 self.tick(clock())
             self.finish()
         finally:
-            self.p.session.close()
-            if self.p.detection_cache is not None:
-                self.p.detection_cache.close()
+            self.close()
 
     def finish(self) -> None:
         """Make everything durable and announced, and write the final EGN."""
@@ -385,6 +383,18 @@ class App:
             self._announce(released)
             self._refresh(0.0, released)
         self._export_egn()
+        if self.egn is not None and not self.egn.flush():
+            log.error("the EGN file %s was not written", self.egn.path)
+
+    def close(self) -> None:
+        """Finish writing the EGN file and close the log and the detection cache (also after an error)."""
+        try:
+            if self.egn is not None:
+                self.egn.close()
+        finally:
+            self.p.session.close()
+            if self.p.detection_cache is not None:
+                self.p.detection_cache.close()
 
 
 def process_age_s() -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from companion.buttons_script import ButtonScript, parse_buttons  # noqa: E402
+from companion.egn_writer import EgnWriter, write_atomically  # noqa: E402
 from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration  # noqa: E402
 from companion.session import TableSession, ThreadedLogWriter  # noqa: E402
 from display.speech import FakeSpeaker  # noqa: E402
@@ -315,3 +317,33 @@ def test_the_configs_mute_and_score_style_reach_the_screen(tmp_path: Path) -> No
     assert app.view is not None and app.view.score_style is ScoreStyle.CARDS and app.view.muted
     assert speaker.muted
     app.p.session.close()
+
+
+class GatedWrite:
+    """A disk that takes as long as the test says: each write waits for ``gate``."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started = threading.Event()
+
+    def __call__(self, path: Path, text: str) -> None:
+        self.started.set()
+        assert self.gate.wait(10.0)
+        write_atomically(path, text)
+
+
+def test_a_scored_hand_does_not_write_the_egn_on_the_loop(tmp_path: Path) -> None:
+    from table.announcements import HandScored
+
+    app, _, _ = _app(tmp_path, frames=10)
+    disk = GatedWrite()  # a disk that answers only when the test says
+    assert app.egn is not None
+    app.egn = EgnWriter(app.egn.path, write=disk)
+    app._announce([HandScored((1, 0), (3, 2), 0, "made", (1, 0))])  # returns with the disk still busy
+    assert disk.started.wait(5.0)
+    assert not (tmp_path / "game.egn").exists()
+    disk.gate.set()
+    app.finish()  # flushes: the final export is on disk when it returns
+    app.close()
+    assert "deals" in json.loads((tmp_path / "game.egn").read_text())
+    assert not (tmp_path / "game.egn.tmp").exists()

@@ -114,4 +114,4 @@ def _run_windowed(app: Any, config: Any) -> None:
         app.finish()
     finally:
         app.p.speaker.close()
-        app.p.session.close()
+        app.close()
