@@ -35,6 +35,13 @@ Implemented (as in OpenSpiel's euchre.h, a list of what is played):
 - Unseen exchanges as the ``Exchange`` input: ``call_for_best``,
   ``farmers_hand``, ``nines_and_tens`` (the swap with the kitty). They clear
   what a seat provably held; they never create proof.
+- A misdeal declared at the table (the ``Misdeal`` input), at any point of a
+  deal: the deal is void, scores nothing, does not count towards
+  ``num_deals``, and the same dealer deals again (RULES.md names no other
+  dealer; this is the usual law, as for the ``replay`` renege penalty). The
+  ``nines_and_tens`` redeal is a ``Misdeal`` naming the claiming seat, taken
+  only where the switch is on and before the first lead (else refused, and
+  the deal goes on).
 - Scoring: made 1, march 2, lone march ``loner_march_points``, euchre 2, lone
   maker euchred ``loner_euchred_points``, lone defender per
   ``lone_defender_scoring``, ``super_euchre``; game to ``target`` (with
@@ -49,10 +56,11 @@ Implemented (as in OpenSpiel's euchre.h, a list of what is played):
   until the next up-card; playing on is not a dismissal.
 - Irregularities announced: out of turn, the lone player's partner playing, a
   card seen twice (the turned-down up-card included), a card outside the deck,
-  a play before bidding ended, a bid out of turn, a call the rules forbid.
+  a play before bidding ended, a bid out of turn, a call the rules forbid, a
+  misdeal.
 
 Not implemented (refused by ``Rules.validate`` with ``UnsupportedRule``):
 ``setback_scoring`` (needs a choice input). Not modelled: three-handed,
-six-handed and two-handed euchre; a nines-and-tens redeal (only the swap);
-stealing the deal (the engine has no input that says who dealt).
+six-handed and two-handed euchre; stealing the deal (the engine has no input
+that says who dealt: a deal out of turn caught by the table is a ``Misdeal``).
 """

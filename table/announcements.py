@@ -113,6 +113,7 @@ class IrregularityKind(enum.Enum):
     HAND_UNFINISHED = "hand_unfinished"  # the next up-card came before the hand was seen to its end
     DEAL_UNSEEN = "deal_unseen"  # a whole deal was played before its up-card was seen
     CARD_UNSEEN = "card_unseen"  # a trick's winner led again before one card of the trick was seen
+    MISDEAL = "misdeal"  # the table declared the deal void (a misdeal, or a nines-and-tens redeal)
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,8 @@ class HandScored:
     makers: int  # team
     # "made", "march", "lone_march", "blind_lone", "euchre", "lone_euchre", "blind_lone_euchre",
     # "lone_defender", "super_euchre", "renege", "renege_replay", "unfinished" (not seen to its end: no points),
-    # "unseen" (a whole deal played without its up-card seen: no points)
+    # "unseen" (a whole deal played without its up-card seen: no points), "misdeal" (declared void: no points,
+    # the same dealer deals again)
     reason: str
     score: tuple[int, int]  # the score after this hand
 

@@ -51,6 +51,10 @@ def _seat_in(value: Any) -> int:
     return int(value)
 
 
+def _optional_seat_in(value: Any) -> int | None:
+    return None if value is None else _seat_in(value)
+
+
 def _card_in(value: Any) -> Card:
     if not isinstance(value, str):
         raise CodecError(f"card must be a string such as 'Jd', not {value!r}")
@@ -136,6 +140,7 @@ _FIELDS: dict[str, tuple[_Encoder, _Decoder]] = {
     "kind": (_identity, _kind_in),
     "next_deal": (_identity, _bool_in),
     "unseen_deals": (_identity, _count_in),
+    "nines_and_tens": (_identity, _optional_seat_in),
 }
 # Fields written only when set, so logs without them read the same in older versions.
 _WRITTEN_WHEN_SET = frozenset({"next_deal", "unseen_deals"})

@@ -70,7 +70,7 @@ class DealRecord:
     irregularities: list[Irregularity]
     set_aside: list[Card]  # Bennies set aside before the real up-card
     thrown_in: bool
-    voided: bool  # replayed after a renege (same dealer deals again)
+    voided: bool  # replayed after a renege, or a misdeal (same dealer deals again)
     finished: bool
     score_after: tuple[int, int] | None
 

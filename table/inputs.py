@@ -113,6 +113,19 @@ class DismissRenege:
 
 
 @dataclass(frozen=True)
+class Misdeal:
+    """The table declares the deal in progress void: it scores nothing and the same dealer deals again.
+
+    A misdeal (a card exposed in the deal, a hand of the wrong size, a deal out of turn) may be declared
+    at any point of the deal. ``nines_and_tens`` is the seat that claims a redeal for a hand of only 9s and
+    10s (or an ace with 9s and 10s) under the ``nines_and_tens`` switch, before the first lead; ``None``
+    for any other misdeal.
+    """
+
+    nines_and_tens: int | None = None
+
+
+@dataclass(frozen=True)
 class Undo:
     """Take back the last input that is not itself an undo (an undo is logged, never erased)."""
 
@@ -130,6 +143,7 @@ Input = (
     | ReviseCard
     | AcceptPenalty
     | DismissRenege
+    | Misdeal
     | Undo
 )
 
@@ -148,6 +162,7 @@ INPUT_TYPES: dict[str, type] = {
         ReviseCard,
         AcceptPenalty,
         DismissRenege,
+        Misdeal,
         Undo,
     )
 }

@@ -76,6 +76,7 @@ from table.inputs import (
     Exchange,
     GoAlone,
     Input,
+    Misdeal,
     NameTrump,
     NewGame,
     OrderUp,
@@ -376,8 +377,12 @@ class Match:
         if isinstance(inp, _SEATED):
             if not isinstance(inp.seat, int) or isinstance(inp.seat, bool) or inp.seat not in range(4):
                 raise self._error(inp, "no such seat (seats are 0-3)")
-        elif not isinstance(inp, NewGame | UpCard | AcceptPenalty | DismissRenege):
+        elif not isinstance(inp, NewGame | UpCard | AcceptPenalty | DismissRenege | Misdeal):
             raise self._error(inp, "not an engine input")
+        if isinstance(inp, Misdeal) and inp.nines_and_tens is not None:
+            claim = inp.nines_and_tens
+            if not isinstance(claim, int) or isinstance(claim, bool) or claim not in range(4):
+                raise self._error(inp, "nines_and_tens must be a seat 0-3 or None")
         card = _card_of(inp)
         if isinstance(inp, UpCard | Play) and not isinstance(card, Card):
             raise self._error(inp, "card must be a Card")
@@ -936,6 +941,8 @@ class Match:
                 d.pending = None
                 self.phase = _PH_PLAY if not d.finished else self._settled_phase()
             return []
+        if isinstance(inp, Misdeal):
+            return self._misdeal(d, inp)
         seat = getattr(inp, "seat", None)
         before_play = ph in (
             _PH_BID_ROUND_1,
@@ -982,6 +989,26 @@ class Match:
                 self._irr(_KIND.NOT_ALLOWED, "a discard now (only the dealer, after taking up, before the lead)", seat)
             ]
         raise self._error(inp, "not an input the engine knows")
+
+    def _misdeal(self, d: DealState | None, inp: Misdeal) -> list[Announcement]:
+        """The table declares deal ``d`` void: no points, not counted in a fixed number of deals, same dealer.
+
+        A nines-and-tens claim voids the deal only where the rules allow it and before the first lead;
+        otherwise it is refused and the deal goes on.
+        """
+        claim = inp.nines_and_tens
+        if d is None or d.finished:
+            detail = f"a misdeal, but no deal is in progress: seat {self.dealer} deals next"
+            return [self._irr(_KIND.NOT_ALLOWED, detail, claim)]
+        if claim is not None and not self.rules.nines_and_tens:
+            return [self._irr(_KIND.NOT_ALLOWED, "a hand of nines and tens is not redealt at this table", claim)]
+        if claim is not None and d.play_started:
+            return [self._irr(_KIND.NOT_ALLOWED, "a hand of nines and tens is declared before the first lead", claim)]
+        why = "the table declared a misdeal" if claim is None else f"seat {claim} declared a hand of nines and tens"
+        detail = f"{why}: seat {d.dealer}'s deal is void and seat {d.dealer} deals again"
+        d.pending = None
+        irr = self._irr(_KIND.MISDEAL, detail, claim)  # the seat of a nines-and-tens claim, else None
+        return [irr, *self._close(d, (0, 0), "misdeal", voided=True)]
 
     def _exchange(self, d: DealState, inp: Exchange) -> list[Announcement]:
         out: list[Announcement] = []

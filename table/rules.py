@@ -113,7 +113,7 @@ class Rules:
     renege_penalty: RenegePenalty = RenegePenalty.TWO_OR_FOUR
     blind_lone: bool = False
     setback_scoring: bool = False
-    nines_and_tens: bool = False
+    nines_and_tens: bool = False  # a hand of only 9s and 10s: swap with the kitty (Exchange) or redeal (Misdeal)
 
     def __post_init__(self) -> None:
         self.validate()

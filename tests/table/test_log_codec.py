@@ -17,6 +17,7 @@ from table.inputs import (
     Exchange,
     GoAlone,
     Input,
+    Misdeal,
     NameTrump,
     NewGame,
     OrderUp,
@@ -43,6 +44,8 @@ EXAMPLES: list[Input] = [
     ReviseCard(7, Card.parse("Th")),
     AcceptPenalty(),
     DismissRenege(),
+    Misdeal(),
+    Misdeal(nines_and_tens=0),
     Undo(),
 ]
 
@@ -65,6 +68,12 @@ def test_play_is_a_flat_object_in_egn_notation() -> None:
         "confidence": 0.93,
     }
     assert input_to_dict(NameTrump(1, Suit.SPADES)) == {"type": "NameTrump", "seat": 1, "suit": "s", "alone": False}
+
+
+def test_a_misdeal_names_the_seat_of_a_nines_and_tens_claim_or_none() -> None:
+    assert input_to_dict(Misdeal()) == {"type": "Misdeal", "nines_and_tens": None}
+    assert input_to_dict(Misdeal(nines_and_tens=0)) == {"type": "Misdeal", "nines_and_tens": 0}
+    assert input_from_dict({"type": "Misdeal"}) == Misdeal()
 
 
 def test_defaults_may_be_omitted() -> None:
@@ -90,6 +99,7 @@ def test_defaults_may_be_omitted() -> None:
         ({"type": "ReviseCard", "index": -1, "card": "9c"}, "non-negative"),
         ({"type": "Exchange", "seat": 1, "kind": "swap"}, "exchange kind"),
         ({"type": "Play", "seat": 1, "card": None}, "card must be a string"),
+        ({"type": "Misdeal", "nines_and_tens": 4}, "Misdeal.nines_and_tens: seat must be an integer 0-3"),
     ],
 )
 def test_damaged_objects_are_refused_with_the_reason(obj: dict[str, Any], message: str) -> None:
