@@ -48,13 +48,24 @@ Decisions where the spec leaves room (kept here so readers and writers agree):
 - **annotations** are commentary and are kept as they are; the engine decides
   reneges itself from the cards. Export writes each proven renege and each
   irregularity as a ``playAnnotations`` entry at the card that proved it.
+- **a misdeal**: EGN lets annotations record "events like reneges or misdeals"
+  but gives them no fixed form. Here an annotation of a deal (bidding or play,
+  any index) whose text, after an optional label tag, begins with the word
+  ``Misdeal`` marks the deal void: what it records is replayed, then a
+  ``Misdeal`` input; it scores nothing and the same dealer deals the next deal.
+  ``Misdeal (nines and tens, seat 2)`` is a redeal claimed for seat 2's hand of
+  nines and tens. Export writes ``[?]Misdeal: seat 0's deal is void; seat 0
+  deals again`` (with the claim in brackets after ``Misdeal``) at the last call
+  or card before it. A deal that was played out or thrown in stays as played
+  (EGN's replayer notes call a hand everyone passed a "misdeal/all-pass").
 - **a proven renege**: the engine waits for the table's decision. A file this
   module wrote says ``penalty accepted`` in the renege annotation; any other
   file played on, which is a dismissal (that is what every other EGN
   replayer scores).
 - **dealer**: each deal's ``initialState.dealer`` must be the dealer the
-  rotation gives (a deal not seen counts in the rotation); the engine has no
-  input for a deal out of turn.
+  rotation gives: the next seat, or the same seat again after a misdeal (a deal
+  not seen counts in the rotation). EGN has no notation for a deal out of turn,
+  so any other dealer is an error.
 - **game over**: deals after the game is won are not replayed (a warning);
   ``metadata.finalScore``, when present, is checked against the replay.
 - **extensions** this module writes only where plain EGN cannot say what the
@@ -71,6 +82,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -79,7 +91,19 @@ from typing import Any
 from table.announcements import Expect, IrregularityKind, RenegeEvidence
 from table.cards import BENNY, Card, CardParseError, Rank, Suit
 from table.deal import DealRecord
-from table.inputs import AcceptPenalty, Discard, Exchange, GoAlone, Input, NameTrump, OrderUp, Pass, Play, UpCard
+from table.inputs import (
+    AcceptPenalty,
+    Discard,
+    Exchange,
+    GoAlone,
+    Input,
+    Misdeal,
+    NameTrump,
+    OrderUp,
+    Pass,
+    Play,
+    UpCard,
+)
 from table.match import Match
 from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, Rules, RulesError
 
@@ -95,6 +119,8 @@ __all__ = [
     "import_egn",
     "load_egn",
     "loads_egn",
+    "misdeal_in_note",
+    "misdeal_note",
     "parse_egn",
     "parse_egn_card",
     "renege_note",
@@ -112,6 +138,13 @@ ROUND_1_WORDS = {"order": False, "pickup": False, "call": False, "assist": False
 RENEGE_TAG = "[??]Renege: "
 IRREGULARITY_TAG = "[?]Irregularity: "
 PENALTY_ACCEPTED = "penalty accepted"
+MISDEAL_TAG = "[?]Misdeal"
+# Annotation label tags, longer first (the spec: "[??]" must be tried before "[?]").
+LABEL_TAGS = ("[??]", "[?!]", "[!?]", "[!!]", "[?]", "[!]")
+_MISDEAL_WORDS = re.compile(r"misdeal\b(?:\s*\(nines and tens, seat ([0-3])\))?", re.IGNORECASE)
+_MISDEAL_WRITTEN = re.compile(
+    re.escape(MISDEAL_TAG) + r"(?: \(nines and tens, seat [0-3]\))?: seat [0-3]'s deal is void; seat [0-3] deals again"
+)
 # EGN's unknown card: the up-card of a deal the companion saw played but not dealt (no phases follow), or a
 # card the companion saw no reading of in a trick that its winner's next lead closed (with "playSeats").
 UNKNOWN_CARD = "Xx"
@@ -150,6 +183,7 @@ class EgnDeal:
     play_seats: list[list[int]] | None = None  # "playSeats": a card out of turn
     set_aside: list[Card] = field(default_factory=list)  # "setAside": Bennies turned up and put aside first
     blind: bool = False  # "blindLone": the dealer went alone on a turned-up jack before looking (Robson rules)
+    misdeal: Misdeal | None = None  # an annotation declared this deal a misdeal (see misdeal_in_note)
 
     @property
     def all_alone(self) -> list[int]:
@@ -204,6 +238,28 @@ class EgnGame:
     metadata: dict[str, Any] = field(default_factory=dict)
     final_score: tuple[int, int] | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- misdeal annotations
+
+
+def misdeal_in_note(note: str) -> Misdeal | None:
+    """The misdeal an annotation declares (``"[?]Misdeal: ..."``, ``"Misdeal (nines and tens, seat 2)"``), or None."""
+    text = note.lstrip()
+    for tag in LABEL_TAGS:
+        if text.startswith(tag):
+            text = text[len(tag) :].lstrip()
+            break
+    found = _MISDEAL_WORDS.match(text)
+    if found is None:
+        return None
+    return Misdeal(None if found.group(1) is None else int(found.group(1)))
+
+
+def misdeal_note(dealer: int, nines_and_tens: int | None = None) -> str:
+    """The annotation export writes for a misdeal, e.g. ``[?]Misdeal: seat 0's deal is void; seat 0 deals again``."""
+    claim = "" if nines_and_tens is None else f" (nines and tens, seat {nines_and_tens})"
+    return f"{MISDEAL_TAG}{claim}: seat {dealer}'s deal is void; seat {dealer} deals again"
 
 
 # ---------------------------------------------------------------- cards
@@ -503,6 +559,10 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
             if BIDDING not in seen:
                 raise _fail(source, ppath, "trick play without a bidding phase before it")
             _parse_tricks(source, ppath, phase, deal, rules)
+    for notes in (*deal.call_annotations.values(), *deal.play_annotations.values()):
+        for note in notes:
+            if deal.misdeal is None:
+                deal.misdeal = misdeal_in_note(note)
     if "cardExchanges" in raw or any(isinstance(ph, dict) and ph.get("cardExchanges") for ph in phases):
         warnings.append(f"{source}: {path}: cardExchanges are not replayed (cards swapped unseen)")
     alt = raw.get("alternativeLines", [])
@@ -742,10 +802,12 @@ def replay_egn(game: EgnGame) -> EgnReplay:
         all_inputs.append(inputs)
         expected_dealer = ((match.deals[-1].dealer + 1) % 4 if unfinished else match.dealer) + unseen
         if deal.dealer != expected_dealer % 4:
+            again = bool(match.deals) and deal.dealer == match.deals[-1].dealer
+            hint = " (the same dealer deals again only after a deal annotated as a misdeal)" if again else ""
             raise _fail(
                 src,
                 f"{deal.path}.initialState.dealer",
-                f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer % 4}",
+                f"seat {deal.dealer} deals, but the rotation gives seat {expected_dealer % 4}{hint}",
             )
         if deal.up_card is None:
             unseen += 1
@@ -777,7 +839,8 @@ def replay_egn(game: EgnGame) -> EgnReplay:
         for k, call in enumerate(deal.calls):
             seat = deal.call_seat(k)
             feed(_call_input(call, seat, k == maker_k and seat in alone and not late), inputs)
-        if match.expected.expected is Expect.DISCARD:
+        void_before_discard = deal.misdeal is not None and deal.discard is None and not deal.tricks
+        if match.expected.expected is Expect.DISCARD and not void_before_discard:
             # The dealer took up: the discard, seen or not (None), opens the play and its lead.
             feed(Discard(deal.dealer, deal.discard), inputs)
         elif deal.discard is not None:
@@ -811,6 +874,14 @@ def replay_egn(game: EgnGame) -> EgnReplay:
             if t < len(deal.tricks) - 1 and not record.finished and not short and len(record.trick_winners) != t + 1:
                 players = 4 - len(_out(record))
                 raise _fail(src, tpath, f"{len(trick)} cards, but {players} players are in this hand")
+        if deal.misdeal is not None:
+            record = match.deals[-1]
+            if not record.finished:
+                feed(deal.misdeal, inputs)
+            elif not record.thrown_in:
+                warnings.append(
+                    f"{src}: {deal.path}: annotated as a misdeal, but the hand was played to its end; scored as played"
+                )
         if _penalty_accepted(deal):
             feed(AcceptPenalty(), inputs)
     if unseen and not match.game_over:
@@ -869,7 +940,7 @@ def _play_index(tricks: list[list[tuple[int, Card]]], trick: int, seat: int, car
 
 
 def _generated(note: str) -> bool:
-    return note.startswith((RENEGE_TAG, IRREGULARITY_TAG))
+    return note.startswith((RENEGE_TAG, IRREGULARITY_TAG)) or _MISDEAL_WRITTEN.fullmatch(note) is not None
 
 
 def _merge(into: dict[str, list[str]], key: int, note: str) -> None:
@@ -924,7 +995,18 @@ def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dic
             k = _play_index(record.tricks, e.proof_trick, e.seat, e.proof_card)
         _merge(play_notes, k if k is not None else 0, renege_note(e, e is accepted))
     last_call = max(len(calls) - 1, 0)
+    # A misdeal goes after the last call or card before it, unless the source's own words already say it.
+    said = any(misdeal_in_note(n) is not None for notes in (*call_notes.values(), *play_notes.values()) for n in notes)
+    plays = sum(len(trick) for trick in record.tricks)
     for irr in record.irregularities:
+        if irr.kind is IrregularityKind.MISDEAL:
+            if not said:
+                _merge(
+                    play_notes if plays else call_notes,
+                    plays - 1 if plays else last_call,
+                    misdeal_note(record.dealer, irr.seat),
+                )
+            continue
         note = f"{IRREGULARITY_TAG}{irr.kind.value}: {irr.detail}"
         k = None
         if irr.card is not None and irr.seat is not None:
