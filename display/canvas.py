@@ -8,6 +8,8 @@ screens (1920x1080 is 853x480 units), so nothing is cropped or stretched.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 import pygame.freetype
 
@@ -16,6 +18,8 @@ from table.cards import Card
 
 BASE_W = 800.0
 BASE_H = 480.0
+MIN_TEXT = 12.0  # layout units: no text is drawn smaller (12 px on the 800x480 screen)
+ELLIPSIS = "\u2026"
 
 Color = tuple[int, int, int]
 Box = tuple[float, float, float, float]  # x, y, w, h in layout units
@@ -27,8 +31,17 @@ CARD_RED_TINT: Color = (255, 214, 218)
 GOLD: Color = (255, 204, 0)
 
 
+@dataclass(frozen=True)
+class DrawnText:
+    """One piece of text as drawn: what it says, its size in pixels and where it went (x, y, w, h pixels)."""
+
+    text: str
+    px: int
+    rect: tuple[int, int, int, int]
+
+
 class Canvas:
-    """A surface plus the scale from layout units to pixels."""
+    """A surface plus the scale from layout units to pixels; it keeps a record of the text it drew."""
 
     def __init__(self, surface: pygame.Surface) -> None:
         self.surface = surface
@@ -36,6 +49,7 @@ class Canvas:
         self.scale = min(w / BASE_W, h / BASE_H)
         self.width = w / self.scale  # layout units
         self.height = h / self.scale
+        self.texts: list[DrawnText] = []
 
     def px(self, v: float) -> int:
         return round(v * self.scale)
@@ -63,11 +77,31 @@ class Canvas:
         r = typeface.font(bold).get_rect(text, size=max(1, self.px(size)))
         return r.width / self.scale, r.height / self.scale
 
-    def fit_size(self, text: str, size: float, max_width: float, bold: bool = False, smallest: float = 9) -> float:
+    def fit_size(
+        self, text: str, size: float, max_width: float, bold: bool = False, smallest: float = MIN_TEXT
+    ) -> float:
         """The largest size up to ``size`` at which ``text`` fits in ``max_width`` (never below ``smallest``)."""
+        smallest = min(size, smallest)
         while size > smallest and self.text_size(text, size, bold)[0] > max_width:
             size = max(smallest, size * 0.92)
         return size
+
+    def ellipsize(self, text: str, size: float, max_width: float, bold: bool = False) -> str:
+        """``text``, cut short with "…" where it is wider than ``max_width`` at ``size``."""
+        if self.text_size(text, size, bold)[0] <= max_width:
+            return text
+        for n in range(len(text) - 1, 0, -1):
+            short = text[:n].rstrip() + ELLIPSIS
+            if self.text_size(short, size, bold)[0] <= max_width:
+                return short
+        return ELLIPSIS
+
+    def fit(
+        self, text: str, size: float, max_width: float, bold: bool = False, min_size: float = MIN_TEXT
+    ) -> tuple[str, float]:
+        """(text, size) that fit ``max_width``: shrunk down to ``min_size``, then cut short with "…"."""
+        size = self.fit_size(text, size, max_width, bold, min_size)
+        return self.ellipsize(text, size, max_width, bold), size
 
     def text(
         self,
@@ -78,21 +112,38 @@ class Canvas:
         anchor: str = "center",
         bold: bool = False,
         max_width: float | None = None,
+        min_size: float = MIN_TEXT,
     ) -> pygame.Rect:
-        """Draw ``text`` with its ``anchor`` point (a pygame.Rect attribute name) at ``pos``; shrink to fit."""
+        """Draw ``text`` with its ``anchor`` point (a pygame.Rect attribute name) at ``pos``.
+
+        Too wide for ``max_width``, it shrinks, but not below ``min_size``: then it is cut short with "…".
+        """
         if not text:
             return pygame.Rect(self.px(pos[0]), self.px(pos[1]), 0, 0)
         if max_width is not None:
-            size = self.fit_size(text, size, max_width, bold)
+            text, size = self.fit(text, size, max_width, bold, min_size)
         f = typeface.font(bold)
         px_size = max(1, self.px(size))
         r = f.get_rect(text, size=px_size)
         setattr(r, anchor, (self.px(pos[0]), self.px(pos[1])))
         f.render_to(self.surface, r, text, fgcolor=color, size=px_size)
+        self.texts.append(DrawnText(text, px_size, (r.x, r.y, r.width, r.height)))
         return r
 
-    def wrap(self, text: str, size: float, max_width: float, bold: bool = False) -> list[str]:
-        """Split ``text`` into lines that fit ``max_width`` at ``size`` (a long word gets a line of its own)."""
+    def wrap(
+        self, text: str, size: float, max_width: float, bold: bool = False, max_lines: int | None = None
+    ) -> list[str]:
+        """Split ``text`` into lines that fit ``max_width`` at ``size`` (a long word gets a line of its own).
+
+        With ``max_lines``, what does not fit in them is dropped and the last line ends with "…".
+        """
+        lines = self._wrap(text, size, max_width, bold)
+        if max_lines is not None and len(lines) > max_lines:
+            last = " ".join([lines[max_lines - 1], lines[max_lines]]) + ELLIPSIS
+            lines = [*lines[: max_lines - 1], self.ellipsize(last, size, max_width, bold)]
+        return lines
+
+    def _wrap(self, text: str, size: float, max_width: float, bold: bool) -> list[str]:
         lines: list[str] = []
         line = ""
         for word in text.split():
@@ -185,10 +236,11 @@ def pill(
     bg: Color,
     bold: bool = True,
     max_width: float | None = None,
+    min_size: float = MIN_TEXT,
 ) -> Box:
-    """Text on a rounded lozenge; returns the lozenge's box in layout units."""
+    """Text on a rounded lozenge (no wider than ``max_width``: see `Canvas.text`); returns its box in layout units."""
     if max_width is not None:
-        size = canvas.fit_size(text, size, max_width - size, bold)
+        text, size = canvas.fit(text, size, max_width - size, bold, min_size)
     tw, th = canvas.text_size(text, size, bold)
     w, h = tw + size * 1.0, size * 1.5
     box = (center[0] - w / 2, center[1] - h / 2, w, h)

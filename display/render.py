@@ -3,23 +3,32 @@
 Nothing here reads a clock, a file or the engine; ``t`` (seconds) only drives
 the renege alert's flashing, so a test renders any moment to PNG. The screen:
 scores left, trump and hand history right, the table with each seat's card in
-the middle, the last announcement and the prompt along the bottom.
+the middle, the last announcement and the prompt along the bottom, in the
+largest type the strips hold (the prompt is read from across the table).
+
+``render`` returns what the caller needs of the picture: the on-screen
+buttons (the renege alert's accept and dismiss) with the action a tap on
+each gives, and the text it drew, for the touchscreen and for tests.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import pygame
 
+from display.actions import Action, ButtonAction
 from display.canvas import (
     CARD_RED,
+    ELLIPSIS,
     GOLD,
     INK,
     WHITE,
     Box,
     Canvas,
     Color,
+    DrawnText,
     draw_card,
     draw_card_slot,
     hatch,
@@ -45,12 +54,43 @@ BANNER_COLORS: dict[BannerKind, tuple[Color, Color]] = {
 }
 
 SIDE = 216.0  # width of the score column and of the trump/history column
-MAIN_H = 392.0  # the strips below start here
-ANN_H = 42.0
+MAIN_H = 384.0  # the strips below start here
+ANN_H = 44.0  # the announcement strip; the prompt strip takes the rest (52)
 FLASH_HZ = 2.0  # renege alert: two flashes a second
 
+# Type sizes in layout units (pixels on the 800x480 screen): the size wanted, and the least a long text
+# may shrink to before it is cut short with "…".
+PROMPT_SIZE, PROMPT_MIN = 36.0, 26.0
+ANNOUNCE_SIZE, ANNOUNCE_MIN = 28.0, 20.0
+ANNOUNCE_TWO_LINES = 19.0  # a long announcement: two lines of this size
+NAME_MIN = 16.0  # seat and team names
 
-def render(surface: pygame.Surface, view: ScoreboardView, t: float = 0.0) -> None:
+
+@dataclass(frozen=True)
+class TouchButton:
+    """A drawn button a finger or the mouse can press: the action it gives, and where it is (x, y, w, h pixels)."""
+
+    action: Action
+    rect: tuple[int, int, int, int]
+
+    def contains(self, pos: tuple[float, float]) -> bool:
+        x, y, w, h = self.rect
+        return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a `render` put on the screen that others need: its buttons and its text."""
+
+    buttons: tuple[TouchButton, ...] = ()
+    texts: tuple[DrawnText, ...] = ()
+
+    def action_at(self, pos: tuple[float, float]) -> Action | None:
+        """The action of the button at ``pos`` (pixels), or None."""
+        return next((b.action for b in self.buttons if b.contains(pos)), None)
+
+
+def render(surface: pygame.Surface, view: ScoreboardView, t: float = 0.0) -> Drawn:
     """Draw ``view`` onto ``surface`` (any size; 800x480, 1024x600 and 1920x1080 are designed for)."""
     c = Canvas(surface)
     surface.fill(BG)
@@ -59,8 +99,10 @@ def render(surface: pygame.Surface, view: ScoreboardView, t: float = 0.0) -> Non
     _history(c, view)
     _table(c, view)
     _strips(c, view)
+    buttons: tuple[TouchButton, ...] = ()
     if view.renege is not None:
-        _renege(c, view.renege, t)
+        buttons = _renege(c, view.renege, t)
+    return Drawn(buttons, tuple(c.texts))
 
 
 def render_surface(view: ScoreboardView, size: tuple[int, int] = (800, 480), t: float = 0.0) -> pygame.Surface:
@@ -75,8 +117,8 @@ def render_surface(view: ScoreboardView, size: tuple[int, int] = (800, 480), t: 
 
 def _scores(c: Canvas, view: ScoreboardView) -> None:
     for team in (0, 1):
-        _team_panel(c, view, team, (8, 8 + team * 184, SIDE - 14, 176))
-    c.text(f"Game to {view.target}", 17, DIM, (8 + (SIDE - 14) / 2, 380), bold=True)
+        _team_panel(c, view, team, (8, 8 + team * 180, SIDE - 14, 172))
+    c.text(f"Game to {view.target}", 17, DIM, (8 + (SIDE - 14) / 2, MAIN_H - 11), bold=True)
 
 
 def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
@@ -86,7 +128,8 @@ def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
     c.fill(box, PANEL, radius=12)
     c.fill((x, y, w, 34), color, radius=12)
     c.fill((x, y + 20, w, 14), color)
-    c.text(view.team_name(team).upper(), 18, INK, (x + w / 2, y + 17), bold=True, max_width=w - 16)
+    header = _team_header(c, view, team, NAME_MIN, w - 16, upper=True)
+    c.text(header, 18, INK, (x + w / 2, y + 17), bold=True, max_width=w - 16, min_size=NAME_MIN)
     if won:
         c.fill(box, GOLD, radius=12, width=4)
     score = view.score[team]
@@ -94,22 +137,46 @@ def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
         _six_and_four(c, score, team, (x + 8, y + 44, 132, 100))
     else:
         shows_tricks = view.stage in (Stage.PLAYING, Stage.HAND_OVER)
-        center = (x + (72 if shows_tricks else w / 2), y + 96)
+        center = (x + (72 if shows_tricks else w / 2), y + 94)
         c.text(str(score), 108 if score < 10 else 84, WHITE, center, bold=True)
     if view.stage not in (Stage.PLAYING, Stage.HAND_OVER):
         return
     # tricks this hand: a number to read from afar, pips to count at a glance
-    c.text("TRICKS", 12, DIM, (x + w - 33, y + 50), bold=True)
-    c.text(str(view.tricks[team]), 42, WHITE, (x + w - 33, y + 84), bold=True)
+    c.text("TRICKS", 12, DIM, (x + w - 37, y + 50), bold=True)
+    c.text(str(view.tricks[team]), 42, WHITE, (x + w - 37, y + 84), bold=True)
     for i in range(5):
-        center = (x + 22 + i * 24, y + 158)
+        center = (x + 22 + i * 24, y + 154)
         if i < view.tricks[team]:
             c.circle(center, 8, color)
         else:
             c.circle(center, 8, PANEL_EDGE, width=2)
     tag = _team_tag(view, team)
     if tag:
-        pill(c, tag, (x + w - 33, y + 128), 11, INK, color, max_width=62)
+        pill(c, tag, (x + w - 37, y + 128), 12, INK, color, max_width=70)
+
+
+def _team_header(
+    c: Canvas, view: ScoreboardView, team: int, min_size: float, max_width: float, upper: bool = False
+) -> str:
+    """The team's name to fit ``max_width`` in bold at ``min_size`` or larger (in capitals with ``upper``).
+
+    Two long seat names are each cut short, so both partners still show.
+    """
+    full = view.team_name(team).upper() if upper else view.team_name(team)
+    if view.team_names[team] or c.text_size(full, min_size, True)[0] <= max_width:
+        return full
+    names = [view.seats[team].name, view.seats[team + 2].name]
+    if upper:
+        names = [n.upper() for n in names]
+    cut = [len(n) for n in names]
+
+    def joined() -> str:
+        return "\u2013".join(n if k == len(n) else n[:k].rstrip() + ELLIPSIS for n, k in zip(names, cut, strict=True))
+
+    while c.text_size(joined(), min_size, True)[0] > max_width and max(cut) > 1:
+        longer = 0 if cut[0] >= cut[1] else 1
+        cut[longer] -= 1
+    return joined()
 
 
 def _team_tag(view: ScoreboardView, team: int) -> str:
@@ -130,14 +197,14 @@ def _six_and_four(c: Canvas, score: int, team: int, box: Box) -> None:
         cx = x + k * (cw + 10)
         c.fill((cx, y, cw, ch), WHITE, radius=6)
         for i, (col, row) in enumerate(spots):
-            center = (cx + 16 + col * 24, y + 15 + row * 24)
+            center = (cx + 14 + col * 23, y + 14 + row * 23)
             if i < shown:
                 c.text(suit.symbol, 20, pip_color, center)
             else:
                 c.circle(center, 5, (200, 200, 205), width=1.5)
         shown -= n
-        c.text(str(n), 10, (120, 120, 120), (cx + cw - 7, y + ch - 8))
-    c.text(f"= {score}", 20, WHITE, (x + w / 2, y + ch + 16), bold=True)
+        c.text(str(n), 12, (120, 120, 120), (cx + cw - 7, y + ch - 9))
+    c.text(f"= {score}", 20, WHITE, (x + w / 2, y + ch + 13), bold=True)
 
 
 # --- right column: trump and history ---------------------------------------------------------------------------
@@ -164,10 +231,11 @@ def _trump(c: Canvas, view: ScoreboardView) -> None:
         c.fill(tile, PANEL_EDGE, radius=12, width=2)
         if view.stage in (Stage.DEALING, Stage.BIDDING):
             c.text("?", 70, PANEL_EDGE, (tile[0] + tile[2] / 2, tile[1] + tile[3] / 2), bold=True)
-    info_x, info_w = x + 130, w - 136
+    info_x, info_w = x + 126, w - 128
     if view.maker is not None and (view.trump is not None or view.no_trump):
         c.text("made by", 13, DIM, (info_x + info_w / 2, y + 56))
-        c.text(view.seats[view.maker].name, 19, WHITE, (info_x + info_w / 2, y + 80), bold=True, max_width=info_w)
+        name = view.seats[view.maker].name
+        c.text(name, 19, WHITE, (info_x + info_w / 2, y + 80), bold=True, max_width=info_w, min_size=NAME_MIN)
         if view.maker in view.alone:
             pill(c, "ALONE", (info_x + info_w / 2, y + 114), 13, WHITE, CARD_RED, max_width=info_w)
     elif view.stage is Stage.BIDDING:
@@ -179,7 +247,7 @@ def _history(c: Canvas, view: ScoreboardView) -> None:
     x, y, w, h = c.width - SIDE + 6, 192.0, SIDE - 14, MAIN_H - 200
     c.fill((x, y, w, h), PANEL, radius=12)
     c.text("HANDS", 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
-    c.text("points · score", 11, DIM, (x + w - 10, y + 16), anchor="midright")
+    c.text("points · score", 12, DIM, (x + w - 10, y + 16), anchor="midright")
     rows = view.history[-6:]
     if not rows:
         c.text("no hands yet", 14, PANEL_EDGE, (x + w / 2, y + h / 2))
@@ -197,16 +265,17 @@ def _history_row(c: Canvas, view: ScoreboardView, row: HistoryRow, box: Box) -> 
     elif row.maker:
         c.text("NT", 12, WHITE, (x + 42, mid), bold=True)
     if row.maker:
-        r = c.text(row.maker, 14, WHITE, (x + 56, mid), anchor="midleft", max_width=54 if row.alone else 70)
+        r = c.text(row.maker, 14, WHITE, (x + 56, mid), anchor="midleft", max_width=42 if row.alone else 62,
+                   min_size=13)
         if row.alone:  # a red "A" chip, like the ALONE tags elsewhere
-            chip_x = r.right / c.scale + 9
-            c.circle((chip_x, mid), 7.5, CARD_RED)
-            c.text("A", 10, WHITE, (chip_x, mid), bold=True)
+            chip_x = r.right / c.scale + 10
+            c.circle((chip_x, mid), 8.5, CARD_RED)
+            c.text("A", 12, WHITE, (chip_x, mid), bold=True)
     else:
-        c.text(row.note or "thrown in", 14, DIM, (x + 56, mid), anchor="midleft", max_width=70)
+        c.text(row.note or "thrown in", 14, DIM, (x + 56, mid), anchor="midleft", max_width=62, min_size=13)
     for team in (0, 1):
         if row.points[team]:
-            c.text(f"+{row.points[team]}", 15, TEAM_COLORS[team], (x + 146, mid), anchor="midright", bold=True)
+            c.text(f"+{row.points[team]}", 15, TEAM_COLORS[team], (x + 148, mid), anchor="midright", bold=True)
     score = f"{row.score[0]}\u2013{row.score[1]}"
     c.text(score, 15, WHITE, (x + w - 10, mid), anchor="midright", bold=True)
 
@@ -264,7 +333,8 @@ def _table(c: Canvas, view: ScoreboardView) -> None:
         if view.dealer is not None:
             c.text(f"{view.seats[view.dealer].name} deals", 18, DIM, (cx, cy + 28))
     reviewing = view.stage is Stage.HAND_OVER and bool(view.review)
-    if not reviewing:  # the hand in review takes the whole centre; the names are on the history's rows
+    # the hand in review and the won game take the whole centre (the names are on the history's rows)
+    if not reviewing and view.stage is not Stage.GAME_OVER:
         for seat, (label_pos, _) in enumerate(positions):
             _seat_label(c, view, seat, label_pos)
     if reviewing:
@@ -284,15 +354,16 @@ def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float,
         fg, bg, text = INK, GOLD, f"\u25b6 {s.name}"
     else:
         fg, bg, text = WHITE, SEAT_BG, s.name
-    box = pill(c, text, center, 19, fg, bg, max_width=150)
+    box = pill(c, text, center, 19, fg, bg, max_width=150, min_size=NAME_MIN)
     chips = [k for k, on in (("ALONE", seat in view.alone), ("D", view.dealer == seat)) if on]
     if not chips:
         return
     if seat % 2 == 0:  # top and bottom: chips to the right of the name
         x, y = box[0] + box[2] + 6, center[1]
-    else:  # the sides: chips in a row under the card (or the name, when there are no cards)
+    else:  # the sides: chips in a row under the seat's card, or under the name where no card is drawn
         widths = [_chip_width(c, k) for k in chips]
-        below = 128 if view.stage is Stage.PLAYING else 28
+        has_card = view.stage is Stage.PLAYING and not s.sitting_out
+        below = 128 if has_card else 28
         x, y = center[0] - (sum(widths) + 6 * (len(chips) - 1)) / 2, center[1] + below
     for k in chips:
         w = _chip_width(c, k)
@@ -300,25 +371,39 @@ def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float,
             c.circle((x + w / 2, y), 13, WHITE)
             c.text("D", 15, INK, (x + w / 2, y), bold=True)
         else:
-            pill(c, k, (x + w / 2, y), 11, WHITE, CARD_RED)
+            pill(c, k, (x + w / 2, y), 12, WHITE, CARD_RED)
         x += w + 6
 
 
 def _chip_width(c: Canvas, chip: str) -> float:
-    return 26.0 if chip == "D" else c.text_size(chip, 11, True)[0] + 11
+    return 26.0 if chip == "D" else c.text_size(chip, 12, True)[0] + 12
 
 
 def _result_box(c: Canvas, view: ScoreboardView) -> None:
     cx, cy = c.width / 2, MAIN_H / 2
     w = c.width - 2 * SIDE - 24
-    lines = c.wrap(view.result or "Hand over", 24, w - 28, bold=True)[:4]
-    h = 56 + 32 * len(lines)
+    size, lines = _headline(c, view.result or "Hand over", (24, 21, 19, 17), w - 28, 4)
+    if lines[-1].endswith(ELLIPSIS):  # long seat names: a fifth line of the smallest type
+        size, lines = _headline(c, view.result, (17,), w - 28, 5)
+    step = size * 4 / 3
+    h = 56 + step * len(lines)
     box = (cx - w / 2, cy - h / 2, w, h)
     c.fill(box, WHITE, radius=14)
     c.fill(box, GOLD, radius=14, width=4)
     for i, line in enumerate(lines):
-        c.text(line, 24, INK, (cx, box[1] + 30 + i * 32), bold=True)
+        c.text(line, size, INK, (cx, box[1] + 14 + step / 2 + i * step), bold=True)
     c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 16, (90, 90, 96), (cx, box[1] + h - 20))
+
+
+def _headline(
+    c: Canvas, text: str, sizes: tuple[float, ...], max_width: float, max_lines: int
+) -> tuple[float, list[str]]:
+    """The largest of ``sizes`` at which bold ``text`` wraps into ``max_lines``; at the smallest, it is cut short."""
+    for size in sizes:
+        lines = c.wrap(text, size, max_width, bold=True)
+        if len(lines) <= max_lines:
+            return size, lines
+    return sizes[-1], c.wrap(text, sizes[-1], max_width, bold=True, max_lines=max_lines)
 
 
 def _hand_review(c: Canvas, view: ScoreboardView) -> None:
@@ -326,12 +411,12 @@ def _hand_review(c: Canvas, view: ScoreboardView) -> None:
     cx = c.width / 2
     w = c.width - 2 * SIDE - 16
     x0 = cx - w / 2
-    lines = c.wrap(view.result or "Hand over", 18, w - 20, bold=True)[:3]
+    size, lines = _headline(c, view.result or "Hand over", (18, 16, 15), w - 20, 3)
     box = (x0, 6, w, 36 + 22 * len(lines))
     c.fill(box, WHITE, radius=12)
     c.fill(box, GOLD, radius=12, width=3)
     for i, line in enumerate(lines):
-        c.text(line, 18, INK, (cx, box[1] + 18 + 22 * i), bold=True, max_width=w - 20)
+        c.text(line, size, INK, (cx, box[1] + 18 + 22 * i), bold=True, max_width=w - 20)
     c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 14, (90, 90, 96), (cx, box[1] + box[3] - 14))
     snaps = view.review[:5]
     top = box[1] + box[3] + 10
@@ -352,7 +437,8 @@ def _game_over(c: Canvas, view: ScoreboardView) -> None:
     team = view.winner if view.winner is not None else 0
     c.fill(box, TEAM_COLORS[team], radius=16, width=5)
     c.text("GAME!", 26, GOLD, (cx, box[1] + 34), bold=True)
-    c.text(view.team_name(team), 36, TEAM_COLORS[team], (cx, box[1] + 82), bold=True, max_width=w - 24)
+    name = _team_header(c, view, team, 24, w - 24)
+    c.text(name, 36, TEAM_COLORS[team], (cx, box[1] + 82), bold=True, max_width=w - 24, min_size=24)
     c.text("win", 22, WHITE, (cx, box[1] + 118), bold=True)
     c.text(f"{view.score[team]}\u2013{view.score[1 - team]}", 64, WHITE, (cx, cy + 50), bold=True)
     c.text("New game: hold Undo, or press N", 15, DIM, (cx, box[1] + box[3] - 22))
@@ -367,9 +453,9 @@ def _strips(c: Canvas, view: ScoreboardView) -> None:
         bg, fg = BANNER_COLORS[view.banner.kind]
         c.fill(ann, bg)
         icon = "?" if view.banner.kind is BannerKind.CHECK_CARD else "\u26a0"
-        c.circle((24, MAIN_H + ANN_H / 2), 14, fg)
-        c.text(icon, 18, bg, (24, MAIN_H + ANN_H / 2 + 1), bold=True)
-        _strip_text(c, view.banner.text, 46, c.width - 56, fg, bold=True)
+        c.circle((24, MAIN_H + ANN_H / 2), 15, fg)
+        c.text(icon, 19, bg, (24, MAIN_H + ANN_H / 2 + 1), bold=True)
+        _strip_text(c, view.banner.text, 48, c.width - 58, fg, bold=True)
     else:
         c.fill(ann, STRIP_BG)
         _strip_text(c, view.announcement, 16, c.width - 32, WHITE)
@@ -377,38 +463,38 @@ def _strips(c: Canvas, view: ScoreboardView) -> None:
     c.fill((0.0, top, c.width, c.height - top), PROMPT_BG)
     right = c.width - 10
     mid = top + (c.height - top) / 2
-    if not view.camera_ok:
-        text = view.camera_text.upper()
-        w = c.text_size(text, 15, True)[0] + 15
-        pill(c, text, (right - w / 2, mid), 15, WHITE, ALERT_RED)
-        right -= w + 12
-    if view.muted:
-        w = c.text_size("MUTED", 13, True)[0]
-        c.text("MUTED", 13, DIM, (right, mid), anchor="midright", bold=True)
-        right -= w + 12
+    for text, fg, bg, shown in (
+        (view.camera_text.upper(), WHITE, ALERT_RED, not view.camera_ok),
+        ("MUTED", WHITE, (70, 70, 78), view.muted),
+    ):
+        if shown:
+            w = c.text_size(text, 16, True)[0] + 16
+            pill(c, text, (right - w / 2, mid), 16, fg, bg)
+            right -= w + 10
     if view.prompt:
-        c.text(f"\u25b6 {view.prompt}", 26, GOLD, (14, mid), anchor="midleft", bold=True, max_width=right - 24)
+        c.text(f"\u25b6 {view.prompt}", PROMPT_SIZE, GOLD, (12, mid), anchor="midleft", bold=True,
+               max_width=right - 22, min_size=PROMPT_MIN)
 
 
 def _strip_text(c: Canvas, text: str, x: float, max_width: float, color: Color, bold: bool = False) -> None:
-    """One line in the announcement strip; a long one wraps to two smaller lines before it shrinks."""
+    """One line in the announcement strip, as large as fits; a long one takes two smaller lines."""
     mid = MAIN_H + ANN_H / 2
-    if c.text_size(text, 20, bold)[0] <= max_width:
-        c.text(text, 20, color, (x, mid), anchor="midleft", bold=bold)
+    size = c.fit_size(text, ANNOUNCE_SIZE, max_width, bold, ANNOUNCE_MIN)
+    if c.text_size(text, size, bold)[0] <= max_width:
+        c.text(text, size, color, (x, mid), anchor="midleft", bold=bold)
         return
-    lines = c.wrap(text, 16, max_width, bold)
-    if len(lines) > 2:
-        lines = [lines[0], " ".join(lines[1:])]
+    lines = c.wrap(text, ANNOUNCE_TWO_LINES, max_width, bold, max_lines=2)
     for i, line in enumerate(lines):
-        y = mid + (i - (len(lines) - 1) / 2) * 19
-        c.text(line, 16, color, (x, y), anchor="midleft", bold=bold, max_width=max_width)
+        y = mid + (i - (len(lines) - 1) / 2) * (ANNOUNCE_TWO_LINES + 1)
+        c.text(line, ANNOUNCE_TWO_LINES, color, (x, y), anchor="midleft", bold=bold, max_width=max_width,
+               min_size=ANNOUNCE_TWO_LINES)
 
 
 # --- renege alert ----------------------------------------------------------------------------------------------
 
 
-def _renege(c: Canvas, alert: RenegeAlert, t: float) -> None:
-    """Full screen, flashing (from ``t``), with hazard stripes so it reads without colour too."""
+def _renege(c: Canvas, alert: RenegeAlert, t: float) -> tuple[TouchButton, ...]:
+    """Full screen, flashing (from ``t``), with hazard stripes so it reads without colour too; its two buttons."""
     bright = int(t * FLASH_HZ * 2) % 2 == 0
     c.fill((0.0, 0.0, c.width, c.height), ALERT_RED if bright else ALERT_DARK)
     edge = 16.0
@@ -416,20 +502,28 @@ def _renege(c: Canvas, alert: RenegeAlert, t: float) -> None:
         hatch(c, box, 0, (255, 210, 0) if bright else INK, INK if bright else (255, 210, 0), spacing=22)
     cx = c.width / 2
     c.text("RENEGE!", 70, WHITE, (cx, 66), bold=True)
-    c.text(alert.offender, 30, GOLD, (cx, 120), bold=True, max_width=c.width - 40)
-    lines = c.wrap(alert.evidence, 23, c.width - 60)[:3]
+    c.text(alert.offender, 30, GOLD, (cx, 120), bold=True, max_width=c.width - 40, min_size=24)
+    lines = c.wrap(alert.evidence, 23, c.width - 60, max_lines=3)
     for i, line in enumerate(lines):
         c.text(line, 23, WHITE, (cx, 158 + i * 30))
     y = 160 + 30 * len(lines)
     if alert.snapshots:
         _snapshots(c, alert.snapshots, (30, y, c.width - 60, 370 - y))
     if alert.penalty:
-        c.text(f"Penalty: {alert.penalty}", 19, WHITE, (cx, 388), bold=True, max_width=c.width - 40)
+        c.text(f"Penalty: {alert.penalty}", 19, WHITE, (cx, 388), bold=True, max_width=c.width - 40, min_size=16)
     half = (c.width - 48) / 2
-    for k, (hint, bg, fg) in enumerate(((alert.accept_hint, GOLD, INK), (alert.dismiss_hint, WHITE, INK))):
-        box = (16 + k * (half + 16), 410, half, 46)
+    buttons = []
+    choices = (
+        (alert.accept_hint, GOLD, Action(ButtonAction.ACCEPT_PENALTY)),
+        (alert.dismiss_hint, WHITE, Action(ButtonAction.DISMISS_RENEGE)),
+    )
+    for k, (hint, bg, action) in enumerate(choices):
+        box = (16 + k * (half + 16), 408, half, 50)
         c.fill(box, bg, radius=10)
-        c.text(hint, 20, fg, (box[0] + half / 2, box[1] + 23), bold=True, max_width=half - 16)
+        c.text(hint, 21, INK, (box[0] + half / 2, box[1] + 25), bold=True, max_width=half - 16, min_size=16)
+        r = c.rect(box)
+        buttons.append(TouchButton(action, (r.x, r.y, r.width, r.height)))
+    return tuple(buttons)
 
 
 def _snapshots(c: Canvas, snaps: tuple[Snapshot, ...], area: Box, caption_size: int = 16) -> None:

@@ -2,10 +2,12 @@
 
 Each is a literal `ScoreboardView`, worded through `display.phrases` as the
 adapter words the live game, so the pictures show what players will see.
+Each takes the four seat names, so tests can draw every screen with long ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pygame
@@ -29,6 +31,8 @@ from table.announcements import (
     Expect,
     GameWon,
     HandScored,
+    Irregularity,
+    IrregularityKind,
     Prompt,
     RenegeEvidence,
     TrickWon,
@@ -36,52 +40,69 @@ from table.announcements import (
 from table.cards import Card, Suit
 
 NAMES = DEFAULT_SEAT_NAMES
+Names = tuple[str, str, str, str]
 C = Card.parse
 
-HISTORY = (
-    HistoryRow(1, Suit.SPADES, "North", False, (3, 2), (1, 0), (1, 0)),
-    HistoryRow(2, Suit.HEARTS, "East", False, (3, 2), (0, 2), (1, 2), "euchre"),
-    HistoryRow(3, None, "", False, (0, 0), (0, 0), (1, 2), "thrown in"),
-    HistoryRow(4, Suit.CLUBS, "West", True, (0, 5), (0, 4), (1, 6), "lone march"),
-    HistoryRow(5, Suit.DIAMONDS, "South", False, (5, 0), (2, 0), (3, 6), "march"),
-    HistoryRow(6, Suit.SPADES, "North", False, (4, 1), (1, 0), (4, 6)),
+# (trump, maker seat or None, alone, tricks, points, score, note) of the hands before the samples' moment
+_HANDS: tuple[tuple[Suit | None, int | None, bool, tuple[int, int], tuple[int, int], tuple[int, int], str], ...] = (
+    (Suit.SPADES, 0, False, (3, 2), (1, 0), (1, 0), ""),
+    (Suit.HEARTS, 0, False, (2, 3), (0, 2), (1, 2), "euchre"),
+    (None, None, False, (0, 0), (0, 0), (1, 2), "thrown in"),
+    (Suit.CLUBS, 3, True, (0, 5), (0, 4), (1, 6), "lone march"),
+    (Suit.DIAMONDS, 2, False, (5, 0), (2, 0), (3, 6), "march"),
+    (Suit.SPADES, 0, False, (4, 1), (1, 0), (4, 6), ""),
+    (Suit.CLUBS, 2, False, (2, 3), (0, 2), (4, 8), "euchre"),
+    (Suit.HEARTS, 0, False, (3, 2), (1, 0), (5, 8), ""),
+    (Suit.SPADES, 2, False, (5, 0), (2, 0), (7, 8), "march"),
+    (Suit.DIAMONDS, 1, False, (0, 5), (0, 2), (7, 10), "march"),
 )
 
 
-def bidding_round_1() -> ScoreboardView:
+def history(hands: int, names: Names = NAMES) -> tuple[HistoryRow, ...]:
+    """The first ``hands`` rows of the sample game's hand-by-hand history."""
+    return tuple(
+        HistoryRow(i + 1, trump, names[maker] if maker is not None else "", alone, tricks, points, score, note)
+        for i, (trump, maker, alone, tricks, points, score, note) in enumerate(_HANDS[:hands])
+    )
+
+
+HISTORY = history(6)
+
+
+def bidding_round_1(names: Names = NAMES) -> ScoreboardView:
     up = C("Jd")
     return ScoreboardView(
-        seats=seats_named(NAMES),
+        seats=seats_named(names),
         score=(4, 6),
         stage=Stage.BIDDING,
         bid_round=1,
         dealer=3,
         turn=0,
         up_card=up,
-        prompt=phrases.prompt_text(Prompt(0, Expect.BID_ROUND_1, up_card=up), NAMES),
-        announcement="West deals. J\u2666 is up",
-        history=HISTORY,
+        prompt=phrases.prompt_text(Prompt(0, Expect.BID_ROUND_1, up_card=up), names),
+        announcement=f"{names[3]} deals. J\u2666 is up",
+        history=history(6, names),
     )
 
 
-def bidding_round_2() -> ScoreboardView:
+def bidding_round_2(names: Names = NAMES) -> ScoreboardView:
     up = C("Jd")
     return replace(
-        bidding_round_1(),
+        bidding_round_1(names),
         bid_round=2,
         turn=2,
         up_card_turned_down=True,
-        prompt=phrases.prompt_text(Prompt(2, Expect.BID_ROUND_2, up_card=up), NAMES),
+        prompt=phrases.prompt_text(Prompt(2, Expect.BID_ROUND_2, up_card=up), names),
         announcement="Everyone passed J\u2666: it is turned down",
     )
 
 
-def play_mid_trick() -> ScoreboardView:
+def play_mid_trick(names: Names = NAMES) -> ScoreboardView:
     seats = (
-        SeatView("North", card=C("Ks"), led=True),
-        SeatView("East", card=C("9s")),
-        SeatView("South", card=C("Jd"), winning=True),
-        SeatView("West"),
+        SeatView(names[0], card=C("Ks"), led=True),
+        SeatView(names[1], card=C("9s")),
+        SeatView(names[2], card=C("Jd"), winning=True),
+        SeatView(names[3]),
     )
     last = TrickWon(seat=1, card=C("Jh"), trick=1)
     return ScoreboardView(
@@ -94,9 +115,9 @@ def play_mid_trick() -> ScoreboardView:
         maker=1,
         tricks=(1, 1),
         trick_number=3,
-        prompt=phrases.prompt_text(Prompt(3, Expect.FOLLOW, suit=Suit.SPADES), NAMES),
-        announcement=phrases.announcement_text(last, NAMES, trump=Suit.HEARTS),
-        history=HISTORY,
+        prompt=phrases.prompt_text(Prompt(3, Expect.FOLLOW, suit=Suit.SPADES), names),
+        announcement=phrases.announcement_text(last, names, trump=Suit.HEARTS),
+        history=history(6, names),
     )
 
 
@@ -112,7 +133,7 @@ def _snapshot_rgb(caption: str, cards: tuple[str, ...], size: tuple[int, int] = 
     return Snapshot(caption, size, pygame.image.tobytes(surf, "RGB"))
 
 
-def renege_alert() -> ScoreboardView:
+def renege_alert(names: Names = NAMES) -> ScoreboardView:
     evidence = RenegeEvidence(
         seat=3,
         suit=Suit.HEARTS,
@@ -123,36 +144,35 @@ def renege_alert() -> ScoreboardView:
         proof_card=C("Th"),
     )
     alert = RenegeAlert(
-        offender="West",
-        evidence=phrases.renege_evidence_text(evidence, NAMES),
-        penalty="North\u2013South score 2",
+        offender=names[3],
+        evidence=phrases.renege_evidence_text(evidence, names),
+        penalty=f"{phrases.team_name(names, 0)} score 2",
         snapshots=(
-            _snapshot_rgb("Trick 2: West showed out (A\u2663)", ("Kh", "9h", "Qh", "Ac")),
-            _snapshot_rgb("Trick 4: West played 10\u2665", ("As", "Th", "9c", "Js")),
+            _snapshot_rgb(f"Trick 2: {names[3]} showed out (A\u2663)", ("Kh", "9h", "Qh", "Ac")),
+            _snapshot_rgb(f"Trick 4: {names[3]} played 10\u2665", ("As", "Th", "9c", "Js")),
         ),
     )
-    return replace(play_mid_trick(), renege=alert, prompt="Renege: accept the penalty or dismiss it")
+    return replace(play_mid_trick(names), renege=alert, prompt="Renege: accept the penalty or dismiss it")
 
 
-def hand_scored() -> ScoreboardView:
+def hand_scored(names: Names = NAMES) -> ScoreboardView:
     scored = HandScored(points=(0, 2), tricks=(2, 3), makers=0, reason="euchre", score=(4, 8))
-    history = (*HISTORY, HistoryRow(7, Suit.CLUBS, "South", False, (2, 3), (0, 2), (4, 8), "euchre"))
     return ScoreboardView(
-        seats=seats_named(NAMES),
+        seats=seats_named(names),
         score=scored.score,
         stage=Stage.HAND_OVER,
         dealer=3,
         trump=Suit.CLUBS,
         maker=2,
         tricks=scored.tricks,
-        result=phrases.hand_result_text(scored, NAMES),
-        announcement=phrases.announcement_text(TrickWon(1, C("Ac"), 4), NAMES, trump=Suit.CLUBS),
-        prompt="North deals next: turn up the top card",
-        history=history,
+        result=phrases.hand_result_text(scored, names),
+        announcement=phrases.announcement_text(TrickWon(1, C("Ac"), 4), names, trump=Suit.CLUBS),
+        prompt=f"{names[0]} deals next: turn up the top card",
+        history=history(7, names),
     )
 
 
-def hand_review() -> ScoreboardView:
+def hand_review(names: Names = NAMES) -> ScoreboardView:
     tricks = (
         ("Trick 1", ("Jc", "9c", "Ac", "Qc")),
         ("Trick 2", ("Kh", "9h", "Qh", "Jd")),
@@ -160,50 +180,46 @@ def hand_review() -> ScoreboardView:
         ("Trick 4", ("Ad", "Kd", "Tc", "9d")),
         ("Trick 5", ("Jh", "Qs", "Th", "Ah")),
     )
-    return replace(hand_scored(), review=tuple(_snapshot_rgb(cap, cards) for cap, cards in tricks))
+    return replace(hand_scored(names), review=tuple(_snapshot_rgb(cap, cards) for cap, cards in tricks))
 
 
-def game_won() -> ScoreboardView:
+def game_won(names: Names = NAMES) -> ScoreboardView:
     won = GameWon(team=1, score=(7, 10))
-    history = (
-        *HISTORY,
-        HistoryRow(7, Suit.CLUBS, "South", False, (2, 3), (0, 2), (4, 8), "euchre"),
-        HistoryRow(8, Suit.HEARTS, "North", False, (3, 2), (1, 0), (5, 8)),
-        HistoryRow(9, Suit.SPADES, "South", True, (5, 0), (2, 0), (7, 8), "march"),
-        HistoryRow(10, Suit.DIAMONDS, "East", False, (1, 4), (0, 2), (7, 10), "march"),
-    )
     return ScoreboardView(
-        seats=seats_named(NAMES),
+        seats=seats_named(names),
         score=won.score,
         stage=Stage.GAME_OVER,
         winner=1,
-        announcement=phrases.announcement_text(won, NAMES),
+        announcement=phrases.announcement_text(won, names),
         prompt="Hold Undo or press N for a new game",
-        history=history,
+        history=history(10, names),
     )
 
 
-def irregularity() -> ScoreboardView:
-    """Play with an irregularity banner, the camera lost, sound muted and the 6-and-4 score cards."""
+def irregularity(names: Names = NAMES) -> ScoreboardView:
+    """West plays before South, whose turn it is: the banner says so, South is still asked to play.
+
+    Also shows the camera lost, sound muted and the 6-and-4 score cards.
+    """
+    out_of_turn = Irregularity(IrregularityKind.OUT_OF_TURN, "seat 3 played out of turn (seat 2 to play)", 3, C("Qs"))
     return replace(
-        play_mid_trick(),
-        banner=Banner(BannerKind.IRREGULARITY, "Out of turn: West played before South \u2014 put it back?"),
+        play_mid_trick(names),
+        banner=Banner(BannerKind.IRREGULARITY, phrases.irregularity_text(out_of_turn, names)),
         camera_ok=False,
         muted=True,
-        alone=(1,),
         seats=(
-            SeatView("North", card=C("Ks"), led=True),
-            SeatView("East", card=C("9s"), winning=True),
-            SeatView("South"),
-            SeatView("West", sitting_out=True),
+            SeatView(names[0], card=C("Ks"), led=True, winning=True),
+            SeatView(names[1], card=C("9s")),
+            SeatView(names[2]),
+            SeatView(names[3], card=C("Qs")),
         ),
         turn=2,
-        prompt=phrases.prompt_text(Prompt(2, Expect.FOLLOW, suit=Suit.SPADES), NAMES),
+        prompt=phrases.prompt_text(Prompt(2, Expect.FOLLOW, suit=Suit.SPADES), names),
         score_style=ScoreStyle.CARDS,
     )
 
 
-SAMPLES = {
+SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "bidding-round-1": bidding_round_1,
     "bidding-round-2": bidding_round_2,
     "play-mid-trick": play_mid_trick,

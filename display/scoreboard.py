@@ -1,8 +1,8 @@
 """The scoreboard's loop: handle events, update, draw only when something changed, clean up in ``finally``.
 
 The app owns the game; it hands the scoreboard a new `ScoreboardView` with
-`Scoreboard.show` and reads player requests (keys and buttons, as `Action`s)
-from the queue. Nothing here touches disk, the camera or the speaker, and
+`Scoreboard.show` and reads player requests (keys, buttons, and taps on the
+touchscreen's drawn buttons, as `Action`s) from the queue. Nothing here touches disk, the camera or the speaker, and
 the per-frame hook the app passes to `run` must not block either. The
 surface is injected, so tests drive `step` with a plain Surface and a fake
 clock.
@@ -21,7 +21,7 @@ import pygame
 from display.actions import Action, ButtonAction
 from display.buttons import ButtonPanel
 from display.keyboard import action_for_key
-from display.render import FLASH_HZ, render
+from display.render import FLASH_HZ, TouchButton, render
 from display.view import ScoreboardView, ScoreStyle
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ class Scoreboard:
         self._dirty = True
         self._alert_since: float | None = None
         self._flash_phase = -1
+        self.buttons: tuple[TouchButton, ...] = ()  # the buttons on the screen now, for taps and clicks
 
     def show(self, view: ScoreboardView) -> None:
         """The view to draw from now on; a view equal to the last one changes nothing."""
@@ -76,6 +77,12 @@ class Scoreboard:
             self.actions.put(Action(ButtonAction.QUIT))
         elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED, pygame.WINDOWSIZECHANGED):
             self._dirty = True
+        pos = self._pointer(event)
+        if pos is not None:
+            tapped = next((b.action for b in self.buttons if b.contains(pos)), None)
+            if tapped is not None:
+                self.actions.put(tapped)
+            return
         action = action_for_key(event)
         if action is None:
             return
@@ -87,6 +94,20 @@ class Scoreboard:
         if action.kind is ButtonAction.QUIT:
             self.running = False
         self.actions.put(action)
+
+    def _pointer(self, event: pygame.event.Event) -> tuple[float, float] | None:
+        """Where a tap or a left click landed, in pixels, or None for other events.
+
+        SDL also reports a tap as a mouse click (marked ``touch``): only the finger event counts, so a
+        tap is never taken twice.
+        """
+        if event.type == pygame.FINGERDOWN:
+            w, h = self.surface.get_size()
+            return float(event.x) * w, float(event.y) * h
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+            x, y = event.pos
+            return float(x), float(y)
+        return None
 
     def update(self, now: float) -> None:
         """Poll the buttons, and mark the screen dirty when the renege alert's flash changes phase."""
@@ -106,7 +127,7 @@ class Scoreboard:
             return False
         view = self.view if self.score_style is None else replace(self.view, score_style=self.score_style)
         t = now - self._alert_since if self._alert_since is not None else 0.0
-        render(self.surface, view, t)
+        self.buttons = render(self.surface, view, t).buttons
         if self.flip:
             pygame.display.flip()
         self._dirty = False

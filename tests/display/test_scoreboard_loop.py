@@ -140,3 +140,41 @@ def test_open_display_gives_a_window_the_loop_flips() -> None:
     board.show(samples.hand_scored())
     assert board.step(0.0, events=[])
     assert surface.get_size() == (1024, 600)
+
+
+def _renege_board() -> tuple[Scoreboard, tuple[int, int, int, int], tuple[int, int, int, int]]:
+    board = Scoreboard(pygame.Surface((800, 480)), queue.Queue(), clock=lambda: 0.0)
+    board.show(samples.renege_alert())
+    board.step(0.0, events=[])
+    accept, dismiss = board.buttons
+    return board, accept.rect, dismiss.rect
+
+
+def _centre(rect: tuple[int, int, int, int]) -> tuple[int, int]:
+    return rect[0] + rect[2] // 2, rect[1] + rect[3] // 2
+
+
+def test_a_tap_or_a_click_on_the_renege_buttons_gives_their_actions() -> None:
+    board, accept, dismiss = _renege_board()
+    x, y = _centre(accept)
+    finger = pygame.event.Event(pygame.FINGERDOWN, x=x / 800, y=y / 480, touch_id=1, finger_id=0, pressure=1.0)
+    board.step(0.1, events=[finger])
+    assert board.actions.get_nowait() == Action(A.ACCEPT_PENALTY)
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=_centre(dismiss))
+    board.step(0.2, events=[click])
+    assert board.actions.get_nowait() == Action(A.DISMISS_RENEGE)
+    assert board.actions.empty()
+
+
+def test_a_tap_counts_once_and_only_on_a_button() -> None:
+    board, accept, _ = _renege_board()
+    # SDL reports a tap twice: as a finger, and as a mouse click marked "touch"
+    as_mouse = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=_centre(accept), touch=True)
+    right_click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=_centre(accept))
+    headline = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(400, 60))
+    board.step(0.1, events=[as_mouse, right_click, headline])
+    assert board.actions.empty()
+    board.show(samples.play_mid_trick())  # the alert is gone: so are its buttons
+    board.step(0.2, events=[])
+    board.step(0.3, events=[pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=_centre(accept))])
+    assert board.actions.empty()
