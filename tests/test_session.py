@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import queue
 from pathlib import Path
 from typing import Any
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from companion.session import SyncLogWriter, TableSession, ThreadedLogWriter
 from display.actions import Action, ButtonAction
 from table.announcements import Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon
 from table.cards import Card, Suit
 from table.deal import Phase
-from table.inputs import Discard, Input, OrderUp, Pass, Play, ReviseCard, Undo, UpCard
+from table.inputs import AcceptPenalty, Discard, DismissRenege, Input, OrderUp, Pass, Play, ReviseCard, Undo, UpCard
 from table.log import MatchLog, read_log
 from table.rules import Rules
 from vision.observations import TRICK, CardLanded, CardLifted, CardRevised, UpCardShown, Zone
@@ -277,3 +284,62 @@ def test_in_the_trick_pile_a_card_already_played_is_seen_again_and_the_lead_goes
     session.observe(CardLanded(TRICK, C("Ah"), 0.95, frame=30, seat=3))
     assert _logged(tmp_path)[-1] == Play(2, C("Kh"), 0.95)
     assert session.match.expected.seat == 3
+
+
+def _renege_proven(tmp_path: Path) -> TableSession:
+    """Seat 2 showed out of clubs in trick 1, then played a club in trick 2: the renege is up for decision."""
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
+        session.observe(_landed(seat, card, frame=10 + seat))
+    session.observe(_landed(1, "Ad", frame=30))
+    session.observe(_landed(2, "Tc", frame=31))
+    assert any(isinstance(a, RenegeProven) for a in session.release())
+    assert session.match.phase is Phase.RENEGE_DECISION
+    return session
+
+
+def _press(how: str, session: TableSession) -> Action:
+    """The action the table's request becomes on its way to the session: a button, a key, or a tap on the screen."""
+    import pygame
+
+    from display.adapter import build_view
+    from display.keyboard import action_for_key
+    from display.scoreboard import Scoreboard
+
+    if how in ("call button", "pass button"):
+        return Action(ButtonAction.CALL if how == "call button" else ButtonAction.PASS)
+    if how in ("y key", "x key"):
+        key = pygame.K_y if how == "y key" else pygame.K_x
+        action = action_for_key(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+        assert action is not None
+        return action
+    pygame.display.init()
+    actions: queue.Queue[Action] = queue.Queue()
+    board = Scoreboard(pygame.Surface((800, 480)), actions, clock=lambda: 0.0)
+    board.show(build_view(session.match.view(), ("North", "East", "South", "West"), rules=session.match.rules))
+    board.step(0.0, events=[])
+    accept, dismiss = board.buttons
+    x, y, w, h = (accept if how.startswith("tap accept") else dismiss).rect
+    if how.endswith("finger"):
+        event = pygame.event.Event(pygame.FINGERDOWN, x=(x + w / 2) / 800, y=(y + h / 2) / 480, touch_id=1, finger_id=0)
+    else:
+        event = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x + w // 2, y + h // 2))
+    board.step(0.1, events=[event])
+    return actions.get_nowait()
+
+
+@pytest.mark.parametrize("how", ["call button", "y key", "tap accept (finger)", "tap accept (mouse)"])
+def test_a_proven_renege_is_accepted_by_button_key_or_tap(tmp_path: Path, how: str) -> None:
+    session = _renege_proven(tmp_path)
+    session.act(_press(how, session), frame=40)
+    assert _logged(tmp_path)[-1] == AcceptPenalty()
+    assert session.match.phase is not Phase.RENEGE_DECISION
+
+
+@pytest.mark.parametrize("how", ["pass button", "x key", "tap dismiss (finger)"])
+def test_a_proven_renege_is_dismissed_by_button_key_or_tap(tmp_path: Path, how: str) -> None:
+    session = _renege_proven(tmp_path)
+    session.act(_press(how, session), frame=40)
+    assert _logged(tmp_path)[-1] == DismissRenege()
+    assert session.match.phase is not Phase.RENEGE_DECISION
