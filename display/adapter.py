@@ -66,7 +66,11 @@ _NOTES = {
     "renege_replay": "renege",
     "unfinished": "not seen",
     "unseen": "not seen",
+    "misdeal": "misdeal",
 }
+
+# A deal the table declared void: its row says so, with no trump, maker or points (the same dealer deals again).
+_VOID_REASONS = frozenset({"misdeal"})
 
 
 def build_view(
@@ -131,6 +135,8 @@ def _trump_state(
     match: MatchView, row: HandRow | None
 ) -> tuple[Suit | None, bool, int | None, tuple[int, ...], tuple[int, int]]:
     """(trump, no trump, maker, alone seats, tricks): the hand in play, or the hand just scored."""
+    if row is not None and row.reason in _VOID_REASONS:
+        return None, False, None, (), (0, 0)
     if row is not None:
         return row.trump, row.no_trump, row.maker_seat, row.alone_seats, row.tricks_won
     if not match.trump_made:
@@ -200,12 +206,13 @@ def _result(match: MatchView, recent: Sequence[Announcement], names: Sequence[st
 
 
 def _history_row(row: HandRow, names: Sequence[str]) -> HistoryRow:
-    maker = names[row.maker_seat] if row.maker_seat is not None else ""
+    void = row.reason in _VOID_REASONS
+    maker = names[row.maker_seat] if row.maker_seat is not None and not void else ""
     return HistoryRow(
         number=row.number + 1,
-        trump=row.trump,
+        trump=None if void else row.trump,
         maker=maker,
-        alone=row.maker_seat is not None and row.maker_seat in row.alone_seats,
+        alone=bool(maker) and row.maker_seat in row.alone_seats,
         tricks=row.tricks_won,
         points=row.points,
         score=row.score_after,

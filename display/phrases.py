@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from table.announcements import (
     Announcement,
@@ -122,36 +122,153 @@ def renege_evidence_text(evidence: RenegeEvidence, names: Sequence[str], voice: 
 
 _IRREGULARITY_TITLE = {
     IrregularityKind.OUT_OF_TURN: "Out of turn",
-    IrregularityKind.LONE_PARTNER_PLAYED: "Lone player's partner played",
+    IrregularityKind.LONE_PARTNER_PLAYED: "Lone player's partner",
     IrregularityKind.DUPLICATE_CARD: "Duplicate card",
     IrregularityKind.NOT_IN_DECK: "Card not in this deck",
-    IrregularityKind.PLAY_BEFORE_BIDDING_ENDED: "Card played before the bidding ended",
+    IrregularityKind.PLAY_BEFORE_BIDDING_ENDED: "Too early",
     IrregularityKind.BID_OUT_OF_TURN: "Bid out of turn",
     IrregularityKind.NOT_ALLOWED: "Not allowed",
     IrregularityKind.CHECK_CARD: "Check this card",
-    IrregularityKind.UP_CARD_PLAYED: "The turned-down up-card was played",
+    IrregularityKind.UP_CARD_PLAYED: "Up-card",
     IrregularityKind.SUSPECTED_RENEGE: "Possible renege",
     IrregularityKind.HAND_UNFINISHED: "Hand not seen to the end",
     IrregularityKind.DEAL_UNSEEN: "A deal went by unseen",
     IrregularityKind.CARD_UNSEEN: "A card went unseen",
+    IrregularityKind.MISDEAL: "Misdeal",
 }
+
+_DID = {"card": "played", "discard": "discarded"}  # the engine's name for where a card appeared -> the verb
+
+
+def _up_card_or_play(what: str, who: str, card: str) -> str:
+    """ "the up-card 9♥" / "West played 9♥" / "West discarded 9♥" (``what``: the engine's up-card, card, discard)."""
+    if what == "up-card":
+        return f"the up-card {card}"
+    return f"{who or 'a player'} {_DID.get(what, 'played')} {card}"
+
+
+# The engine's details, reworded per kind so that the banner says each thing once: (kind, the detail's
+# pattern, the words). The words get the match, the seat names, and who and which card (``who``, ``card``,
+# in the voice asked for); a detail that no pattern fits is shown as the engine wrote it.
+_Words = Callable[[re.Match[str], Sequence[str], str, str], str]
+_SEAT = r"seat ([0-3])"
+_CODE = r"\S+"  # a card as the engine writes it ("Qs"); the words use the Irregularity's own card
+_REWORDED: tuple[tuple[IrregularityKind, re.Pattern[str], _Words], ...] = tuple(
+    (kind, re.compile(pattern), words)
+    for kind, pattern, words in (
+        (
+            IrregularityKind.OUT_OF_TURN,
+            rf"{_SEAT} played out of turn \({_SEAT} to play\)",
+            lambda m, n, who, card: f"Out of turn: {n[int(m[1])]} played {card} ({n[int(m[2])]} to play)",
+        ),
+        (
+            IrregularityKind.OUT_OF_TURN,
+            rf"{_SEAT} already played to trick (\d+); card ignored",
+            lambda m, n, who, card: f"Out of turn: {n[int(m[1])]} already played to trick {m[2]}; {card} ignored",
+        ),
+        (
+            IrregularityKind.LONE_PARTNER_PLAYED,
+            rf"{_SEAT}'s partner is alone; card ignored",
+            lambda m, n, who, card: (
+                f"Lone player's partner: {n[int(m[1])]} played {card} while {n[(int(m[1]) + 2) % 4]} is alone; "
+                "card ignored"
+            ),
+        ),
+        (
+            IrregularityKind.DUPLICATE_CARD,
+            rf"(up-card|card|discard) {_CODE} was already seen this hand",
+            lambda m, n, who, card: f"Duplicate card: {_up_card_or_play(m[1], who, card)}, already seen this hand",
+        ),
+        (
+            IrregularityKind.NOT_IN_DECK,
+            rf"(up-card|card|discard) {_CODE} is not in an? (\d+)-card deck",
+            lambda m, n, who, card: f"Not in this {m[2]}-card deck: {_up_card_or_play(m[1], who, card)}",
+        ),
+        (
+            IrregularityKind.UP_CARD_PLAYED,
+            rf"(card|discard) {_CODE} is the up-card that was turned down",
+            lambda m, n, who, card: f"Up-card: {_up_card_or_play(m[1], who, card)}, which was turned down",
+        ),
+        (
+            IrregularityKind.UP_CARD_PLAYED,
+            rf"{_CODE} is the up-card the dealer took",
+            lambda m, n, who, card: f"Up-card: {who or 'a player'} played {card}, which the dealer took",
+        ),
+        (
+            IrregularityKind.PLAY_BEFORE_BIDDING_ENDED,
+            r"a card was played before (?:the )?(up-card was turned|bidding ended)",
+            lambda m, n, who, card: f"Too early: {who or 'a player'} played {card} before the {m[1]}",
+        ),
+        (
+            IrregularityKind.BID_OUT_OF_TURN,
+            rf"{_SEAT} bid out of turn \({_SEAT} to bid\)",
+            lambda m, n, who, card: f"Out of turn: {n[int(m[1])]} bid ({n[int(m[2])]} to bid)",
+        ),
+        (
+            IrregularityKind.BID_OUT_OF_TURN,
+            r"a bid before the up-card was turned",
+            lambda m, n, who, card: f"Too early: {who or 'a player'} bid before the up-card was turned",
+        ),
+        (
+            IrregularityKind.CHECK_CARD,
+            rf"check {_SEAT}'s card: read as {_CODE} with low confidence",
+            lambda m, n, who, card: f"Check {n[int(m[1])]}'s card: read as {card} with low confidence",
+        ),
+        (
+            IrregularityKind.CHECK_CARD,
+            rf"check the up-card: read as {_CODE} with low confidence",
+            lambda m, n, who, card: f"Check the up-card: read as {card} with low confidence",
+        ),
+        (
+            IrregularityKind.CARD_UNSEEN,
+            rf"{_SEAT}'s card in trick (\d+) went unseen; (.*)",
+            lambda m, n, who, card: f"{n[int(m[1])]}'s card in trick {m[2]} went unseen; {with_seat_names(m[3], n)}",
+        ),
+        (
+            IrregularityKind.DEAL_UNSEEN,
+            rf"(.*): {_SEAT}'s deal went by unseen; (.*)",
+            lambda m, n, who, card: (
+                f"{n[int(m[2])]}'s deal went by unseen: {with_seat_names(m[1], n)}; {with_seat_names(m[3], n)}"
+            ),
+        ),
+        (
+            IrregularityKind.MISDEAL,
+            rf"the table declared a misdeal: {_SEAT}'s deal is void and {_SEAT} deals again",
+            lambda m, n, who, card: f"Misdeal: {n[int(m[1])]}'s deal is void; {n[int(m[2])]} deals again",
+        ),
+        (
+            IrregularityKind.MISDEAL,
+            rf"{_SEAT} declared a hand of nines and tens: {_SEAT}'s deal is void and {_SEAT} deals again",
+            lambda m, n, who, card: (
+                f"Misdeal: {n[int(m[1])]} declared a hand of nines and tens; {n[int(m[2])]}'s deal is void, "
+                f"{n[int(m[3])]} deals again"
+            ),
+        ),
+    )
+)
 
 
 def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Voice.SCREEN) -> str:
-    """ "Out of turn: East played Q♠" - the kind's title, then who and what, then the engine's detail."""
-    parts = []
-    if irr.seat is not None:
-        parts.append(names[irr.seat])
+    """One sentence that says each thing once: "Out of turn: West played Q♠ (South to play)".
+
+    The engine's detail for the kind is reworded with the seats' names and the card as players write
+    it. A detail no rewording knows is shown after the kind's title, with who and which card where the
+    detail does not already name them: "Not allowed: East — bidding is over".
+    """
+    who = names[irr.seat] if irr.seat is not None else ""
+    card = card_text(irr.card, voice) if irr.card is not None else ""
+    for kind, pattern, words in _REWORDED:
+        found = pattern.fullmatch(irr.detail) if kind is irr.kind else None
+        if found is not None:
+            return words(found, names, who, card or "a card")
+    title = _IRREGULARITY_TITLE.get(irr.kind, irr.kind.value.replace("_", " ").capitalize())
+    detail = with_seat_names(irr.detail, names)
     if irr.card is not None:
-        parts.append(card_text(irr.card, voice))
-    who = " ".join(parts)
-    text = _IRREGULARITY_TITLE.get(irr.kind, irr.kind.value.replace("_", " ").capitalize())
-    if who:
-        text += f": {who}"
-    if irr.detail:
-        detail = with_seat_names(irr.detail, names)
-        text += f" \u2014 {detail}" if who else f": {detail}"
-    return text
+        detail = re.sub(rf"\b{re.escape(str(irr.card))}\b", card, detail)
+    missing = " ".join(part for part in (who, card) if part and part not in detail)
+    if missing and detail:
+        return f"{title}: {missing} \u2014 {detail}"
+    return f"{title}: {missing or detail}" if missing or detail else title
 
 
 _SEAT_NUMBER = re.compile(r"\bseat ([0-3])\b")
@@ -176,6 +293,7 @@ _HAND_RESULT = {
     "renege_replay": "Renege: the hand is played again",
     "unfinished": "Hand not seen to the end: not scored, check the score",
     "unseen": "A deal went by unseen: not scored, check the score",
+    "misdeal": "Misdeal: the deal is void, not scored",
 }
 EUCHRE_REASONS = frozenset({"euchre", "lone_euchre", "blind_lone_euchre", "lone_defender", "super_euchre"})
 MARCH_REASONS = frozenset({"march", "lone_march", "blind_lone"})
@@ -248,8 +366,9 @@ def speech_text(
 ) -> str | None:
     """What the speaker says for an announcement, or None for those it keeps quiet about.
 
-    Spoken: trump made, trick winners, reneges, euchres, marches, the game won, and
-    "check this card" (it needs someone to look at the table).
+    Spoken: trump made, trick winners, reneges, euchres, marches, the game won, a misdeal (like a
+    hand replayed for a renege, the deal is void and who deals again matters), and "check this card"
+    (it needs someone to look at the table).
     """
     if isinstance(a, TrickWon):
         return f"{names[a.seat]} takes the trick"
@@ -258,6 +377,8 @@ def speech_text(
     if isinstance(a, HandScored):
         return hand_result_text(a, names, Voice.SPEECH) if a.reason in _SPOKEN_REASONS else None
     if isinstance(a, Irregularity):
+        if a.kind is IrregularityKind.MISDEAL:
+            return irregularity_text(a, names, Voice.SPEECH)
         if a.kind is not IrregularityKind.CHECK_CARD:
             return None
         return f"Check this card, {names[a.seat]}" if a.seat is not None else "Check this card"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import pytest
 
 from display import phrases
@@ -24,6 +27,9 @@ from table.announcements import (
     WentAlone,
 )
 from table.cards import BENNY, Card, Suit
+from table.inputs import Discard, Input, Misdeal, NameTrump, OrderUp, Pass, Play, UpCard
+from table.match import Match
+from table.rules import Rules
 
 NAMES = ("North", "East", "South", "West")
 C = Card.parse
@@ -124,9 +130,9 @@ def test_irregularities_name_the_kind_the_seat_and_the_card() -> None:
 
 def test_the_engines_seat_numbers_read_as_the_tables_names() -> None:
     irr = Irregularity(IrregularityKind.CARD_UNSEEN, "seat 3's card in trick 1 went unseen; seat 1 leads", seat=3)
-    assert phrases.irregularity_text(irr, NAMES) == (
-        "A card went unseen: West \u2014 West's card in trick 1 went unseen; East leads"
-    )
+    assert phrases.irregularity_text(irr, NAMES) == "West's card in trick 1 went unseen; East leads"
+    irr = Irregularity(IrregularityKind.NOT_ALLOWED, "seat 2 may not do that with Qs", seat=2, card=C("Qs"))
+    assert phrases.irregularity_text(irr, NAMES) == "Not allowed: South may not do that with Q\u2660"
     assert phrases.with_seat_names("seat 0 played out of turn (seat 2 to play); seats 4", NAMES) == (
         "North played out of turn (South to play); seats 4"
     )
@@ -161,3 +167,117 @@ def test_speech_says_the_moments_that_matter_and_keeps_quiet_about_the_rest() ->
     plain = HandScored((1, 0), (3, 2), 0, "made", (5, 2))
     assert phrases.speech_text(plain, NAMES) is None
     assert phrases.speech_text(GameWon(1, (7, 10)), NAMES) == "East and West win the game, 10 to 7"
+
+
+# Each kind of irregularity as the engine raises it at a real table (dealer North; East bids first).
+_DEALT = (UpCard(C("9h")), OrderUp(1), Discard(0, C("9c")))
+_TURNED_DOWN = (UpCard(C("9h")), Pass(1), Pass(2), Pass(3), Pass(0), NameTrump(1, Suit.SPADES))
+ENGINE_IRREGULARITIES: list[tuple[str, tuple[Input, ...], str]] = [
+    ("out of turn", (*_DEALT, Play(1, C("Ah")), Play(3, C("Qs"))), "Out of turn: West played Q\u2660 (South to play)"),
+    (
+        "played twice",
+        (*_DEALT, Play(1, C("Ah")), Play(1, C("Kh"))),
+        "Out of turn: East already played to trick 1; K\u2665 ignored",
+    ),
+    (
+        "lone partner",
+        (UpCard(C("9h")), OrderUp(1, True), Discard(0, C("9c")), Play(1, C("Ah")), Play(3, C("Kh"))),
+        "Lone player's partner: West played K\u2665 while East is alone; card ignored",
+    ),
+    (
+        "duplicate",
+        (*_DEALT, Play(1, C("Ah")), Play(2, C("Ah"))),
+        "Duplicate card: South played A\u2665, already seen this hand",
+    ),
+    ("not in deck", (*_DEALT, Play(1, C("8h"))), "Not in this 24-card deck: East played 8\u2665"),
+    (
+        "turned-down up-card",
+        (*_TURNED_DOWN, Play(1, C("9h"))),
+        "Up-card: East played 9\u2665, which was turned down",
+    ),
+    ("dealer's up-card", (*_DEALT, Play(1, C("9h"))), "Up-card: East played 9\u2665, which the dealer took"),
+    (
+        "play in bidding",
+        (UpCard(C("9h")), Play(2, C("Ah"))),
+        "Too early: South played A\u2665 before the bidding ended",
+    ),
+    ("play before up-card", (Play(2, C("Ah")),), "Too early: South played A\u2665 before the up-card was turned"),
+    ("bid out of turn", (UpCard(C("9h")), Pass(3)), "Out of turn: West bid (East to bid)"),
+    ("bid before up-card", (Pass(1),), "Too early: East bid before the up-card was turned"),
+    (
+        "check a card",
+        (*_DEALT, Play(1, C("Ah"), 0.3)),
+        "Check East's card: read as A\u2665 with low confidence",
+    ),
+    ("check the up-card", (UpCard(C("9h"), 0.3),), "Check the up-card: read as 9\u2665 with low confidence"),
+    (
+        "card unseen",
+        (*_DEALT, Play(1, C("Ah")), Play(2, C("Kh")), Play(3, C("Qh")), Play(1, C("As"))),
+        "North's card in trick 1 went unseen; East leads the next trick, so took this one",
+    ),
+    (
+        "deal unseen",
+        (UpCard(C("9h"), unseen_deals=1),),
+        "North's deal went by unseen: no up-card was seen; not scored: check the score",
+    ),
+    (
+        "hand unfinished",
+        (*_DEALT, Play(1, C("Ah")), UpCard(C("Ts"), next_deal=True)),
+        "Hand not seen to the end: the next up-card came after 0 of 5 tricks; not scored: check the score",
+    ),
+    ("misdeal", (*_DEALT, Misdeal()), "Misdeal: North's deal is void; North deals again"),
+    ("not allowed", (UpCard(C("9h")), OrderUp(1), OrderUp(2)), "Not allowed: South \u2014 bidding is over"),
+    ("no deal to void", (Misdeal(),), "Not allowed: a misdeal, but no deal is in progress: North deals next"),
+]
+
+
+NA = Rules.preset("north_american")
+
+
+def _irregularities(inputs: tuple[Input, ...], rules: Rules = NA) -> list[Irregularity]:
+    match = Match(rules, first_dealer=0)
+    return [a for inp in inputs for a in match.apply(inp) if isinstance(a, Irregularity)]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "text"), [c[1:] for c in ENGINE_IRREGULARITIES], ids=[c[0] for c in ENGINE_IRREGULARITIES]
+)
+def test_each_irregularity_the_engine_raises_reads_as_one_sentence(inputs: tuple[Input, ...], text: str) -> None:
+    [irr] = _irregularities(inputs)
+    assert phrases.irregularity_text(irr, NAMES) == text
+
+
+def _two_word_phrases(text: str) -> list[tuple[str, str]]:
+    words = re.findall(r"[\w'\u2660\u2663\u2665\u2666]+", text.lower())
+    return list(zip(words, words[1:], strict=False))
+
+
+@pytest.mark.parametrize("inputs", [c[1] for c in ENGINE_IRREGULARITIES], ids=[c[0] for c in ENGINE_IRREGULARITIES])
+def test_an_irregularity_says_each_thing_once(inputs: tuple[Input, ...]) -> None:
+    [irr] = _irregularities(inputs)
+    text = phrases.irregularity_text(irr, NAMES)
+    pairs = _two_word_phrases(text)
+    assert len(pairs) == len(set(pairs)), text  # "out of turn ... out of turn" and the like
+    assert not re.search(r"\bseat [0-3]\b", text), text
+    if irr.card is not None:
+        assert text.count(irr.card.label) == 1 and not re.search(rf"\b{irr.card}\b", text), text
+    spoken = phrases.irregularity_text(irr, NAMES, Voice.SPEECH)
+    assert not set(spoken) & set(SUIT_SYMBOLS), spoken
+
+
+def test_a_nines_and_tens_redeal_names_the_seat_that_claimed_it() -> None:
+    rules = replace(NA, nines_and_tens=True)
+    [irr] = _irregularities((UpCard(C("9h")), Misdeal(2)), rules)
+    assert phrases.irregularity_text(irr, NAMES) == (
+        "Misdeal: South declared a hand of nines and tens; North's deal is void, North deals again"
+    )
+
+
+def test_a_misdeal_scores_nothing_and_is_said_once() -> None:
+    announced = Match(NA, first_dealer=0)
+    news = [a for inp in (*_DEALT, Misdeal()) for a in announced.apply(inp)]
+    [scored] = [a for a in news if isinstance(a, HandScored)]
+    assert scored.reason == "misdeal" and scored.points == (0, 0)
+    assert phrases.hand_result_text(scored, NAMES) == "Misdeal: the deal is void, not scored"
+    spoken = [t for a in news if (t := phrases.speech_text(a, NAMES)) is not None]
+    assert spoken == ["East orders it up: hearts are trump", "Misdeal: North's deal is void; North deals again"]

@@ -11,7 +11,7 @@ from display.render import render_surface
 from display.view import BannerKind, Snapshot, Stage
 from table.announcements import Irregularity, IrregularityKind
 from table.cards import Card, Suit
-from table.inputs import AcceptPenalty, Discard, Input, NameTrump, OrderUp, Pass, Play, UpCard
+from table.inputs import AcceptPenalty, Discard, Input, Misdeal, NameTrump, OrderUp, Pass, Play, UpCard
 from table.match import Match
 from table.rules import Rules
 
@@ -104,6 +104,18 @@ def test_hand_scored_and_history() -> None:
     row = v.history[0]
     assert (row.number, row.maker, row.points, row.score, row.note) == (1, "Ann", (2, 0), (2, 0), "march")
     assert v.turn is None
+
+
+def test_a_misdeal_is_a_history_row_without_trump_maker_or_points() -> None:
+    m = match_after(*HEARTS_BY_ANN, *TRICK_1, Misdeal())
+    v = build_view(m.view(), NAMES)
+    assert v.stage is Stage.HAND_OVER and v.score == (0, 0) and v.dealer == 3  # Dan deals again
+    assert (v.trump, v.maker, v.alone, v.tricks) == (None, None, (), (0, 0))
+    row = v.history[-1]
+    assert (row.trump, row.maker, row.alone, row.points, row.note) == (None, "", False, (0, 0), "misdeal")
+    assert v.result == "Misdeal: the deal is void, not scored"
+    assert v.banner is not None and v.banner.text == "Misdeal: Dan's deal is void; Dan deals again"
+    assert v.prompt == "Dan deals: turn up the top card of the kitty"
 
 
 def test_irregularity_becomes_a_banner() -> None:
