@@ -4,6 +4,7 @@ The panel does not know whose turn it is; the app does, so `Action(PASS)`
 becomes `table.inputs.Pass(seat)` there. Buttons are reused by context so a
 small panel is enough: while a renege alert is up, Call accepts the penalty
 and Pass dismisses it (`in_context`). Holding Undo starts a new game.
+Misdeal voids the deal in progress only when pressed again to confirm.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class ButtonAction(enum.Enum):
     ACCEPT_PENALTY = "accept_penalty"
     DISMISS_RENEGE = "dismiss_renege"
     NEXT_READING = "next_reading"  # step a misread card through the camera's likely alternatives
+    MISDEAL = "misdeal"  # void the deal in progress (pressed twice: the second press confirms)
     # keyboard only: things about the screen and sound, not the game
     TOGGLE_MUTE = "toggle_mute"
     TOGGLE_SCORE_STYLE = "toggle_score_style"

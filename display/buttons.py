@@ -55,11 +55,12 @@ BUTTON_ACTIONS: Mapping[str, tuple[Action, Action | None]] = MappingProxyType({
     "undo": (Action(_A.UNDO), Action(_A.NEW_GAME)),  # held: a new game, for a panel without its own button
     "new_game": (Action(_A.NEW_GAME), None),
     "next_reading": (Action(_A.NEXT_READING), None),
+    "misdeal": (Action(_A.MISDEAL), None),  # the app asks for a second press before it voids the deal
     "mute": (Action(_A.TOGGLE_MUTE), None),
 })
 BUTTON_NAMES: tuple[str, ...] = tuple(BUTTON_ACTIONS)
 
-# The standard panel's BCM pins (the config's defaults); "next_reading" and "mute" are optional extras.
+# The standard panel's BCM pins (the config's defaults); "next_reading", "misdeal" and "mute" are optional extras.
 DEFAULT_PINS: Mapping[str, int] = MappingProxyType({
     "pass": 5,
     "order_up": 6,

@@ -3,7 +3,8 @@
 Keys: P or Space pass; O, Return or K call / order up; C D H S name clubs,
 diamonds, hearts, spades; Tab cycles the suit; A alone; U or Backspace undo;
 N new game; Y accept a renege penalty; X dismiss it; R next reading of a
-misread card; M mute; F toggles the 6-and-4 score cards; Escape or Q quits.
+misread card; V misdeal (void the deal in progress: press it again to confirm);
+M mute; F toggles the 6-and-4 score cards; Escape or Q quits.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ KEYMAP: dict[int, Action] = {
     pygame.K_y: Action(_A.ACCEPT_PENALTY),
     pygame.K_x: Action(_A.DISMISS_RENEGE),
     pygame.K_r: Action(_A.NEXT_READING),
+    pygame.K_v: Action(_A.MISDEAL),
     pygame.K_m: Action(_A.TOGGLE_MUTE),
     pygame.K_f: Action(_A.TOGGLE_SCORE_STYLE),
     pygame.K_ESCAPE: Action(_A.QUIT),

@@ -110,6 +110,19 @@ def test_bad_rules_are_one_clear_error(text: str) -> None:
     assert str(info.value).startswith("table.toml: [rules]: ")
 
 
+def test_a_misdeal_button_can_be_wired_and_is_off_by_default() -> None:
+    from companion.builder import panel_config
+    from display.actions import Action, ButtonAction
+
+    assert "misdeal" not in parse_config("").buttons.pins
+    assert "misdeal" not in load_config(EXAMPLE_PATH).buttons.pins  # the example leaves it commented out
+    cfg = parse_config("[buttons]\nundo = 16\nmisdeal = 25\n")
+    assert [(b.action, b.pin) for b in panel_config(cfg).buttons] == [  # type: ignore[attr-defined]
+        (Action(ButtonAction.UNDO), 16),
+        (Action(ButtonAction.MISDEAL), 25),
+    ]
+
+
 def test_a_next_reading_button_can_be_wired() -> None:
     from companion.builder import panel_config
     from display.actions import Action, ButtonAction

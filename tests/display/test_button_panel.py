@@ -104,7 +104,7 @@ def test_default_panel_has_the_bidding_buttons() -> None:
 # Every button the config can name, each on its own pin (the optional ones too).
 ALL_PINS = {
     "pass": 5, "order_up": 6, "clubs": 13, "diamonds": 19, "hearts": 26, "spades": 21, "alone": 20,
-    "undo": 16, "new_game": 12, "next_reading": 7, "mute": 8,
+    "undo": 16, "new_game": 12, "next_reading": 7, "mute": 8, "misdeal": 25,
 }
 
 

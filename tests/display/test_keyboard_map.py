@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from display.actions import Action, ButtonAction, in_context, next_suit
-from display.buttons import DEFAULT_BUTTONS
+from display.buttons import BUTTON_ACTIONS, DEFAULT_BUTTONS
 from display.keyboard import KEYMAP, action_for_key
 from table.cards import Suit
 
@@ -31,6 +31,7 @@ def key(k: int, mod: int = 0) -> pygame.event.Event:
         (pygame.K_n, Action(A.NEW_GAME)),
         (pygame.K_y, Action(A.ACCEPT_PENALTY)),
         (pygame.K_x, Action(A.DISMISS_RENEGE)),
+        (pygame.K_v, Action(A.MISDEAL)),
         (pygame.K_ESCAPE, Action(A.QUIT)),
     ],
 )
@@ -43,6 +44,8 @@ def test_every_button_has_a_key() -> None:
     for spec in DEFAULT_BUTTONS:
         assert spec.action in keyed
         assert spec.hold is None or spec.hold in keyed
+    for name, (press, hold) in BUTTON_ACTIONS.items():  # the optional buttons too
+        assert press in keyed and (hold is None or hold in keyed), name
 
 
 def test_other_events_unmapped_keys_and_shortcuts_give_nothing() -> None:
