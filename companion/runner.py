@@ -34,9 +34,9 @@ from companion.sdnotify import Notifier
 from companion.session import TableSession
 from display.actions import Action, ButtonAction
 from display.adapter import build_view
-from display.phrases import announcement_text, speech_text
+from display.phrases import announcement_text, misdeal_question, speech_text
 from display.speech import NullSpeaker, Speaker
-from display.view import ScoreboardView, ScoreStyle, Snapshot, Stage
+from display.view import Banner, BannerKind, ScoreboardView, ScoreStyle, Snapshot, Stage
 from table.announcements import (
     Announcement,
     GameWon,
@@ -160,6 +160,7 @@ class App:
         self._status = ""
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
         self.notice = ""  # the session's last word on a button press, shown in the announcement line
+        self.question: str | None = None  # a press waiting for its confirmation (Misdeal), shown as a banner
         self.review: tuple[Snapshot, ...] = ()  # the last scored hand's trick stills
         self.muted = parts.muted
         parts.speaker.set_muted(self.muted)
@@ -186,7 +187,7 @@ class App:
         number = frame.number if frame is not None else None
         if p.buttons is not None and number is not None:
             for timed in p.buttons.due(number):
-                p.session.act(timed.action, frame=number, script_number=timed.number)
+                p.session.act(timed.action, frame=number, script_number=timed.number, now=now)
         while True:
             try:
                 action = p.actions.get_nowait()
@@ -195,7 +196,12 @@ class App:
             if action.kind is ButtonAction.TOGGLE_MUTE:  # the app's own switch, not a move in the game
                 self.set_muted(not self.muted)
                 continue
-            p.session.act(action, frame=number)
+            p.session.act(action, frame=number, now=now)
+        asked = p.session.misdeal_asked(now)
+        question = misdeal_question(asked, p.names) if asked is not None else None
+        if question != self.question:  # asked, answered, cancelled or lapsed
+            self.question = question
+            self.view = None  # redraw
         released = p.session.release()
         if released:
             self._announce(released)
@@ -330,6 +336,8 @@ class App:
         )
         if self.notice:
             self.view = dataclasses.replace(self.view, announcement=self.notice)
+        if self.question is not None:
+            self.view = dataclasses.replace(self.view, banner=Banner(BannerKind.INFO, self.question))
         if self.view.stage is not Stage.HAND_OVER:
             self.review = ()
         elif self.review:

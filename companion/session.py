@@ -25,6 +25,11 @@ The mapping rules, in one place:
 - Buttons: Pass, Call (order up / name the chosen suit), a suit, suit-cycle,
   Alone (arms the next call, or declares the maker alone after the call),
   Undo, New game, and the renege decision (see ``display.actions.in_context``).
+- Misdeal asks first (``misdeal_asked``); pressed again within
+  ``MISDEAL_CONFIRM_S`` while the same deal is in progress, it becomes
+  ``Misdeal()``: the deal is void and its dealer deals again. Any other press
+  in between cancels the question. Only the confirmed input is logged, so a
+  restart replays the misdeal and never a question left unanswered.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +53,7 @@ from table.inputs import (
     DismissRenege,
     GoAlone,
     Input,
+    Misdeal,
     NameTrump,
     NewGame,
     OrderUp,
@@ -70,6 +77,9 @@ log = logging.getLogger(__name__)
 # An uncertain reading goes to the engine just below its check threshold: it is recorded and
 # flagged "check this card", and it can neither prove nor create a renege until it is revised.
 _UNCERTAIN_CONFIDENCE = CHECK_CONFIDENCE * 0.99
+
+# Seconds within which a second press of Misdeal confirms the first (a stray press voids nothing).
+MISDEAL_CONFIRM_S = 5.0
 
 
 class LogWriter(Protocol):
@@ -214,6 +224,7 @@ class TableSession:
         first_dealer: int = 0,
         on_release: Callable[[Sequence[Announcement]], None] | None = None,
         names: Sequence[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.log = match_log
         self.writer: LogWriter = writer if writer is not None else SyncLogWriter(match_log)
@@ -238,6 +249,9 @@ class TableSession:
         self.chosen_suit: Suit | None = None
         self.notes = SessionNotes()
         self._script: int | None = None
+        self._clock = clock
+        # Misdeal pressed once: (when, the number of deals then), until confirmed, cancelled or stale.
+        self._misdeal_asked: tuple[float, int] | None = None
 
     # ---- the one way in ----
 
@@ -427,9 +441,23 @@ class TableSession:
 
     # ---- buttons and keys ----
 
-    def act(self, action: Action, frame: int | None = None, script_number: int | None = None) -> None:
-        """Turn one button or key press into engine inputs, given whose turn it is."""
+    def act(
+        self, action: Action, frame: int | None = None, script_number: int | None = None, now: float | None = None
+    ) -> None:
+        """Turn one button or key press into engine inputs, given whose turn it is.
+
+        ``now`` is when it was pressed (the session's clock unless given): it times the misdeal question.
+        """
         self._script = script_number
+        now = self._clock() if now is None else now
+        if action.kind is ButtonAction.MISDEAL:
+            self._misdeal(frame, now)
+            return
+        if self._misdeal_asked is not None:  # any other press: the deal goes on
+            asking = self.misdeal_asked(now) is not None
+            self._misdeal_asked = None
+            if asking:
+                self.notes.messages.append("misdeal cancelled: the deal goes on")
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
@@ -509,6 +537,36 @@ class TableSession:
             self.alone_candidate = others[0]
         who = self.names[self.alone_candidate]
         self.notes.messages.append(f"{who} alone? Call to confirm, Alone for another player")
+
+    def _deal_in_progress(self) -> bool:
+        deals = self.match.deals
+        return bool(deals) and not deals[-1].finished
+
+    def _misdeal(self, frame: int | None, now: float) -> None:
+        """Misdeal pressed: the first press asks (see `misdeal_asked`), a second one in time voids the deal."""
+        if not self._deal_in_progress():
+            self._misdeal_asked = None
+            self.notes.messages.append(f"no deal in progress to void: {self.names[self.match.dealer]} deals next")
+            return
+        if self.misdeal_asked(now) is not None:
+            self._misdeal_asked = None
+            self.submit(Misdeal(), frame=frame, source="button", script=self._script)
+            return
+        self._misdeal_asked = (now, len(self.match.deals))
+
+    def misdeal_asked(self, now: float) -> int | None:
+        """While a first press of Misdeal waits for its confirmation, the dealer of the deal it would void.
+
+        None when nothing is asked: the question lapses after ``MISDEAL_CONFIRM_S``, or when the deal it
+        was about is over.
+        """
+        asked = self._misdeal_asked
+        if asked is None:
+            return None
+        at, deals = asked
+        if not (0.0 <= now - at <= MISDEAL_CONFIRM_S) or deals != len(self.match.deals) or not self._deal_in_progress():
+            return None
+        return self.match.deals[-1].dealer
 
     def _next_reading(self, frame: int | None) -> None:
         """Step the last card played this hand through its likely misreadings (and back to the camera's)."""

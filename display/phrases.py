@@ -358,6 +358,11 @@ def announcement_text(
     raise TypeError(f"announcement_text: not an announcement: {a!r}")
 
 
+def misdeal_question(dealer: int, names: Sequence[str]) -> str:
+    """What the screen asks after one press of Misdeal, before ``dealer``'s deal is voided."""
+    return f"Misdeal? Press again to void {names[dealer]}'s deal, anything else to play on"
+
+
 _SPOKEN_REASONS = EUCHRE_REASONS | MARCH_REASONS | {"renege", "renege_replay"}
 
 

@@ -347,3 +347,123 @@ def test_a_scored_hand_does_not_write_the_egn_on_the_loop(tmp_path: Path) -> Non
     app.close()
     assert "deals" in json.loads((tmp_path / "game.egn").read_text())
     assert not (tmp_path / "game.egn.tmp").exists()
+
+
+# ---- the misdeal: the key or a panel button, asked once, then voided; it survives a restart ----
+
+
+def _misdeal_logged(folder: Path) -> list[object]:
+    from table.inputs import Misdeal
+
+    return [i for i in read_log(folder / "match.jsonl").inputs if isinstance(i, Misdeal)]
+
+
+def _ticks_until(app: App, frames: int, now: float = 0.0) -> None:
+    while app.frames < frames:
+        app.tick(now)
+
+
+def test_the_misdeal_key_asks_then_voids_the_deal_and_the_same_dealer_deals_again(tmp_path: Path) -> None:
+    import pygame
+
+    from display.scoreboard import Scoreboard
+    from display.view import Banner, BannerKind, Stage
+
+    app, _, speaker = _app(tmp_path, frames=140)
+    board = Scoreboard(pygame.Surface((800, 480)), app.p.actions, clock=lambda: 0.0)
+    app.p.scoreboard = board
+    _ticks_until(app, 24)  # East ordered up at frame 20; North dealt
+    v_key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_v, mod=0, unicode="v")
+    board.step(10.0, events=[v_key])
+    app.tick(10.0)
+    question = "Misdeal? Press again to void North's deal, anything else to play on"
+    assert board.view is not None and board.view.banner == Banner(BannerKind.INFO, question)
+    assert _misdeal_logged(tmp_path) == []
+    board.step(12.0, events=[v_key])
+    app.tick(12.0)
+    assert len(_misdeal_logged(tmp_path)) == 1
+    assert app.p.session.writer.flush()  # type: ignore[attr-defined]
+    app.tick(12.0)  # its announcements are released once it is on disk
+    view = board.view
+    said = "Misdeal: North's deal is void; North deals again"
+    assert view is not None and view.banner == Banner(BannerKind.IRREGULARITY, said)
+    assert view.stage is Stage.HAND_OVER and view.dealer == 0 and view.score == (0, 0)
+    assert view.history[-1].note == "misdeal" and view.history[-1].points == (0, 0)
+    assert (said, False) in speaker.said
+    app.p.session.close()
+
+
+def test_the_misdeal_question_lapses_from_the_screen(tmp_path: Path) -> None:
+    from display.actions import Action, ButtonAction
+
+    app, _, _ = _app(tmp_path, frames=140)
+    _ticks_until(app, 24, now=10.0)
+    app.p.actions.put(Action(ButtonAction.MISDEAL))
+    app.tick(10.0)
+    assert app.view is not None and app.view.banner is not None and app.view.banner.text.startswith("Misdeal?")
+    app.tick(16.0)  # no second press within five seconds: the question goes, the deal goes on
+    assert app.view is not None and app.view.banner is None
+    app.p.actions.put(Action(ButtonAction.MISDEAL))
+    app.tick(16.5)  # a press now only asks again
+    assert _misdeal_logged(tmp_path) == [] and not app.p.session.match.deals[-1].finished
+    app.p.session.close()
+
+
+def test_a_misdeal_button_on_the_panel_voids_the_deal_when_pressed_twice(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+    from companion.builder import panel_config
+    from companion.config import parse_config
+    from display.buttons import ButtonPanel
+
+    app, _, _ = _app(tmp_path, frames=140)
+    _ticks_until(app, 24)
+    t = [0.0]
+    factory = MockFactory()
+    config = panel_config(parse_config("[buttons]\npass = 5\nmisdeal = 25\n"))
+    panel = ButtonPanel(config, app.p.actions, pin_factory=factory, clock=lambda: t[0])
+    try:
+        for press_at in (1.0, 2.0):
+            t[0] = press_at
+            factory.pin(25).drive_low()
+            t[0] += 0.1
+            factory.pin(25).drive_high()
+            app.tick(press_at)
+            assert len(_misdeal_logged(tmp_path)) == (press_at == 2.0)
+    finally:
+        panel.close()
+        factory.reset()
+    assert app.p.session.match.deals[-1].reason == "misdeal" and app.p.session.match.dealer == 0
+    app.p.session.close()
+
+
+def _run_with_misdeal(folder: Path, frames: int, press_at: int | None) -> App:
+    """The scripted table, with a player pressing Misdeal twice at ``press_at`` (presses no script holds)."""
+    from display.actions import Action, ButtonAction
+
+    app, _, _ = _app(folder, frames=frames)
+    while not app.finished:
+        if press_at is not None and app.frames == press_at:
+            app.p.actions.put(Action(ButtonAction.MISDEAL))
+            app.p.actions.put(Action(ButtonAction.MISDEAL))
+        app.tick(0.0)
+    app.finish()
+    app.p.session.close()
+    return app
+
+
+def test_a_misdeal_survives_a_restart_in_its_place(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    _run_with_misdeal(whole, 140, press_at=25)
+    expected = read_log(whole / "match.jsonl").inputs
+    assert len(_misdeal_logged(whole)) == 1, expected
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    _run_with_misdeal(cut, 35, press_at=25)  # the power goes after the misdeal
+    resumed = _run_with_misdeal(cut, 140, press_at=None)  # the restart replays it from the log
+    assert resumed.p.session.replay_note == ""  # judged again exactly, the misdeal in its place
+    assert read_log(cut / "match.jsonl").inputs == expected
+    match = resumed.p.session.match
+    assert [(d.dealer, d.reason) for d in match.deals] == [(0, "misdeal")]
+    assert resumed.view is not None and resumed.view.prompt == "North deals: turn up the top card of the kitty"

@@ -17,7 +17,19 @@ from display.actions import Action, ButtonAction
 from table.announcements import Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon
 from table.cards import Card, Suit
 from table.deal import Phase
-from table.inputs import AcceptPenalty, Discard, DismissRenege, Input, OrderUp, Pass, Play, ReviseCard, Undo, UpCard
+from table.inputs import (
+    AcceptPenalty,
+    Discard,
+    DismissRenege,
+    Input,
+    Misdeal,
+    OrderUp,
+    Pass,
+    Play,
+    ReviseCard,
+    Undo,
+    UpCard,
+)
 from table.log import MatchLog, read_log
 from table.rules import Rules
 from vision.observations import TRICK, CardLanded, CardLifted, CardRevised, UpCardShown, Zone
@@ -343,3 +355,107 @@ def test_a_proven_renege_is_dismissed_by_button_key_or_tap(tmp_path: Path, how: 
     session.act(_press(how, session), frame=40)
     assert _logged(tmp_path)[-1] == DismissRenege()
     assert session.match.phase is not Phase.RENEGE_DECISION
+
+
+# ---- the misdeal: asked on the first press, done on the second ----
+
+MISDEAL = Action(ButtonAction.MISDEAL)
+
+
+def _mid_hand(tmp_path: Path) -> TableSession:
+    """Seat 1 ordered up and led; the dealer (seat 0) deals this hand."""
+    session = TableSession(_log(tmp_path), clock=lambda: 0.0)
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    return session
+
+
+def test_misdeal_pressed_twice_voids_the_deal_and_the_same_dealer_deals_again(tmp_path: Path) -> None:
+    session = _mid_hand(tmp_path)
+    session.act(MISDEAL, frame=20, now=100.0)
+    assert not any(isinstance(i, Misdeal) for i in _logged(tmp_path))  # a first press only asks
+    assert session.misdeal_asked(101.0) == 0  # the dealer whose deal a second press voids
+    session.act(MISDEAL, frame=21, now=103.0)
+    assert _logged(tmp_path)[-1] == Misdeal()
+    assert session.misdeal_asked(103.0) is None
+    deal = session.match.deals[-1]
+    assert deal.finished and deal.reason == "misdeal" and deal.points == (0, 0)
+    assert session.match.score == (0, 0) and session.match.dealer == 0
+    released = session.release()
+    assert any(isinstance(a, Irregularity) and a.kind is IrregularityKind.MISDEAL for a in released)
+    session.observe(UpCardShown(C("Ts"), 0.97, frame=40))  # the same dealer turns up the redeal's card
+    assert len(session.match.deals) == 2 and session.match.deals[-1].dealer == 0
+    assert session.match.expected.seat == 1  # left of the dealer bids first, as before
+
+
+@pytest.mark.parametrize(
+    "other",
+    [Action(ButtonAction.PASS), Action(ButtonAction.ALONE), Action(ButtonAction.NEXT_READING)],
+    ids=lambda a: str(a),
+)
+def test_a_single_misdeal_press_then_another_does_not_void_the_deal(tmp_path: Path, other: Action) -> None:
+    session = _mid_hand(tmp_path)
+    session.act(MISDEAL, frame=20, now=100.0)
+    session.act(other, frame=21, now=101.0)
+    assert session.misdeal_asked(101.0) is None
+    assert "misdeal cancelled: the deal goes on" in session.notes.messages
+    session.act(MISDEAL, frame=22, now=102.0)  # a fresh first press: it asks again
+    assert session.misdeal_asked(102.0) is not None
+    assert not any(isinstance(i, Misdeal) for i in _logged(tmp_path))
+    assert not session.match.deals[-1].finished
+
+
+def test_a_misdeal_question_lapses_after_a_few_seconds(tmp_path: Path) -> None:
+    from companion.session import MISDEAL_CONFIRM_S
+
+    session = _mid_hand(tmp_path)
+    session.act(MISDEAL, frame=20, now=100.0)
+    assert session.misdeal_asked(100.0 + MISDEAL_CONFIRM_S) is not None
+    late = 100.0 + MISDEAL_CONFIRM_S + 0.5
+    assert session.misdeal_asked(late) is None
+    session.act(MISDEAL, frame=21, now=late)  # too late to confirm: it asks again
+    assert session.misdeal_asked(late) is not None
+    assert not any(isinstance(i, Misdeal) for i in _logged(tmp_path))
+
+
+def test_a_misdeal_question_ends_with_its_deal(tmp_path: Path) -> None:
+    session = _mid_hand(tmp_path)
+    session.act(MISDEAL, frame=20, now=100.0)
+    session.observe(UpCardShown(C("Ts"), 0.96, frame=30))  # the table dealt again: the next deal started
+    assert len(session.match.deals) == 2 and session.misdeal_asked(101.0) is None
+    session.act(MISDEAL, frame=31, now=101.0)  # so this press asks about the new deal, and voids nothing
+    assert not any(isinstance(i, Misdeal) for i in _logged(tmp_path))
+
+
+def test_with_no_deal_in_progress_misdeal_only_says_so(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path), names=("North", "East", "South", "West"))
+    session.act(MISDEAL, frame=1, now=100.0)
+    session.act(MISDEAL, frame=2, now=100.5)
+    assert _logged(tmp_path) == [] and session.misdeal_asked(100.5) is None
+    assert session.notes.messages[-1] == "no deal in progress to void: North deals next"
+
+
+def test_a_misdeal_survives_a_restart(tmp_path: Path) -> None:
+    session = _mid_hand(tmp_path)
+    session.act(MISDEAL, frame=20, now=100.0)
+    session.act(MISDEAL, frame=21, now=101.0)
+    before = session.match.view()
+    session.close()
+
+    resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"))
+    assert resumed.match.view() == before
+    assert resumed.match.deals[-1].reason == "misdeal" and resumed.match.dealer == 0
+    assert resumed.misdeal_asked(101.0) is None  # nothing left to confirm
+    resumed.observe(UpCardShown(C("Ts"), 0.97, frame=40))
+    assert resumed.match.deals[-1].dealer == 0 and len(resumed.match.deals) == 2
+
+
+def test_a_misdeal_question_left_unanswered_is_not_in_the_log(tmp_path: Path) -> None:
+    session = _mid_hand(tmp_path)
+    logged = _logged(tmp_path)
+    session.act(MISDEAL, frame=20, now=100.0)
+    session.close()  # the power goes while the table is asked
+    assert _logged(tmp_path) == logged
+    resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"), clock=lambda: 100.5)
+    resumed.act(MISDEAL, frame=30)  # after the restart a press asks afresh
+    assert not resumed.match.deals[-1].finished and resumed.misdeal_asked(100.5) is not None
