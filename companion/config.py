@@ -17,6 +17,8 @@ from companion.errors import UserError
 from display.buttons import BUTTON_NAMES, DEFAULT_PINS
 
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
+
+
 @dataclass(frozen=True)
 class SeatsConfig:
     names: tuple[str, str, str, str] = ("North", "East", "South", "West")

@@ -46,7 +46,7 @@ from typing import Any, Protocol
 from display.actions import Action, ButtonAction, in_context, next_suit
 from table.announcements import Announcement, Expect
 from table.cards import Card, Suit, deck
-from table.deal import Phase
+from table.deal import DealRecord, Phase
 from table.inputs import (
     AcceptPenalty,
     Discard,
@@ -250,7 +250,7 @@ class TableSession:
         self.notes = SessionNotes()
         self._script: int | None = None
         self._clock = clock
-        # Misdeal pressed once: (when, the number of deals then), until confirmed, cancelled or stale.
+        # Misdeal pressed once: (when, the number of the deal it would void), until confirmed, cancelled or stale.
         self._misdeal_asked: tuple[float, int] | None = None
 
     # ---- the one way in ----
@@ -397,10 +397,8 @@ class TableSession:
             self.submit(inp, frame=frame, source="camera")
 
     def _current_tricks(self) -> list[list[tuple[int, Card]]]:
-        deals = self.match.deals
-        if not deals or deals[-1].finished:
-            return []
-        return deals[-1].tricks
+        deal = self._deal_in_progress()
+        return [] if deal is None else deal.tricks
 
     def _play(
         self, seat: int | None, card: Card, confidence: float, uncertain: bool, frame: int, in_pile: bool = False
@@ -538,13 +536,15 @@ class TableSession:
         who = self.names[self.alone_candidate]
         self.notes.messages.append(f"{who} alone? Call to confirm, Alone for another player")
 
-    def _deal_in_progress(self) -> bool:
-        deals = self.match.deals
-        return bool(deals) and not deals[-1].finished
+    def _deal_in_progress(self) -> DealRecord | None:
+        """The deal being played now, or None between deals (``Match.last_deal``: no copy of every deal)."""
+        deal = self.match.last_deal
+        return None if deal is None or deal.finished else deal
 
     def _misdeal(self, frame: int | None, now: float) -> None:
         """Misdeal pressed: the first press asks (see `misdeal_asked`), a second one in time voids the deal."""
-        if not self._deal_in_progress():
+        deal = self._deal_in_progress()
+        if deal is None:
             self._misdeal_asked = None
             self.notes.messages.append(f"no deal in progress to void: {self.names[self.match.dealer]} deals next")
             return
@@ -552,7 +552,7 @@ class TableSession:
             self._misdeal_asked = None
             self.submit(Misdeal(), frame=frame, source="button", script=self._script)
             return
-        self._misdeal_asked = (now, len(self.match.deals))
+        self._misdeal_asked = (now, deal.number)
 
     def misdeal_asked(self, now: float) -> int | None:
         """While a first press of Misdeal waits for its confirmation, the dealer of the deal it would void.
@@ -563,10 +563,11 @@ class TableSession:
         asked = self._misdeal_asked
         if asked is None:
             return None
-        at, deals = asked
-        if not (0.0 <= now - at <= MISDEAL_CONFIRM_S) or deals != len(self.match.deals) or not self._deal_in_progress():
+        at, number = asked
+        deal = self._deal_in_progress()
+        if not (0.0 <= now - at <= MISDEAL_CONFIRM_S) or deal is None or deal.number != number:
             return None
-        return self.match.deals[-1].dealer
+        return deal.dealer
 
     def _next_reading(self, frame: int | None) -> None:
         """Step the last card played this hand through its likely misreadings (and back to the camera's)."""
