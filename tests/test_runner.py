@@ -352,9 +352,13 @@ def test_a_scored_hand_does_not_write_the_egn_on_the_loop(tmp_path: Path) -> Non
 # ---- the misdeal: the key or a panel button, asked once, then voided; it survives a restart ----
 
 
-def _misdeal_logged(folder: Path) -> list[object]:
+def _misdeal_logged(folder: Path, app: App | None = None) -> list[object]:
+    """The Misdeal inputs in the log on disk; with ``app``, after its log writer has caught up (it writes on a
+    thread of its own, so reading straight after a tick would race it)."""
     from table.inputs import Misdeal
 
+    if app is not None:
+        assert app.p.session.writer.flush()  # type: ignore[attr-defined]
     return [i for i in read_log(folder / "match.jsonl").inputs if isinstance(i, Misdeal)]
 
 
@@ -378,11 +382,10 @@ def test_the_misdeal_key_asks_then_voids_the_deal_and_the_same_dealer_deals_agai
     app.tick(10.0)
     question = "Misdeal? Press again to void North's deal, anything else to play on"
     assert board.view is not None and board.view.banner == Banner(BannerKind.INFO, question)
-    assert _misdeal_logged(tmp_path) == []
+    assert _misdeal_logged(tmp_path, app) == []
     board.step(12.0, events=[v_key])
     app.tick(12.0)
-    assert len(_misdeal_logged(tmp_path)) == 1
-    assert app.p.session.writer.flush()  # type: ignore[attr-defined]
+    assert len(_misdeal_logged(tmp_path, app)) == 1
     app.tick(12.0)  # its announcements are released once it is on disk
     view = board.view
     said = "Misdeal: North's deal is void; North deals again"
@@ -405,7 +408,7 @@ def test_the_misdeal_question_lapses_from_the_screen(tmp_path: Path) -> None:
     assert app.view is not None and app.view.banner is None
     app.p.actions.put(Action(ButtonAction.MISDEAL))
     app.tick(16.5)  # a press now only asks again
-    assert _misdeal_logged(tmp_path) == [] and not app.p.session.match.deals[-1].finished
+    assert _misdeal_logged(tmp_path, app) == [] and not app.p.session.match.deals[-1].finished
     app.p.session.close()
 
 
@@ -429,7 +432,7 @@ def test_a_misdeal_button_on_the_panel_voids_the_deal_when_pressed_twice(tmp_pat
             t[0] += 0.1
             factory.pin(25).drive_high()
             app.tick(press_at)
-            assert len(_misdeal_logged(tmp_path)) == (press_at == 2.0)
+            assert len(_misdeal_logged(tmp_path, app)) == (press_at == 2.0)
     finally:
         panel.close()
         factory.reset()
