@@ -391,3 +391,25 @@ def test_scene_crops_label_the_finders_outlines_by_the_card_under_them(faces: Fa
         assert label_crops(scene, nowhere[None], _KeepAll()) == []  # type: ignore[arg-type]
         checked += 1
     assert checked >= 3
+
+
+def test_scene_crops_name_a_strip_card_by_the_index_corner_that_shows(faces: FaceSet) -> None:
+    """A card seen only as a strip of a tight spread is named where its index shows, `none` elsewhere."""
+    from vision.synth.scene_crops import label_crops
+
+    strips = 0
+    for seed in range(40):
+        scene = render_scene(faces, seed, effects=0.0, hard=True, strips=True)
+        for card in scene.cards:
+            if card.visible >= MIN_VISIBLE:
+                continue  # labelled because most of it shows, not by its index
+            crops = label_crops(scene, card.corners[None], _KeepAll())  # type: ignore[arg-type]
+            labels = [cardcrop.CLASSIFIER_CLASSES[y] for _, y in crops]
+            assert card.card in labels, (seed, card.card, labels)
+            assert set(labels) <= {card.card, NONE_NAME}, (seed, card.card, labels)
+            # most of the card is covered, so most of its corners are `none`
+            assert labels.count(NONE_NAME) > labels.count(card.card), (seed, card.card, labels)
+            strips += 1
+        if strips >= 4:
+            break
+    assert strips >= 4

@@ -43,6 +43,8 @@ MATCH_IOU = 0.5
 NONE_KEEP = 0.45  # share of `none` crops kept (most corners are blank)
 SEED_TRAIN = 8_000_000
 SEED_HELDOUT = 9_000_000
+SEED_STRIP_TRAIN = 10_000_000  # strip scenes (``render_scene(strips=True)``), none shared with the finder's
+SEED_STRIP_HELDOUT = 11_000_000
 
 Crops = list[tuple[npt.NDArray[np.uint8], int]]
 
@@ -124,20 +126,39 @@ def _init(art: str, split: str, finder: str) -> None:
     _FINDER = OnnxDetector(Path(finder), threads=1)
 
 
-def _job(args: tuple[int, bool]) -> Crops:
-    seed, hard = args
+def _job(args: tuple[int, bool, bool]) -> Crops:
+    seed, hard, strips = args
     from vision.onnx_detector import OnnxDetector
 
     assert _FS is not None and isinstance(_FINDER, OnnxDetector)
-    scene = render_scene(_FS, seed, hard=hard)
+    scene = render_scene(_FS, seed, hard=hard or strips, strips=strips)
     outlines, _scores = _FINDER.outlines(scene.image)
     return label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()))
 
 
-def build(art: Path, finder: Path, out: Path, split: str, scenes: int, procs: int, chunk: int = 1000) -> int:
-    """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks."""
-    base = SEED_TRAIN if split == "train" else SEED_HELDOUT
-    jobs = [(base + i, i % 3 == 2) for i in range(scenes)]
+def build(
+    art: Path,
+    finder: Path,
+    out: Path,
+    split: str,
+    scenes: int,
+    procs: int,
+    chunk: int = 1000,
+    strips: bool = False,
+    first: int = 0,
+) -> int:
+    """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks.
+
+    ``strips``: every scene is a strip scene (tight spreads whose covered cards are labelled by their
+    index corner). ``first``: scene *i* is rendered from seed base + ``first`` + *i*, so a second run
+    with another finder can cut new scenes; the chunk names carry base + ``first``.
+    """
+    if strips:
+        base = SEED_STRIP_TRAIN if split == "train" else SEED_STRIP_HELDOUT
+    else:
+        base = SEED_TRAIN if split == "train" else SEED_HELDOUT
+    base += first
+    jobs = [(base + i, i % 3 == 2, strips) for i in range(scenes)]
     initargs = (str(art), split, str(finder))
     pending: Crops = []
     written = total = 0
@@ -167,10 +188,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=3000, help="training-deck scenes")
     ap.add_argument("--heldout-scenes", type=int, default=300)
     ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--strips", action="store_true", help="strip scenes only (render_scene(strips=True))")
+    ap.add_argument("--first-seed", type=int, default=0, help="offset of the first scene's seed from its base")
     args = ap.parse_args(argv)
+    if args.first_seed < 0 or args.first_seed >= 1_000_000:
+        ap.error("--first-seed must be in 0..999999 (each split's seeds span a million)")
     args.out.mkdir(parents=True, exist_ok=True)
     for split, n in (("heldout", args.heldout_scenes), ("train", args.scenes)):
-        crops = build(args.art, args.finder, args.out, split, n, args.procs)
+        crops = build(args.art, args.finder, args.out, split, n, args.procs, strips=args.strips, first=args.first_seed)
         print(f"{split}: scenes={n} crops={crops}", flush=True)
     return 0
 
