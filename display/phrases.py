@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from table.announcements import (
     Announcement,
+    CardSource,
     Expect,
     GameDrawn,
     GameWon,
@@ -137,130 +138,133 @@ _IRREGULARITY_TITLE = {
     IrregularityKind.MISDEAL: "Misdeal",
 }
 
-_DID = {"card": "played", "discard": "discarded"}  # the engine's name for where a card appeared -> the verb
+# Each kind's words, from the values the engine puts in the Irregularity's fields (never from its detail,
+# which is for logs and EGN). Each gets the irregularity, the seat names, and who and which card in the
+# voice asked for; it returns None where a field it needs is absent (an Irregularity made with only a
+# detail), and the detail is then shown after the kind's title.
+_Words = Callable[[Irregularity, Sequence[str], str, str], str | None]
 
 
-def _up_card_or_play(what: str, who: str, card: str) -> str:
-    """ "the up-card 9♥" / "West played 9♥" / "West discarded 9♥" (``what``: the engine's up-card, card, discard)."""
-    if what == "up-card":
+def _card_seen(source: CardSource, who: str, card: str) -> str:
+    """ "the up-card 9♥" / "West played 9♥" / "West discarded 9♥"."""
+    if source is CardSource.UP_CARD:
         return f"the up-card {card}"
-    return f"{who or 'a player'} {_DID.get(what, 'played')} {card}"
+    return f"{who or 'a player'} {'discarded' if source is CardSource.DISCARD else 'played'} {card}"
 
 
-# The engine's details, reworded per kind so that the banner says each thing once: (kind, the detail's
-# pattern, the words). The words get the match, the seat names, and who and which card (``who``, ``card``,
-# in the voice asked for); a detail that no pattern fits is shown as the engine wrote it.
-_Words = Callable[[re.Match[str], Sequence[str], str, str], str]
-_SEAT = r"seat ([0-3])"
-_CODE = r"\S+"  # a card as the engine writes it ("Qs"); the words use the Irregularity's own card
-_REWORDED: tuple[tuple[IrregularityKind, re.Pattern[str], _Words], ...] = tuple(
-    (kind, re.compile(pattern), words)
-    for kind, pattern, words in (
-        (
-            IrregularityKind.OUT_OF_TURN,
-            rf"{_SEAT} played out of turn \({_SEAT} to play\)",
-            lambda m, n, who, card: f"Out of turn: {n[int(m[1])]} played {card} ({n[int(m[2])]} to play)",
-        ),
-        (
-            IrregularityKind.OUT_OF_TURN,
-            rf"{_SEAT} already played to trick (\d+); card ignored",
-            lambda m, n, who, card: f"Out of turn: {n[int(m[1])]} already played to trick {m[2]}; {card} ignored",
-        ),
-        (
-            IrregularityKind.LONE_PARTNER_PLAYED,
-            rf"{_SEAT}'s partner is alone; card ignored",
-            lambda m, n, who, card: (
-                f"Lone player's partner: {n[int(m[1])]} played {card} while {n[(int(m[1]) + 2) % 4]} is alone; "
-                "card ignored"
-            ),
-        ),
-        (
-            IrregularityKind.DUPLICATE_CARD,
-            rf"(up-card|card|discard) {_CODE} was already seen this hand",
-            lambda m, n, who, card: f"Duplicate card: {_up_card_or_play(m[1], who, card)}, already seen this hand",
-        ),
-        (
-            IrregularityKind.NOT_IN_DECK,
-            rf"(up-card|card|discard) {_CODE} is not in an? (\d+)-card deck",
-            lambda m, n, who, card: f"Not in this {m[2]}-card deck: {_up_card_or_play(m[1], who, card)}",
-        ),
-        (
-            IrregularityKind.UP_CARD_PLAYED,
-            rf"(card|discard) {_CODE} is the up-card that was turned down",
-            lambda m, n, who, card: f"Up-card: {_up_card_or_play(m[1], who, card)}, which was turned down",
-        ),
-        (
-            IrregularityKind.UP_CARD_PLAYED,
-            rf"{_CODE} is the up-card the dealer took",
-            lambda m, n, who, card: f"Up-card: {who or 'a player'} played {card}, which the dealer took",
-        ),
-        (
-            IrregularityKind.PLAY_BEFORE_BIDDING_ENDED,
-            r"a card was played before (?:the )?(up-card was turned|bidding ended)",
-            lambda m, n, who, card: f"Too early: {who or 'a player'} played {card} before the {m[1]}",
-        ),
-        (
-            IrregularityKind.BID_OUT_OF_TURN,
-            rf"{_SEAT} bid out of turn \({_SEAT} to bid\)",
-            lambda m, n, who, card: f"Out of turn: {n[int(m[1])]} bid ({n[int(m[2])]} to bid)",
-        ),
-        (
-            IrregularityKind.BID_OUT_OF_TURN,
-            r"a bid before the up-card was turned",
-            lambda m, n, who, card: f"Too early: {who or 'a player'} bid before the up-card was turned",
-        ),
-        (
-            IrregularityKind.CHECK_CARD,
-            rf"check {_SEAT}'s card: read as {_CODE} with low confidence",
-            lambda m, n, who, card: f"Check {n[int(m[1])]}'s card: read as {card} with low confidence",
-        ),
-        (
-            IrregularityKind.CHECK_CARD,
-            rf"check the up-card: read as {_CODE} with low confidence",
-            lambda m, n, who, card: f"Check the up-card: read as {card} with low confidence",
-        ),
-        (
-            IrregularityKind.CARD_UNSEEN,
-            rf"{_SEAT}'s card in trick (\d+) went unseen; (.*)",
-            lambda m, n, who, card: f"{n[int(m[1])]}'s card in trick {m[2]} went unseen; {with_seat_names(m[3], n)}",
-        ),
-        (
-            IrregularityKind.DEAL_UNSEEN,
-            rf"(.*): {_SEAT}'s deal went by unseen; (.*)",
-            lambda m, n, who, card: (
-                f"{n[int(m[2])]}'s deal went by unseen: {with_seat_names(m[1], n)}; {with_seat_names(m[3], n)}"
-            ),
-        ),
-        (
-            IrregularityKind.MISDEAL,
-            rf"the table declared a misdeal: {_SEAT}'s deal is void and {_SEAT} deals again",
-            lambda m, n, who, card: f"Misdeal: {n[int(m[1])]}'s deal is void; {n[int(m[2])]} deals again",
-        ),
-        (
-            IrregularityKind.MISDEAL,
-            rf"{_SEAT} declared a hand of nines and tens: {_SEAT}'s deal is void and {_SEAT} deals again",
-            lambda m, n, who, card: (
-                f"Misdeal: {n[int(m[1])]} declared a hand of nines and tens; {n[int(m[2])]}'s deal is void, "
-                f"{n[int(m[3])]} deals again"
-            ),
-        ),
+def _out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.seat is None:
+        return None
+    if irr.turn is not None:
+        return f"Out of turn: {who} played {card} ({names[irr.turn]} to play)"
+    if irr.trick is not None:
+        return f"Out of turn: {who} already played to trick {irr.trick + 1}; {card} ignored"
+    return None
+
+
+def _lone_partner(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.seat is None:
+        return None
+    return f"Lone player's partner: {who} played {card} while {names[(irr.seat + 2) % 4]} is alone; card ignored"
+
+
+def _duplicate(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.source is None:
+        return None
+    return f"Duplicate card: {_card_seen(irr.source, who, card)}, already seen this hand"
+
+
+def _not_in_deck(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.source is None or irr.deck_size is None:
+        return None
+    return f"Not in this {irr.deck_size}-card deck: {_card_seen(irr.source, who, card)}"
+
+
+def _up_card_played(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.up_card_taken:
+        return f"Up-card: {who or 'a player'} played {card}, which the dealer took"
+    if irr.up_card_taken is None or irr.source is None or irr.source is CardSource.UP_CARD:
+        return None
+    return f"Up-card: {_card_seen(irr.source, who, card)}, which was turned down"
+
+
+def _too_early(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.before_up_card is None:
+        return None
+    before = "up-card was turned" if irr.before_up_card else "bidding ended"
+    return f"Too early: {who or 'a player'} played {card} before the {before}"
+
+
+def _bid_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.seat is not None and irr.turn is not None:
+        return f"Out of turn: {who} bid ({names[irr.turn]} to bid)"
+    if irr.before_up_card:
+        return f"Too early: {who or 'a player'} bid before the up-card was turned"
+    return None
+
+
+def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.source is CardSource.UP_CARD:
+        return f"Check the up-card: read as {card} with low confidence"
+    if irr.source is CardSource.PLAY and irr.seat is not None:
+        return f"Check {who}'s card: read as {card} with low confidence"
+    return None
+
+
+def _card_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.seat is None or irr.trick is None or irr.leader is None:
+        return None
+    return (
+        f"{who}'s card in trick {irr.trick + 1} went unseen; {names[irr.leader]} leads the next trick, so took this one"
     )
-)
+
+
+def _deal_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.dealer is None or irr.cards_played is None:
+        return None
+    n = irr.cards_played
+    played = f"{n} cards were played before an up-card was seen" if n else "no up-card was seen"
+    return f"{names[irr.dealer]}'s deal went by unseen: {played}; not scored: check the score"
+
+
+def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.dealer is None:
+        return None
+    dealer = names[irr.dealer]
+    if irr.seat is None:
+        return f"Misdeal: {dealer}'s deal is void; {dealer} deals again"
+    return f"Misdeal: {who} declared a hand of nines and tens; {dealer}'s deal is void, {dealer} deals again"
+
+
+# Kinds not here (NOT_ALLOWED, SUSPECTED_RENEGE, HAND_UNFINISHED) are said by their detail: it is the sentence.
+_WORDS: dict[IrregularityKind, _Words] = {
+    IrregularityKind.OUT_OF_TURN: _out_of_turn,
+    IrregularityKind.LONE_PARTNER_PLAYED: _lone_partner,
+    IrregularityKind.DUPLICATE_CARD: _duplicate,
+    IrregularityKind.NOT_IN_DECK: _not_in_deck,
+    IrregularityKind.UP_CARD_PLAYED: _up_card_played,
+    IrregularityKind.PLAY_BEFORE_BIDDING_ENDED: _too_early,
+    IrregularityKind.BID_OUT_OF_TURN: _bid_out_of_turn,
+    IrregularityKind.CHECK_CARD: _check_card,
+    IrregularityKind.CARD_UNSEEN: _card_unseen,
+    IrregularityKind.DEAL_UNSEEN: _deal_unseen,
+    IrregularityKind.MISDEAL: _misdeal,
+}
 
 
 def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Voice.SCREEN) -> str:
     """One sentence that says each thing once: "Out of turn: West played Q♠ (South to play)".
 
-    The engine's detail for the kind is reworded with the seats' names and the card as players write
-    it. A detail no rewording knows is shown after the kind's title, with who and which card where the
-    detail does not already name them: "Not allowed: East — bidding is over".
+    Worded from the irregularity's fields, with the seats' names and the card as players write it.
+    Without the fields its kind needs, the engine's detail is shown after the kind's title, with who
+    and which card where the detail does not already name them: "Not allowed: East — bidding is over".
     """
     who = names[irr.seat] if irr.seat is not None else ""
     card = card_text(irr.card, voice) if irr.card is not None else ""
-    for kind, pattern, words in _REWORDED:
-        found = pattern.fullmatch(irr.detail) if kind is irr.kind else None
-        if found is not None:
-            return words(found, names, who, card or "a card")
+    words = _WORDS.get(irr.kind)
+    said = words(irr, names, who, card or "a card") if words is not None else None
+    if said is not None:
+        return said
     title = _IRREGULARITY_TITLE.get(irr.kind, irr.kind.value.replace("_", " ").capitalize())
     detail = with_seat_names(irr.detail, names)
     if irr.card is not None:

@@ -201,7 +201,9 @@ def irregularity(names: Names = NAMES) -> ScoreboardView:
 
     Also shows the camera lost, sound muted and the 6-and-4 score cards.
     """
-    out_of_turn = Irregularity(IrregularityKind.OUT_OF_TURN, "seat 3 played out of turn (seat 2 to play)", 3, C("Qs"))
+    out_of_turn = Irregularity(
+        IrregularityKind.OUT_OF_TURN, "seat 3 played out of turn (seat 2 to play)", 3, C("Qs"), turn=2
+    )
     return replace(
         play_mid_trick(names),
         banner=Banner(BannerKind.IRREGULARITY, phrases.irregularity_text(out_of_turn, names)),

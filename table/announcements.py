@@ -116,12 +116,36 @@ class IrregularityKind(enum.Enum):
     MISDEAL = "misdeal"  # the table declared the deal void (a misdeal, or a nines-and-tens redeal)
 
 
+class CardSource(enum.Enum):
+    """Where a card the engine checks appeared: its value is the engine's word for it in details."""
+
+    UP_CARD = "up-card"
+    PLAY = "card"
+    DISCARD = "discard"
+
+
 @dataclass(frozen=True)
 class Irregularity:
+    """A table event that breaks the rules or wants a look, recorded and announced, never raised.
+
+    ``detail`` is the engine's sentence for logs, EGN annotations and ``replay``. The fields after
+    ``card`` carry the values that sentence names, so the display can word it without parsing it;
+    each is None where it is not part of this irregularity. Seats are 0-3, tricks 0-based.
+    """
+
     kind: IrregularityKind
     detail: str
-    seat: int | None = None
+    seat: int | None = None  # the seat it concerns (None: the table, or no seat in particular)
     card: Card | None = None
+    turn: int | None = None  # the seat whose turn it was: a play or a bid out of turn
+    trick: int | None = None  # the trick it happened in: a seat playing twice, a card unseen
+    source: CardSource | None = None  # where ``card`` appeared: the up-card, a play or the discard
+    deck_size: int | None = None  # NOT_IN_DECK: the deck the card is not in
+    dealer: int | None = None  # MISDEAL, DEAL_UNSEEN: the dealer of the deal voided or gone by
+    leader: int | None = None  # CARD_UNSEEN: the seat that led again, so took the trick
+    cards_played: int | None = None  # DEAL_UNSEEN: the cards played before an up-card was seen
+    up_card_taken: bool | None = None  # UP_CARD_PLAYED: the dealer had taken it up (False: turned down)
+    before_up_card: bool | None = None  # too early: before the up-card was turned (False: during bidding)
 
 
 @dataclass(frozen=True)

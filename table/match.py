@@ -52,6 +52,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from table.announcements import (
     Announcement,
+    CardSource,
     Expect,
     GameDrawn,
     GameWon,
@@ -466,7 +467,10 @@ class Match:
     def _irr(
         self, kind: IrregularityKind, detail: str, seat: int | None = None, card: Card | None = None
     ) -> Irregularity:
-        irr = Irregularity(kind, detail, seat, card)
+        return self._record(Irregularity(kind, detail, seat, card))
+
+    def _record(self, irr: Irregularity) -> Irregularity:
+        """Keep ``irr`` with the deal it happened in (or before the first deal) and return it."""
         (self._cur.irregularities if self._cur is not None else self._orphans).append(irr)
         return irr
 
@@ -525,19 +529,23 @@ class Match:
         out = d.sitting_out
         return next(s for s in ((d.dealer + k) % 4 for k in range(1, 5)) if s not in out)
 
-    def _card_checks(self, d: DealState, card: Card, seat: int | None, what: str) -> tuple[bool, list[Announcement]]:
+    def _card_checks(
+        self, d: DealState, card: Card, seat: int | None, source: CardSource
+    ) -> tuple[bool, list[Announcement]]:
         """Deck and duplicate checks for a card that appears on the table; returns (usable as evidence, news)."""
+        what, size = source.value, self.rules.deck_size
         if card not in self._deck:
-            return False, [
-                self._irr(_KIND.NOT_IN_DECK, f"{what} {card} is not in a {self.rules.deck_size}-card deck", seat, card)
-            ]
-        if not d.is_unseen(card):
-            if card == d.up_card and not d.dealer_took_up:
-                irr = self._irr(_KIND.UP_CARD_PLAYED, f"{what} {card} is the up-card that was turned down", seat, card)
-            else:
-                irr = self._irr(_KIND.DUPLICATE_CARD, f"{what} {card} was already seen this hand", seat, card)
-            return False, [irr]
-        return True, []
+            detail = f"{what} {card} is not in a {size}-card deck"
+            irr = Irregularity(_KIND.NOT_IN_DECK, detail, seat, card, source=source, deck_size=size)
+        elif card == d.up_card and not d.dealer_took_up and not d.is_unseen(card):
+            detail = f"{what} {card} is the up-card that was turned down"
+            irr = Irregularity(_KIND.UP_CARD_PLAYED, detail, seat, card, source=source, up_card_taken=False)
+        elif not d.is_unseen(card):
+            detail = f"{what} {card} was already seen this hand"
+            irr = Irregularity(_KIND.DUPLICATE_CARD, detail, seat, card, source=source)
+        else:
+            return True, []
+        return False, [self._record(irr)]
 
     # ----------------------------------------------------------------- phase handlers
 
@@ -558,10 +566,9 @@ class Match:
         card = inp.card
         reliable = inp.confidence >= CHECK_CONFIDENCE
         if not reliable:
-            out.append(
-                self._irr(_KIND.CHECK_CARD, f"check the up-card: read as {card} with low confidence", None, card)
-            )
-        ok, news = self._card_checks(d, card, None, "up-card")
+            detail = f"check the up-card: read as {card} with low confidence"
+            out.append(self._record(Irregularity(_KIND.CHECK_CARD, detail, None, card, source=CardSource.UP_CARD)))
+        ok, news = self._card_checks(d, card, None, CardSource.UP_CARD)
         out += news
         if card.is_benny and (not self.rules.has_benny or self.rules.benny_turned_up is BennyTurnedUp.SET_ASIDE):
             # The Benny is put aside and the next card turned up (or a stray joker in a deck without one).
@@ -586,10 +593,12 @@ class Match:
         self._cur = u
         played = f"{cards} cards were played before an up-card was seen" if cards else "no up-card was seen"
         detail = f"{played}: seat {u.dealer}'s deal went by unseen; not scored: check the score"
-        return [self._irr(_KIND.DEAL_UNSEEN, detail, u.dealer), *self._close(u, (0, 0), "unseen")]
+        irr = Irregularity(_KIND.DEAL_UNSEEN, detail, u.dealer, dealer=u.dealer, cards_played=cards)
+        return [self._record(irr), *self._close(u, (0, 0), "unseen")]
 
     def _out_of_turn_bid(self, d: DealState, inp: Pass | OrderUp | NameTrump) -> Irregularity:
-        return self._irr(_KIND.BID_OUT_OF_TURN, f"seat {inp.seat} bid out of turn (seat {d.turn} to bid)", inp.seat)
+        detail = f"seat {inp.seat} bid out of turn (seat {d.turn} to bid)"
+        return self._record(Irregularity(_KIND.BID_OUT_OF_TURN, detail, inp.seat, turn=d.turn))
 
     def _on_bid_round_1(self, inp: Input) -> list[Announcement]:
         d = self._cur
@@ -729,7 +738,7 @@ class Match:
             if not self.rules.dealer_may_discard_upcard:
                 out.append(self._irr(_KIND.NOT_ALLOWED, "the dealer may not discard the up-card", inp.seat, card))
         else:
-            _, news = self._card_checks(d, card, inp.seat, "discard")
+            _, news = self._card_checks(d, card, inp.seat, CardSource.DISCARD)
             out += news
         d.discard = card
         d.mark_seen(card)
@@ -966,12 +975,14 @@ class Match:
                 ]
             return self._exchange(d, inp)
         if isinstance(inp, Play):
-            if ph in (_PH_UP_CARD, _PH_HAND_OVER, _PH_RENEGE_DECISION):
+            before_up_card = ph in (_PH_UP_CARD, _PH_HAND_OVER, _PH_RENEGE_DECISION)
+            if before_up_card:
                 detail = "a card was played before the up-card was turned"
                 self._waiting_plays.append(inp.seat)
             else:
                 detail = "a card was played before bidding ended"
-            return [self._irr(_KIND.PLAY_BEFORE_BIDDING_ENDED, detail, seat, inp.card)]
+            early = Irregularity(_KIND.PLAY_BEFORE_BIDDING_ENDED, detail, seat, inp.card, before_up_card=before_up_card)
+            return [self._record(early)]
         if isinstance(inp, UpCard):
             if d is not None and inp.next_deal and not d.finished and d.up_card is not None:
                 return self._abandon(d, inp)  # the table dealt again before this deal got to play
@@ -982,7 +993,8 @@ class Match:
             ]
         if isinstance(inp, _BIDS):
             if ph in (_PH_UP_CARD, _PH_HAND_OVER):
-                return [self._irr(_KIND.BID_OUT_OF_TURN, "a bid before the up-card was turned", seat)]
+                detail = "a bid before the up-card was turned"
+                return [self._record(Irregularity(_KIND.BID_OUT_OF_TURN, detail, seat, before_up_card=True))]
             return [self._irr(_KIND.NOT_ALLOWED, "bidding is over", seat)]
         if isinstance(inp, Discard):
             return [
@@ -1007,7 +1019,8 @@ class Match:
         why = "the table declared a misdeal" if claim is None else f"seat {claim} declared a hand of nines and tens"
         detail = f"{why}: seat {d.dealer}'s deal is void and seat {d.dealer} deals again"
         d.pending = None
-        irr = self._irr(_KIND.MISDEAL, detail, claim)  # the seat of a nines-and-tens claim, else None
+        # The seat is that of a nines-and-tens claim, else None.
+        irr = self._record(Irregularity(_KIND.MISDEAL, detail, claim, dealer=d.dealer))
         return [irr, *self._close(d, (0, 0), "misdeal", voided=True)]
 
     def _exchange(self, d: DealState, inp: Exchange) -> list[Announcement]:
@@ -1044,35 +1057,32 @@ class Match:
                         f"seat {missed}'s card in trick {n + 1} went unseen; "
                         f"seat {seat} leads the next trick, so took this one"
                     )
-                    closing = [self._irr(_KIND.CARD_UNSEEN, detail, missed), *self._finish_trick(d)]
+                    unseen = Irregularity(_KIND.CARD_UNSEEN, detail, missed, trick=n, leader=seat)
+                    closing = [self._record(unseen), *self._finish_trick(d)]
                     return closing + self._play(d, p)
-                return [
-                    self._irr(
-                        _KIND.OUT_OF_TURN, f"seat {seat} already played to trick {n + 1}; card ignored", seat, card
-                    )
-                ]
+                detail = f"seat {seat} already played to trick {n + 1}; card ignored"
+                return [self._record(Irregularity(_KIND.OUT_OF_TURN, detail, seat, card, trick=n))]
         out: list[Announcement] = []
         reliable = p.confidence >= CHECK_CONFIDENCE
         if not reliable:
-            out.append(
-                self._irr(_KIND.CHECK_CARD, f"check seat {seat}'s card: read as {card} with low confidence", seat, card)
-            )
+            detail = f"check seat {seat}'s card: read as {card} with low confidence"
+            out.append(self._record(Irregularity(_KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY)))
         if card == d.up_card and d.dealer_took_up and not d.up_card_played and d.discard != card:
             if seat == d.dealer:
                 d.up_card_played = True
             elif not d.exchanges:
                 reliable = False
-                out.append(self._irr(_KIND.UP_CARD_PLAYED, f"{card} is the up-card the dealer took", seat, card))
+                detail = f"{card} is the up-card the dealer took"
+                out.append(self._record(Irregularity(_KIND.UP_CARD_PLAYED, detail, seat, card, up_card_taken=True)))
         elif not d.is_unseen(card):
-            _, news = self._card_checks(d, card, seat, "card")
+            _, news = self._card_checks(d, card, seat, CardSource.PLAY)
             reliable = False
             out += news
         expected = self._play_turn(d)
         if seat != expected:
             d.out_of_order |= p.confidence < 1.0
-            out.append(
-                self._irr(_KIND.OUT_OF_TURN, f"seat {seat} played out of turn (seat {expected} to play)", seat, card)
-            )
+            detail = f"seat {seat} played out of turn (seat {expected} to play)"
+            out.append(self._record(Irregularity(_KIND.OUT_OF_TURN, detail, seat, card, turn=expected)))
         trick.append((seat, card))
         d.busy |= 1 << seat
         d.next_seat = None

@@ -29,7 +29,7 @@ from table.announcements import (
 from table.cards import BENNY, Card, Suit
 from table.inputs import Discard, Input, Misdeal, NameTrump, OrderUp, Pass, Play, UpCard
 from table.match import Match
-from table.rules import Rules
+from table.rules import BennyTurnedUp, Rules
 
 NAMES = ("North", "East", "South", "West")
 C = Card.parse
@@ -129,8 +129,11 @@ def test_irregularities_name_the_kind_the_seat_and_the_card() -> None:
 
 
 def test_the_engines_seat_numbers_read_as_the_tables_names() -> None:
-    irr = Irregularity(IrregularityKind.CARD_UNSEEN, "seat 3's card in trick 1 went unseen; seat 1 leads", seat=3)
-    assert phrases.irregularity_text(irr, NAMES) == "West's card in trick 1 went unseen; East leads"
+    detail = "seat 3's card in trick 1 went unseen; seat 1 leads the next trick, so took this one"
+    irr = Irregularity(IrregularityKind.CARD_UNSEEN, detail, seat=3, trick=0, leader=1)
+    assert phrases.irregularity_text(irr, NAMES) == (
+        "West's card in trick 1 went unseen; East leads the next trick, so took this one"
+    )
     irr = Irregularity(IrregularityKind.NOT_ALLOWED, "seat 2 may not do that with Qs", seat=2, card=C("Qs"))
     assert phrases.irregularity_text(irr, NAMES) == "Not allowed: South may not do that with Q\u2660"
     assert phrases.with_seat_names("seat 0 played out of turn (seat 2 to play); seats 4", NAMES) == (
@@ -281,3 +284,77 @@ def test_a_misdeal_scores_nothing_and_is_said_once() -> None:
     assert phrases.hand_result_text(scored, NAMES) == "Misdeal: the deal is void, not scored"
     spoken = [t for a in news if (t := phrases.speech_text(a, NAMES)) is not None]
     assert spoken == ["East orders it up: hearts are trump", "Misdeal: North's deal is void; North deals again"]
+
+
+# Where the card came from and the deck size, for the cards the engine checks beyond the table above.
+_SET_ASIDE = replace(Rules.preset("british"), benny_turned_up=BennyTurnedUp.SET_ASIDE)
+_PLAYS_BEFORE_UP_CARD = (Play(1, C("Ah")), Play(2, C("Kh")), Play(3, C("Qh")), Play(0, C("Th")), Play(1, C("As")))
+MORE_ENGINE_IRREGULARITIES: list[tuple[str, Rules, tuple[Input, ...], str]] = [
+    (
+        "duplicate up-card",
+        _SET_ASIDE,
+        (UpCard(BENNY), UpCard(BENNY)),
+        "Duplicate card: the up-card Benny, already seen this hand",
+    ),
+    (
+        "duplicate discard",
+        _SET_ASIDE,
+        (UpCard(BENNY), UpCard(C("9h")), OrderUp(1), Discard(0, BENNY)),
+        "Duplicate card: North discarded Benny, already seen this hand",
+    ),
+    (
+        "up-card not in deck",
+        Rules.preset("british"),
+        (UpCard(C("8h")),),
+        "Not in this 25-card deck: the up-card 8\u2665",
+    ),
+    (
+        "discard not in deck",
+        NA,
+        (UpCard(C("9h")), OrderUp(1), Discard(0, C("8h"))),
+        "Not in this 24-card deck: North discarded 8\u2665",
+    ),
+    (
+        "deal unseen after five cards",
+        NA,
+        (*_PLAYS_BEFORE_UP_CARD, UpCard(C("9h"), unseen_deals=1)),
+        "North's deal went by unseen: 5 cards were played before an up-card was seen; not scored: check the score",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("rules", "inputs", "text"),
+    [c[1:] for c in MORE_ENGINE_IRREGULARITIES],
+    ids=[c[0] for c in MORE_ENGINE_IRREGULARITIES],
+)
+def test_each_card_the_engine_checks_reads_as_one_sentence(rules: Rules, inputs: tuple[Input, ...], text: str) -> None:
+    irr = _irregularities(inputs, rules)[-1]
+    assert phrases.irregularity_text(irr, NAMES) == text
+
+
+_WORDED_BY_DETAIL = {IrregularityKind.NOT_ALLOWED, IrregularityKind.HAND_UNFINISHED}  # the detail is the sentence
+_FROM_FIELDS = [(c[0], NA, c[1]) for c in ENGINE_IRREGULARITIES] + [c[:3] for c in MORE_ENGINE_IRREGULARITIES]
+
+
+@pytest.mark.parametrize(("rules", "inputs"), [c[1:] for c in _FROM_FIELDS], ids=[c[0] for c in _FROM_FIELDS])
+def test_the_words_come_from_the_fields_not_the_detail(rules: Rules, inputs: tuple[Input, ...]) -> None:
+    irr = _irregularities(inputs, rules)[-1]
+    reworded = replace(irr, detail="seat 1 wrote this; nothing here is parsed")
+    if irr.kind in _WORDED_BY_DETAIL:  # these kinds have no fields to word: their detail is shown
+        assert phrases.irregularity_text(reworded, NAMES) != phrases.irregularity_text(irr, NAMES)
+        return
+    for voice in Voice:
+        assert phrases.irregularity_text(reworded, NAMES, voice) == phrases.irregularity_text(irr, NAMES, voice)
+    assert phrases.speech_text(reworded, NAMES) == phrases.speech_text(irr, NAMES)
+
+
+def test_a_detail_without_the_fields_is_shown_not_parsed() -> None:
+    """An Irregularity made with only a detail (older code, a hand-written test) reads as the kind's title and it."""
+    irr = Irregularity(IrregularityKind.OUT_OF_TURN, "seat 3 played out of turn (seat 2 to play)", 3, C("Qs"))
+    assert (
+        phrases.irregularity_text(irr, NAMES) == "Out of turn: Q\u2660 \u2014 West played out of turn (South to play)"
+    )
+    assert phrases.irregularity_text(replace(irr, turn=2), NAMES) == "Out of turn: West played Q\u2660 (South to play)"
+    misdeal = Irregularity(IrregularityKind.MISDEAL, "the table declared a misdeal: seat 0's deal is void")
+    assert phrases.irregularity_text(misdeal, NAMES) == "Misdeal: the table declared a misdeal: North's deal is void"
