@@ -1094,64 +1094,115 @@ def announcements_by_deal(
     return per_deal
 
 
-def score_run(
-    script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
-) -> RunScore:
-    """Compare the engine's announcements (with their frames, see :func:`announcements_by_deal`) and the
-    pipeline's landings with the script."""
-    score = RunScore()
-    score.deals_seen = sum(1 for _, a in announcements if isinstance(a, HandScored | ThrownIn))
-    per_deal = announcements_by_deal(script, announcements)
-    for i, d in enumerate(script.deals):
-        got = per_deal[i]
-        if d.thrown_in:
-            score.thrown_in += 1
+@dataclass(frozen=True)
+class DealCheck:
+    """One played deal of the script against what the engine announced about it, as :func:`score_run` counts it."""
+
+    want: tuple[int, ...]  # the script's trick winners
+    winners: tuple[int, ...]  # the engine's, in the order it announced them
+    scored: HandScored | None  # the engine's last score of the hand (None: it never scored it)
+    points: tuple[int, int]  # the script's
+    covered: frozenset[int]  # indices into the deal's ``reneges`` that an alert proved
+    false_alerts: tuple[RenegeProven, ...]  # alerts that cover no injected renege
+
+    @property
+    def wrong_tricks(self) -> list[int]:
+        """The tricks (0-based) whose winner the engine did not announce as the script has it."""
+        return [k for k, w in enumerate(self.want) if k >= len(self.winners) or self.winners[k] != w]
+
+    @property
+    def exact(self) -> bool:
+        return self.scored is not None and self.scored.points == self.points
+
+
+def check_deal(d: SimDeal, got: Sequence[Announcement]) -> DealCheck:
+    """Judge one played deal by the engine's announcements about it (see :func:`announcements_by_deal`).
+
+    One proof covers every show-out of that suit by that seat before it (the table sees one renege
+    proven by one card); an alert that covers no injected renege is a false alert. Any card of the
+    suit the seat held when it showed out proves that renege: the script's first proof card may
+    have been read too unsurely to count ("check this card") and a later one prove it instead.
+    """
+    covered: set[int] = set()
+    false_alerts: list[RenegeProven] = []
+    for a in got:
+        if not isinstance(a, RenegeProven):
             continue
-        score.hands += 1
-        winners = [a.seat for a in got if isinstance(a, TrickWon)]
-        want = list(d.trick_winners)
-        score.tricks += len(want)
-        score.tricks_right += sum(1 for k, w in enumerate(want) if k < len(winners) and winners[k] == w)
-        scored = [a for a in got if isinstance(a, HandScored)]
-        if scored and scored[-1].points == d.points:
-            score.hands_exact += 1
-        # One proof covers every show-out of that suit by that seat before it (the table sees one renege
-        # proven by one card); an alert that covers no injected renege is a false alert. Any card of the
-        # suit the seat held when it showed out proves that renege: the script's first proof card may
-        # have been read too unsurely to count ("check this card") and a later one prove it instead.
-        score.reneges_injected += len(d.reneges)
-        covered: set[int] = set()
-        for a in got:
-            if not isinstance(a, RenegeProven):
-                continue
-            hits = {
-                k for k, r in enumerate(d.reneges)
-                if r.seat == a.seat
-                and r.suit == a.evidence.suit
-                and (a.evidence.proof_card == r.proof_card or a.evidence.proof_card in r.held)
-            }  # fmt: skip
-            if hits:
-                covered |= hits
-            else:
-                score.false_renege_alerts += 1
-        score.reneges_proven += len(covered)
-    # Latency: each landing against the script's rest of that card in that zone nearest in time (a card can
-    # be judged at rest a frame before its slide ends, when the last bit of motion is too small to matter).
-    rests = list(script.rests)
+        hits = {
+            k for k, r in enumerate(d.reneges)
+            if r.seat == a.seat
+            and r.suit == a.evidence.suit
+            and (a.evidence.proof_card == r.proof_card or a.evidence.proof_card in r.held)
+        }  # fmt: skip
+        if hits:
+            covered |= hits
+        else:
+            false_alerts.append(a)
+    scored = [a for a in got if isinstance(a, HandScored)]
+    return DealCheck(
+        tuple(d.trick_winners),
+        tuple(a.seat for a in got if isinstance(a, TrickWon)),
+        scored[-1] if scored else None,
+        d.points,
+        frozenset(covered),
+        tuple(false_alerts),
+    )
+
+
+MATCH_FRAMES = 60  # as far from a card's rest as a landing of it may be and still report it
+
+
+def match_landings(rests: Sequence[CardRest], landings: Sequence[Landing]) -> list[tuple[Landing, int | None]]:
+    """Each landing, in frame order, with the index of the script's rest it reports (None: none matches).
+
+    A landing matches the rest of that card in that zone nearest in time, within ``MATCH_FRAMES``, that no earlier
+    landing took (a card can be judged at rest a frame before its slide ends, when the last bit of motion
+    is too small to matter).
+    """
     used: set[int] = set()
+    out: list[tuple[Landing, int | None]] = []
     for landing in sorted(landings, key=lambda x: x.frame):
         best: int | None = None
         for k, r in enumerate(rests):
             if k in used or r.card != landing.card or r.zone != landing.zone:
                 continue
-            if abs(landing.frame - r.frame) > 60:
+            if abs(landing.frame - r.frame) > MATCH_FRAMES:
                 continue
             if best is None or abs(landing.frame - r.frame) < abs(landing.frame - rests[best].frame):
                 best = k
         if best is not None:
             used.add(best)
-            score.latencies.append(landing.frame - rests[best].frame)
-    score.cards_missed = len(rests) - len(used)
+        out.append((landing, best))
+    return out
+
+
+def score_run(
+    script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
+) -> RunScore:
+    """Compare the engine's announcements (with their frames, see :func:`announcements_by_deal`) and the
+    pipeline's landings with the script (:func:`check_deal`, :func:`match_landings`)."""
+    score = RunScore()
+    score.deals_seen = sum(1 for _, a in announcements if isinstance(a, HandScored | ThrownIn))
+    per_deal = announcements_by_deal(script, announcements)
+    for i, d in enumerate(script.deals):
+        if d.thrown_in:
+            score.thrown_in += 1
+            continue
+        check = check_deal(d, per_deal[i])
+        score.hands += 1
+        score.tricks += len(check.want)
+        score.tricks_right += len(check.want) - len(check.wrong_tricks)
+        score.hands_exact += int(check.exact)
+        score.reneges_injected += len(d.reneges)
+        score.reneges_proven += len(check.covered)
+        score.false_renege_alerts += len(check.false_alerts)
+    # Latency: each landing against the script's rest of that card in that zone nearest in time.
+    matched = 0
+    for landing, k in match_landings(script.rests, landings):
+        if k is not None:
+            matched += 1
+            score.latencies.append(landing.frame - script.rests[k].frame)
+    score.cards_missed = len(script.rests) - matched
     return score
 
 

@@ -48,6 +48,11 @@ def register(subparsers: Any) -> None:
         "--record", type=Path, default=None, metavar="DIR",
         help="also write the video (table.mp4), its ground truth (ground_truth.json) and bids (buttons.jsonl) to DIR",
     )  # fmt: skip
+    parser.add_argument(
+        "--explain", action="store_true",
+        help="before the score line, print each shortfall per deal: reneges not proven, false alerts, wrong "
+        "tricks and scores, cards never reported, and the deal's card rests beside the tracker's landings",
+    )  # fmt: skip
     parser.set_defaults(func=run)
 
 
@@ -86,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
         f"min {min(s.latencies, default=-1)} max {max(s.latencies, default=-1)}",
         file=sys.stderr,
     )
+    if args.explain:
+        from vision.sim_explain import explain
+
+        for line in explain(script, result.pipeline.announcements, result.pipeline.landings).lines():
+            print(line)
     print(
         summary_line(
             hands=s.hands,
