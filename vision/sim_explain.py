@@ -235,11 +235,12 @@ def _row_text(row: Row, rows: Sequence[Row], tricks: Mapping[Card, int]) -> str:
 
 
 def _why_unmatched(landing: Landing, rows: Sequence[Row]) -> str:
-    """A landing that reports no rest: the card at rest elsewhere nearby (the wrong zone), or a misread."""
+    """A landing that reports no rest: a card at rest elsewhere nearby (misread here, or read in the wrong
+    zone: the frames alone cannot tell), or a misread of a card no other zone holds."""
     for row in rows:
         rest = row.rest
         if rest is not None and rest.card == landing.card and abs(rest.frame - landing.frame) <= MATCH_FRAMES:
             if rest.zone != landing.zone:
-                return f"no rest matches: the wrong zone ({rest.card} rested in {rest.zone})"
+                return f"no rest matches: {rest.card} rested in {rest.zone} (a misread here, or the wrong zone)"
             return f"no rest matches: {landing.card} in {landing.zone} was reported already"
     return "no rest matches: a misread (no such card at rest nearby)"
