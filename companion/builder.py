@@ -170,8 +170,9 @@ def build_app(config: Config, request: RunRequest) -> App:
     if _is_sim(request.source):
         from vision.simtable import SimTableSource
 
-        sim = open_source(request.source)  # built once: its script sets the rules, bids and frames
-        assert isinstance(sim, SimTableSource)
+        opened = open_source(request.source)  # built once: its script sets the rules, bids and frames
+        assert isinstance(opened, SimTableSource)
+        sim = opened
         config = _config_for_sim(config, sim, request.source)
     folder = data_dir(config, request)
     session = open_session(config, folder, request.fresh)
