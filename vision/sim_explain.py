@@ -9,7 +9,6 @@ as players count them; deals are the script's indices (``CardRest.deal``).
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -18,9 +17,10 @@ from table.announcements import Announcement, HandScored, Irregularity
 from table.cards import Card
 from table.sim import InjectedRenege, SimDeal
 from vision.simtable import (
-    _REST_SLACK,
     MATCH_FRAMES,
+    REST_SLACK,
     CardRest,
+    DealAt,
     DealCheck,
     Landing,
     TableScript,
@@ -106,14 +106,15 @@ def explain(
     per_deal = announcements_by_deal(script, announcements)
     matches = match_landings(script.rests, landings)
     reported = {k for _, k in matches if k is not None}
-    deal_of = _deal_finder(script)
+    deal_at = DealAt.of(script)
     rows: list[list[Row]] = [[] for _ in script.deals]
     for k, unreported in enumerate(script.rests):
         if k not in reported and 0 <= unreported.deal < len(rows):
             rows[unreported.deal].append(Row(unreported, None))
     for landing, index in matches:
         rest = script.rests[index] if index is not None else None
-        deal = rest.deal if rest is not None else deal_of(landing.frame)
+        # a landing that reports no rest: the deal at the table then (it may land before the script's rest)
+        deal = rest.deal if rest is not None else deal_at(landing.frame + REST_SLACK)
         if 0 <= deal < len(rows):
             rows[deal].append(Row(rest, landing))
     found: list[DealShortfall] = []
@@ -126,24 +127,6 @@ def explain(
         if shortfall.engine_short or missed:
             found.append(shortfall)
     return Explanation(tuple(found), len(script.deals))
-
-
-@dataclass(frozen=True)
-class _DealAt:
-    order: list[tuple[int, int]]  # (first frame, deal)
-
-    def __call__(self, frame: int) -> int:
-        k = bisect.bisect_right([f for f, _ in self.order], frame + _REST_SLACK) - 1
-        return self.order[k][1] if k >= 0 else 0
-
-
-def _deal_finder(script: TableScript) -> _DealAt:
-    """The deal being played at a frame: from its up-card's rest (less the slack the score allows) to the next."""
-    starts: dict[int, int] = {}
-    for rest in script.rests:
-        if rest.kind == "up_card":
-            starts[rest.deal] = min(starts.get(rest.deal, rest.frame), rest.frame)
-    return _DealAt(sorted((frame, deal) for deal, frame in starts.items()))
 
 
 # ---------------------------------------------------------------- words

@@ -1059,7 +1059,28 @@ class RunScore:
         return float(statistics.median(self.latencies)) if self.latencies else float("nan")
 
 
-_REST_SLACK = 5  # frames a card can be judged at rest before the script's rest frame (see the latency below)
+REST_SLACK = 5  # frames a card can be judged at rest before the script's rest frame (see the latency below)
+
+
+@dataclass(frozen=True)
+class DealAt:
+    """The script's deal being played at the table at a frame: from that deal's up-card to the next one's."""
+
+    order: tuple[tuple[int, int], ...]  # (frame the deal's up-card first came to rest, deal), by frame
+    deals: int
+
+    @classmethod
+    def of(cls, script: TableScript) -> DealAt:
+        starts: dict[int, int] = {}
+        for rest in script.rests:
+            if rest.kind == "up_card":
+                starts[rest.deal] = min(starts.get(rest.deal, rest.frame), rest.frame)
+        return cls(tuple(sorted((frame, deal) for deal, frame in starts.items())), len(script.deals))
+
+    def __call__(self, frame: int, back: int = 0) -> int:
+        """The deal at ``frame`` (``back``: that many deals before it; 0 before the first up-card)."""
+        k = bisect.bisect_right(self.order, (frame, self.deals)) - 1 - back
+        return self.order[k][1] if k >= 0 else 0
 
 
 def announcements_by_deal(
@@ -1073,21 +1094,12 @@ def announcements_by_deal(
     (from ``HAND_UNFINISHED`` to its ``HandScored``) is made when the next deal's up-card is read, which
     may be a frame or two before the script says it came to rest, and is about the hand before that deal.
     """
-    starts: dict[int, int] = {}
-    for rest in script.rests:
-        if rest.kind == "up_card":
-            starts[rest.deal] = min(starts.get(rest.deal, rest.frame), rest.frame)
-    order = sorted((frame, deal) for deal, frame in starts.items())
-
-    def deal_at(frame: int, back: int = 0) -> int:
-        k = bisect.bisect_right(order, (frame, len(script.deals))) - 1 - back
-        return order[k][1] if k >= 0 else 0
-
+    deal_at = DealAt.of(script)
     per_deal: list[list[Announcement]] = [[] for _ in script.deals]
     closing = False
     for frame, a in announcements:
         closing = closing or (isinstance(a, Irregularity) and a.kind is IrregularityKind.HAND_UNFINISHED)
-        deal = deal_at(frame + _REST_SLACK, back=1) if closing else deal_at(frame)
+        deal = deal_at(frame + REST_SLACK, back=1) if closing else deal_at(frame)
         closing = closing and not isinstance(a, HandScored)
         if 0 <= deal < len(per_deal):
             per_deal[deal].append(a)
