@@ -413,3 +413,13 @@ def test_scene_crops_name_a_strip_card_by_the_index_corner_that_shows(faces: Fac
         if strips >= 4:
             break
     assert strips >= 4
+
+
+@pytest.mark.parametrize("first", ["-1", "1000000"])
+def test_scene_crops_refuse_a_first_seed_outside_its_split(first: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.synth import scene_crops
+
+    with pytest.raises(SystemExit) as stop:
+        scene_crops.main(["--first-seed", first, "--scenes", "0", "--heldout-scenes", "0"])
+    assert stop.value.code == 2
+    assert "--first-seed must be in 0..999999" in capsys.readouterr().err
