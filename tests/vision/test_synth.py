@@ -121,6 +121,43 @@ def test_hard_scenes_label_spreads_and_cards_cut_by_the_frame() -> None:
     assert cut >= 3 and spreads >= 5, (cut, spreads)
 
 
+def test_edge_scenes_label_cards_cut_by_the_frame_at_any_turn() -> None:
+    """Edge scenes run cards off the frame at whatever turn they lie; each cut card's label is the box,
+    turned as the card is, round its part in the frame: nearly all on the card, covering nearly all that part."""
+    from vision.synth.scenes import MIN_EDGE_IN_FRAME, in_frame_fraction
+
+    turned_cuts = scenes_cut = 0
+    for seed in range(16):
+        scene = render_scene(solid_faceset(), build.SEED_EDGE_TRAIN + seed, edges=True)
+        h, w = scene.image.shape[:2]
+        lines = build.obb_label_lines(scene)
+        assert len(lines) == len(scene.cards)
+        cut_here = 0
+        for card, line in zip(scene.cards, lines, strict=True):
+            inside = in_frame_fraction(card.corners, w, h)
+            assert inside >= MIN_EDGE_IN_FRAME, (seed, card.card, inside)
+            if inside >= 0.98:
+                continue
+            cut_here += 1
+            label = np.array([float(v) for v in line.split()[1:]]).reshape(4, 2) * (w, h)
+            assert label.min() >= -0.5 and (label.max(axis=0) <= (w + 0.5, h + 0.5)).all()
+            # Corners off the frame are clipped to it (as Ultralytics clips boxes that its own augmentation
+            # moves off the frame), so the box is only nearly the card's part in the frame.
+            whole = card.corners.astype(np.float32)
+            on_card, in_box = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+            cv2.fillPoly(on_card, [np.round(whole).astype(np.int32)], 1)
+            cv2.fillPoly(in_box, [np.round(label).astype(np.int32)], 1)
+            both = float((on_card & in_box).sum())
+            assert both >= 0.8 * on_card.sum(), (seed, card.card)  # covers most of the card's part in the frame
+            assert both >= 0.9 * in_box.sum(), (seed, card.card)  # and lies on the card
+            dx, dy = (whole[1] - whole[0]).astype(np.float64)
+            turn = np.arctan2(dy, dx) % (np.pi / 2)
+            turned_cuts += min(turn, np.pi / 2 - turn) > 0.2
+        scenes_cut += cut_here >= 1
+    # nearly every scene has a labelled cut card (a moved card may keep too little in the frame to label)
+    assert scenes_cut >= 13 and turned_cuts >= 5, (scenes_cut, turned_cuts)
+
+
 def test_index_showing_asks_for_an_index_corner_in_sight() -> None:
     from vision.synth.scenes import index_showing
 

@@ -41,6 +41,8 @@ SEED_HARD_TRAIN = 6_000_000  # spreads of overlapping cards, cards cut by the fr
 SEED_HARD_VAL = 7_000_000
 SEED_STRIP_TRAIN = 8_000_000  # hard scenes with tight spreads, covered cards labelled by their index corner
 SEED_STRIP_VAL = 9_000_000
+SEED_EDGE_TRAIN = 12_000_000  # hard scenes with cards cut by the frame's edge at any turn
+SEED_EDGE_VAL = 13_000_000
 
 _FS: FaceSet | None = None
 
@@ -88,10 +90,10 @@ def _init(art: str | None, decks: str) -> None:
             _FS.backs = load_manifest(Path(art)).backs
 
 
-def _job_obb(args: tuple[int, str, str, bool, bool, bool]) -> int:
-    seed, img_path, lbl_path, on_mat, hard, strips = args
+def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool]) -> int:
+    seed, img_path, lbl_path, on_mat, hard, strips, edges = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips)
+    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -119,27 +121,31 @@ def build_obb(
     n_mat: int = 0,
     n_hard: int = 0,
     n_strips: int = 0,
+    n_edges: int = 0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
-    ``n_strips`` train and ``n_strips // 10`` val strip scenes (``render_scene(strips=True)``)."""
+    ``n_strips`` train and ``n_strips // 10`` val strip scenes (``render_scene(strips=True)``), and
+    ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``)."""
     jobs = []
-    for split, n, base, prefix, on_mat, hard, strips in (
-        ("val", n_val, SEED_VAL, "val", False, False, False),
-        ("train", n_train, SEED_TRAIN, "train", False, False, False),
-        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False),
-        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False),
-        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False),
-        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False),
-        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True),
-        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True),
+    for split, n, base, prefix, on_mat, hard, strips, edges in (
+        ("val", n_val, SEED_VAL, "val", False, False, False, False),
+        ("train", n_train, SEED_TRAIN, "train", False, False, False, False),
+        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False),
+        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False, False),
+        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False, False),
+        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False, False),
+        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True, False),
+        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True, False),
+        ("val", n_edges // 10, SEED_EDGE_VAL, "edgeval", False, True, False, True),
+        ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True),
     ):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             name = f"{prefix}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
-                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips))
+                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges))
     total = 0
     for k, n in enumerate(_map(procs, (art, "train"), _job_obb, jobs)):
         total += n
@@ -195,14 +201,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strips", type=int, default=0,
                     help="extra train scenes like --hard with tighter spreads, where a mostly covered card is "
                     "labelled while an index corner shows (and a tenth as many val)")
+    ap.add_argument("--edges", type=int, default=0,
+                    help="extra train scenes like --hard where one or two cards run off the frame's edge at any "
+                    "turn, labelled while a quarter of the card is in the frame (and a tenth as many val)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
     art = None if args.procedural else args.art
     out = Path(args.out)
     if args.what == "obb":
-        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips)
-        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips))
+        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges)
+        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs)

@@ -27,6 +27,8 @@ from vision.synth.faces import BGRA, FaceSet
 
 MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
 MIN_IN_FRAME = 0.45  # a card cut by the frame's edge is labelled while this much of it is in the frame
+MIN_EDGE_IN_FRAME = 0.25  # ... in an edge scene (``render_scene(edges=True)``), where cuts are the point
+EDGE_IN_FRAME = (0.35, 0.85)  # how much of a card moved onto the frame's edge stays in the frame (roughly)
 # Strip scenes label a card with less than MIN_VISIBLE showing when one of its two index corners shows whole
 # enough to be read: at least INDEX_SHOWING of the corner's index region, and MIN_STRIP_VISIBLE of the card.
 MIN_STRIP_VISIBLE = 0.06
@@ -572,6 +574,35 @@ def index_showing(owner: npt.NDArray[np.int16], layer: int, quad: npt.NDArray[np
     return False
 
 
+def _onto_edges(rng: Rng, placements: list[Placement], w: int, h: int) -> None:
+    """Move one or two face-up cards (in place) so that each straddles a frame edge, keeping its turn.
+
+    The card slides along the edge's normal only: its centre goes where roughly a fraction
+    ``EDGE_IN_FRAME`` of its extent across that edge stays inside, its place along the edge is kept
+    (within the middle 80%).
+    """
+    faces = [i for i, p in enumerate(placements) if p.card is not None]
+    if not faces:
+        return
+    count = min(len(faces), int(rng.integers(1, 3)))
+    for i in rng.choice(faces, size=count, replace=False):
+        p = placements[int(i)]
+        q = p.quad_table
+        cx, cy = (float(v) for v in q.mean(axis=0))
+        edge = int(rng.integers(4))  # left, right, top, bottom
+        axis = 0 if edge < 2 else 1
+        reach = float(np.abs(q[:, axis] - (cx, cy)[axis]).max())  # half the card's extent across the edge
+        inside = float(rng.uniform(*EDGE_IN_FRAME)) * 2 * reach
+        size = (w, h)[axis]
+        target = inside - reach if edge in (0, 2) else size - inside + reach
+        shift = np.zeros(2, np.float32)
+        shift[axis] = target - (cx, cy)[axis]
+        along = 1 - axis
+        kept = min(max((cx, cy)[along], 0.1 * (w, h)[along]), 0.9 * (w, h)[along])
+        shift[along] = kept - (cx, cy)[along]
+        p.quad_table = (q + shift).astype(np.float32)
+
+
 def render_scene(
     fs: FaceSet,
     seed: int,
@@ -580,6 +611,7 @@ def render_scene(
     on_mat: bool = False,
     hard: bool = False,
     strips: bool = False,
+    edges: bool = False,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -589,8 +621,11 @@ def render_scene(
     in the frame (its corners stay the whole card's; the label writer clips them).
     ``strips`` (implies ``hard``): spreads may be tight, and a card mostly covered is still labelled when
     one of its index corners shows (:func:`index_showing`), since that is all a reader needs.
+    ``edges`` (implies ``hard``): one or two face-up cards are moved onto the frame's edge at whatever
+    turn they lie (a photo or a camera that cuts cards off), and a cut card is labelled while at least
+    ``MIN_EDGE_IN_FRAME`` of it is in the frame.
     """
-    hard = hard or strips
+    hard = hard or strips or edges
     rng = np.random.default_rng(seed)
     w, h = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.14) * (1 if rng.random() < 0.8 else 0))
@@ -603,12 +638,14 @@ def render_scene(
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
     placements = layout(rng, fs, w, h, mat, hard, strips)
+    if edges:
+        _onto_edges(rng, placements, w, h)
     quads: list[npt.NDArray[np.float32]] = []
     areas: list[float] = []
     for i, p in enumerate(placements):
         quad = apply_h(tilt, p.quad_table)
         # keep face-up cards inside the frame; hard scenes let one run off a single edge it lies square to
-        if p.card is not None and not (hard and cut_cleanly(quad, w, h)):
+        if p.card is not None and not edges and not (hard and cut_cleanly(quad, w, h)):
             lo = np.maximum(0.0, -quad.min(axis=0))
             hi = np.maximum(0.0, quad.max(axis=0) - np.array([w - 1, h - 1], np.float32))
             quad = (quad + lo - hi).astype(np.float32)
@@ -646,7 +683,7 @@ def render_scene(
             continue
         q = quads[i]
         if hard:
-            if in_frame_fraction(q, w, h) < MIN_IN_FRAME:
+            if in_frame_fraction(q, w, h) < (MIN_EDGE_IN_FRAME if edges else MIN_IN_FRAME):
                 continue
         # the whole outline must be (nearly) in frame, or its corners cannot be labelled
         elif (q[:, 0].min() < -0.02 * w or q[:, 1].min() < -0.02 * h or q[:, 0].max() > 1.02 * w
