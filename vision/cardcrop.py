@@ -355,3 +355,44 @@ def shifted_outlines(quad: npt.ArrayLike, away_from: npt.ArrayLike | None = None
         outward = q.mean(axis=0) - np.asarray(away_from, np.float32)
         moves = [m for m in moves if float(np.dot(m, outward)) > 0]
     return np.stack([q + m for m in moves]).astype(np.float32) if moves else np.zeros((0, 4, 2), np.float32)
+
+
+# --- A card cut by the frame's edge ---------------------------------------------------------------------
+#
+# The finder outlines a card that runs off the frame round its part in the frame. Its corner crops are cut
+# as fractions of a whole card's outline, so on a cut card they fall in the wrong places (and a card cut
+# to a square has no long side to say which way it lies). Where a side of the outline lies on the frame's
+# edge, the card is completed beyond that edge to a whole card's proportions, both ways it could lie, and
+# the corners still in the frame are read again.
+
+# A side of an outline lies on the frame's edge when both its ends are this close to it (pixels), or beyond.
+EDGE_MARGIN = 3.0
+# A completion must lengthen the outline by at least this factor (else the card was not cut).
+MIN_COMPLETION = 1.08
+
+
+def completed_outlines(quad: npt.ArrayLike, width: int, height: int) -> list[FloatArray]:
+    """Whole-card outlines (each (4, 2), ordered as :func:`order_corners`) for an outline with a side on
+    the edge of a ``width`` x ``height`` frame: that side moved outwards until the card is a card's shape,
+    the cut side being its short side or its long side. Empty when no side lies on the edge."""
+    q = order_corners(quad).astype(np.float64)
+    limits = ((0, 0.0, -1.0), (0, width - 1.0, 1.0), (1, 0.0, -1.0), (1, height - 1.0, 1.0))
+    out: list[FloatArray] = []
+    for k in range(4):
+        a, b = q[k], q[(k + 1) % 4]
+        if not any(all(sign * (p[axis] - lim) >= -EDGE_MARGIN for p in (a, b)) for axis, lim, sign in limits):
+            continue
+        d = q[(k + 3) % 4]  # the corner across the outline from a, on the side opposite this one
+        along = float(np.linalg.norm(b - a))
+        outward = a - d
+        across = float(np.linalg.norm(outward))
+        if along < 4.0 or across < 4.0:
+            continue
+        unit = outward / across
+        for whole in (along / CARD_ASPECT, along * CARD_ASPECT):
+            if whole >= across * MIN_COMPLETION:
+                grown = q.copy()
+                grown[k] = a + unit * (whole - across)
+                grown[(k + 1) % 4] = b + unit * (whole - across)
+                out.append(order_corners(grown))
+    return out

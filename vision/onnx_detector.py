@@ -66,6 +66,11 @@ SECOND_LOOK_OVERLAP = 0.05
 # moved outline's corner may fall on a court picture. At 0.7 / 0.8 / 0.9 the real dev photos gained 3 / 3
 # / 2 cards and 3 / 0 / 0 false readings (models/MODEL_CARD.md).
 SECOND_LOOK_MIN_CONFIDENCE = 0.8
+# A card cut by the frame's edge, read from its completed outline (cardcrop.completed_outlines), is
+# reported from this confidence up. Chosen on 300 edge scenes of the held-out decks (`vision.synth.build
+# test --edges 1`): at 0.6 / 0.7 / 0.8 / 0.9 the cards gained were 27 / 25 / 20 / 18 and the false
+# readings 5 / 3 / 0 / 0 (models/MODEL_CARD.md).
+CUT_CARD_MIN_CONFIDENCE = 0.8
 
 
 def _literal(text: str | None) -> Any:
@@ -265,6 +270,7 @@ def name_outlines(
     min_confidence: float | None = None,
     split_spreads: bool = True,
     second_look: bool = True,
+    complete_cut: bool = True,
 ) -> list[CardDetection]:
     """Second stage: card outlines (K, 4, 2) in frame pixels with finder scores -> named cards.
 
@@ -277,7 +283,10 @@ def name_outlines(
     cards instead of one. With ``second_look``, an outline that overlaps a
     surer one and repeats its card (or names none surely) is read again
     shifted along its sides (``cardcrop.shifted_outlines``); the surest
-    reading of a card no other outline names replaces it.
+    reading of a card no other outline names replaces it. With
+    ``complete_cut``, an outline that still names no card and has a side on
+    the frame's edge is read again completed to a whole card beyond the edge
+    (``cardcrop.completed_outlines``), under the same rule.
     """
     from vision import cardcrop
 
@@ -299,6 +308,8 @@ def name_outlines(
         readings.append([(quad, card, classifier.confidence(float(score), conf) if card is not None else 0.0)])
     if second_look and len(quads) > 1:
         _second_look(frame_bgr, quads, scores, classifier, readings, floor)
+    if complete_cut:
+        _complete_cut(frame_bgr, quads, scores, classifier, readings, floor)
     # The Joker has no index common to decks (its corner shows a picture, a star or a word), so a
     # calibrated reading of it must reach a line of its own.
     joker_floor = max(floor, MIN_JOKER_CONFIDENCE) if classifier.calibration is not None else floor
@@ -373,6 +384,43 @@ def _second_look(
                 named.add(new[1])
                 moved.add(k)
                 break
+
+
+def _complete_cut(
+    frame_bgr: npt.NDArray[np.uint8],
+    quads: npt.NDArray[np.float32],
+    scores: npt.NDArray[np.float32],
+    classifier: CornerClassifier,
+    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]],
+    floor: float,
+) -> None:
+    """Read again, completed beyond the frame's edge, the outlines on that edge that name no card (in place)."""
+    from vision import cardcrop
+
+    h, w = frame_bgr.shape[:2]
+    named = {c for per in readings for _, c, p in per if c is not None and p >= floor}
+    tries: list[tuple[int, list[npt.NDArray[np.float32]]]] = []
+    for i, per in enumerate(readings):
+        if any(c is not None and p >= floor for _, c, p in per):
+            continue
+        whole = cardcrop.completed_outlines(quads[i], w, h)
+        if whole:
+            tries.append((i, whole))
+    if not tries:
+        return
+    answers = classifier.classify(frame_bgr, np.stack([q for _, whole in tries for q in whole]), refine=False)
+    line = max(floor, CUT_CARD_MIN_CONFIDENCE)
+    start = 0
+    for i, whole in tries:
+        best: tuple[npt.NDArray[np.float32], Card, float] | None = None
+        for q, (card, conf) in zip(whole, answers[start : start + len(whole)], strict=True):
+            p = classifier.confidence(float(scores[i]), conf) if card is not None else 0.0
+            if card is not None and card not in named and p >= line and (best is None or p > best[2]):
+                best = (q, card, p)
+        start += len(whole)
+        if best is not None:
+            readings[i] = [best]
+            named.add(best[1])
 
 
 def _repeats(

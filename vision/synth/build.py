@@ -43,6 +43,7 @@ SEED_STRIP_TRAIN = 8_000_000  # hard scenes with tight spreads, covered cards la
 SEED_STRIP_VAL = 9_000_000
 SEED_EDGE_TRAIN = 12_000_000  # hard scenes with cards cut by the frame's edge at any turn
 SEED_EDGE_VAL = 13_000_000
+SEED_EDGE_TEST = 14_000_000  # the held-out decks' edge scenes (``build test --edges``)
 
 _FS: FaceSet | None = None
 
@@ -99,10 +100,10 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool]) -> int:
     return len(scene.cards)
 
 
-def _job_test(args: tuple[int, str]) -> list[tuple[str, str, float, float, float, float]]:
-    seed, img_path = args
+def _job_test(args: tuple[int, str, bool]) -> list[tuple[str, str, float, float, float, float]]:
+    seed, img_path, edges = args
     assert _FS is not None
-    scene = render_scene(_FS, seed)
+    scene = render_scene(_FS, seed, edges=edges)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     rows = []
@@ -171,9 +172,12 @@ def _map(procs: int, initargs: tuple[str | None, str], job: Callable[[Any], T], 
         yield from pool.imap(job, jobs, chunksize=8)
 
 
-def build_test(art: str | None, out: Path, count: int, procs: int) -> int:
+def build_test(art: str | None, out: Path, count: int, procs: int, edges: bool = False) -> int:
+    """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
+    ``edges``, edge scenes (``render_scene(edges=True)``) from their own seeds."""
     (out / "images").mkdir(parents=True, exist_ok=True)
-    jobs = [(SEED_TEST + i, str(out / "images" / f"synth_{i:05d}.jpg")) for i in range(count)]
+    base = SEED_EDGE_TEST if edges else SEED_TEST
+    jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges) for i in range(count)]
     rows: list[tuple[str, str, float, float, float, float]] = []
     for r in _map(procs, (art, "held-out"), _job_test, jobs):
         rows += r
@@ -202,8 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="extra train scenes like --hard with tighter spreads, where a mostly covered card is "
                     "labelled while an index corner shows (and a tenth as many val)")
     ap.add_argument("--edges", type=int, default=0,
-                    help="extra train scenes like --hard where one or two cards run off the frame's edge at any "
-                    "turn, labelled while a quarter of the card is in the frame (and a tenth as many val)")
+                    help="obb: extra train scenes like --hard where one or two cards run off the frame's edge at "
+                    "any turn, labelled while a quarter of the card is in the frame (and a tenth as many val); "
+                    "test: any number above 0 renders edge scenes instead")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
@@ -214,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
-        n = build_test(art, out, args.count, args.procs)
+        n = build_test(art, out, args.count, args.procs, edges=args.edges > 0)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 
