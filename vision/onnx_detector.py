@@ -73,6 +73,12 @@ SECOND_LOOK_MIN_CONFIDENCE = 0.8
 CUT_CARD_MIN_CONFIDENCE = 0.8
 
 
+# An outline's reading: the outline (4, 2) in frame pixels, its card (None: none named) and confidence.
+Reading = tuple[npt.NDArray[np.float32], Card | None, float]
+# A reading that names a card.
+NamedReading = tuple[npt.NDArray[np.float32], Card, float]
+
+
 def _literal(text: str | None) -> Any:
     if text is None:
         return None
@@ -227,7 +233,7 @@ class CornerClassifier:
         for per in ways:
             best: SpreadReading | None = None
             for way in per:
-                named: list[tuple[npt.NDArray[np.float32], Card, float]] = []
+                named: list[NamedReading] = []
                 for card_quad in way:
                     name, conf = cardcrop.combine_corners(logits[start : start + per_card], self.classes)
                     start += per_card
@@ -246,8 +252,8 @@ class CornerClassifier:
 class SpreadReading:
     """Two cards of a spread found as one outline: per card its outline (4, 2), name and classifier confidence."""
 
-    first: tuple[npt.NDArray[np.float32], Card, float]
-    second: tuple[npt.NDArray[np.float32], Card, float]
+    first: NamedReading
+    second: NamedReading
 
     @property
     def weaker(self) -> float:
@@ -295,7 +301,7 @@ def name_outlines(
     answers = classifier.classify(frame_bgr, quads)
     spreads = classifier.read_spreads(frame_bgr, quads) if split_spreads else [None] * len(quads)
     # Per outline, what it reads as: one card, or two for a spread; (outline, card, confidence).
-    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]] = []
+    readings: list[list[Reading]] = []
     for quad, score, (card, conf), spread in zip(quads, scores, answers, spreads, strict=True):
         if spread is not None:
             halves = [
@@ -326,7 +332,7 @@ def _second_look(
     quads: npt.NDArray[np.float32],
     scores: npt.NDArray[np.float32],
     classifier: CornerClassifier,
-    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]],
+    readings: list[list[Reading]],
     floor: float,
 ) -> None:
     """Read again, shifted, the outlines that overlap a surer outline and add no card of their own (in place)."""
@@ -358,19 +364,12 @@ def _second_look(
         tries.append((i, j))
         if _repeats(readings[i], readings[j]) and _reported_elsewhere(readings, j, floor):
             tries.append((j, i))
-    shifted = [cardcrop.shifted_outlines(quads[k], away_from=quads[a].mean(axis=0)) for k, a in tries]
-    answers = classifier.classify(frame_bgr, np.concatenate(shifted), refine=False)
+    shifted = [
+        (float(scores[k]), cardcrop.shifted_outlines(quads[k], away_from=quads[a].mean(axis=0))) for k, a in tries
+    ]
     # Per try, its readings sure enough to count, surest first.
-    found: dict[tuple[int, int], list[tuple[npt.NDArray[np.float32], Card, float]]] = {}
-    start = 0
-    for (k, a), outlines in zip(tries, shifted, strict=True):
-        sure = []
-        for q, (card, conf) in zip(outlines, answers[start : start + len(outlines)], strict=True):
-            p = classifier.confidence(float(scores[k]), conf) if card is not None else 0.0
-            if card is not None and p >= max(floor, SECOND_LOOK_MIN_CONFIDENCE):
-                sure.append((q, card, p))
-        found[(k, a)] = sorted(sure, key=lambda r: -r[2])
-        start += len(outlines)
+    sure = _sure_readings(frame_bgr, shifted, classifier, max(floor, SECOND_LOOK_MIN_CONFIDENCE))
+    found = dict(zip(tries, sure, strict=True))
     # Moving an outline only ever takes a card away from the others, so whether the surer one's card is
     # still reported elsewhere is asked again as they move.
     moved: set[int] = set()
@@ -391,7 +390,7 @@ def _complete_cut(
     quads: npt.NDArray[np.float32],
     scores: npt.NDArray[np.float32],
     classifier: CornerClassifier,
-    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]],
+    readings: list[list[Reading]],
     floor: float,
 ) -> None:
     """Read again, completed beyond the frame's edge, the outlines on that edge that name no card (in place)."""
@@ -399,33 +398,48 @@ def _complete_cut(
 
     h, w = frame_bgr.shape[:2]
     named = {c for per in readings for _, c, p in per if c is not None and p >= floor}
-    tries: list[tuple[int, list[npt.NDArray[np.float32]]]] = []
+    tries: list[tuple[int, npt.NDArray[np.float32]]] = []  # (outline, its completions)
     for i, per in enumerate(readings):
         if any(c is not None and p >= floor for _, c, p in per):
             continue
         whole = cardcrop.completed_outlines(quads[i], w, h)
         if whole:
-            tries.append((i, whole))
-    if not tries:
-        return
-    answers = classifier.classify(frame_bgr, np.stack([q for _, whole in tries for q in whole]), refine=False)
-    line = max(floor, CUT_CARD_MIN_CONFIDENCE)
+            tries.append((i, np.stack(whole)))
+    groups = [(float(scores[i]), whole) for i, whole in tries]
+    sure_per_try = _sure_readings(frame_bgr, groups, classifier, max(floor, CUT_CARD_MIN_CONFIDENCE))
+    for (i, _), sure in zip(tries, sure_per_try, strict=True):
+        new = next((r for r in sure if r[1] not in named), None)
+        if new is not None:
+            readings[i] = [new]
+            named.add(new[1])
+
+
+def _sure_readings(
+    frame_bgr: npt.NDArray[np.uint8],
+    groups: list[tuple[float, npt.NDArray[np.float32]]],
+    classifier: CornerClassifier,
+    line: float,
+) -> list[list[NamedReading]]:
+    """Per group (a finder score and the outlines (K, 4, 2) tried for its outline), the cards read from
+    ``line`` up, surest first. All groups are classified in one call, without refinement."""
+    if not groups:
+        return []
+    answers = classifier.classify(frame_bgr, np.concatenate([outlines for _, outlines in groups]), refine=False)
+    out: list[list[NamedReading]] = []
     start = 0
-    for i, whole in tries:
-        best: tuple[npt.NDArray[np.float32], Card, float] | None = None
-        for q, (card, conf) in zip(whole, answers[start : start + len(whole)], strict=True):
-            p = classifier.confidence(float(scores[i]), conf) if card is not None else 0.0
-            if card is not None and card not in named and p >= line and (best is None or p > best[2]):
-                best = (q, card, p)
-        start += len(whole)
-        if best is not None:
-            readings[i] = [best]
-            named.add(best[1])
+    for score, outlines in groups:
+        sure: list[NamedReading] = []
+        for q, (card, conf) in zip(outlines, answers[start : start + len(outlines)], strict=True):
+            if card is not None and (p := classifier.confidence(score, conf)) >= line:
+                sure.append((q, card, p))
+        out.append(sorted(sure, key=lambda r: -r[2]))
+        start += len(outlines)
+    return out
 
 
 def _repeats(
-    reading: list[tuple[npt.NDArray[np.float32], Card | None, float]],
-    surer: list[tuple[npt.NDArray[np.float32], Card | None, float]],
+    reading: list[Reading],
+    surer: list[Reading],
 ) -> bool:
     """Whether an outline reads as the one card that a surer outline reads as (however surely)."""
     if len(reading) != 1 or len(surer) != 1:
@@ -435,7 +449,7 @@ def _repeats(
 
 
 def _reported_elsewhere(
-    readings: list[list[tuple[npt.NDArray[np.float32], Card | None, float]]], k: int, floor: float
+    readings: list[list[Reading]], k: int, floor: float
 ) -> bool:
     """Whether outline ``k``'s card is also reported by another outline: only then may ``k`` be moved."""
     card = readings[k][0][1]

@@ -585,22 +585,18 @@ def _onto_edges(rng: Rng, placements: list[Placement], w: int, h: int) -> None:
     if not faces:
         return
     count = min(len(faces), int(rng.integers(1, 3)))
+    frame = np.array([w, h], np.float64)
     for i in rng.choice(faces, size=count, replace=False):
         p = placements[int(i)]
-        q = p.quad_table
-        cx, cy = (float(v) for v in q.mean(axis=0))
+        centre = p.quad_table.mean(axis=0).astype(np.float64)
         edge = int(rng.integers(4))  # left, right, top, bottom
-        axis = 0 if edge < 2 else 1
-        reach = float(np.abs(q[:, axis] - (cx, cy)[axis]).max())  # half the card's extent across the edge
+        axis, along = (0, 1) if edge < 2 else (1, 0)
+        reach = float(np.abs(p.quad_table[:, axis] - centre[axis]).max())  # half the card's extent across the edge
         inside = float(rng.uniform(*EDGE_IN_FRAME)) * 2 * reach
-        size = (w, h)[axis]
-        target = inside - reach if edge in (0, 2) else size - inside + reach
-        shift = np.zeros(2, np.float32)
-        shift[axis] = target - (cx, cy)[axis]
-        along = 1 - axis
-        kept = min(max((cx, cy)[along], 0.1 * (w, h)[along]), 0.9 * (w, h)[along])
-        shift[along] = kept - (cx, cy)[along]
-        p.quad_table = (q + shift).astype(np.float32)
+        target = centre.copy()
+        target[axis] = inside - reach if edge in (0, 2) else frame[axis] - inside + reach
+        target[along] = np.clip(centre[along], 0.1 * frame[along], 0.9 * frame[along])
+        p.quad_table = (p.quad_table + (target - centre)).astype(np.float32)
 
 
 def render_scene(
