@@ -352,6 +352,22 @@ def test_test_set_csv_matches_the_real_photo_format(tmp_path: Path) -> None:
         assert all(0.0 <= float(v) <= 1.0 for v in nums)
 
 
+def test_edge_test_set_holds_cards_cut_by_the_frame(tmp_path: Path) -> None:
+    # build test --edges: edge scenes from their own seeds, in the same CSV format
+    n = build.build_test(None, tmp_path, count=6, procs=1, edges=True)
+    with open(tmp_path / "labels.csv", newline="") as fh:
+        rows = list(csv.reader(fh))[1:]
+    assert len(rows) == n > 0
+    boxes = np.array([[float(v) for v in nums] for _, _, *nums in rows])
+    cx, cy, bw, bh = boxes.T
+    at_edge = (cx - bw / 2 < 0.005) | (cy - bh / 2 < 0.005) | (cx + bw / 2 > 0.995) | (cy + bh / 2 > 0.995)
+    assert at_edge.sum() >= 3, boxes
+    plain = build.build_test(None, tmp_path / "plain", count=6, procs=1)
+    with open(tmp_path / "plain" / "labels.csv", newline="") as fh:
+        plain_rows = list(csv.reader(fh))[1:]
+    assert (plain, plain_rows) != (n, rows)
+
+
 def test_refine_snaps_a_rough_outline_to_the_card() -> None:
     face = procedural_face("Qs", 1, 300)
     fh, fw = face.shape[:2]
