@@ -172,7 +172,7 @@ def _child(backend: str, model: Path, threads: int, runs: int, imgsz: int, photo
     import resource
 
     from vision.detector import Detector
-    from vision.evaluate import load_image
+    from vision.sources.files import load_image
 
     frames = [load_image(p) for p in photos]
     detector: Detector

@@ -30,8 +30,7 @@ from table.log import LogError, MatchLog
 
 if TYPE_CHECKING:
     from display.buttons import PanelConfig
-    from vision.simtable import SimTableSource
-    from vision.sources.base import FrameSource
+    from vision.sources.base import FrameSource, ScriptedTable
 
 log = logging.getLogger(__name__)
 
@@ -134,23 +133,20 @@ def _is_sim(source: str) -> bool:
     return source.strip().lower().partition(":")[0] == "sim"
 
 
-def _config_for_sim(config: Config, sim: SimTableSource, source: str) -> Config:
+def _config_for_sim(config: Config, sim: ScriptedTable, source: str) -> Config:
     """The simulated table deals its own game: its rules and its first dealer replace the config's."""
     import dataclasses
 
-    from vision.simtable import MAT
-
-    script = sim.buttons_script
     sim_config = dataclasses.replace(
         config,
         rules_preset="north_american",
         rules_overrides={},
-        seats=dataclasses.replace(config.seats, first_dealer=script.deals[0].dealer),
-        camera=dataclasses.replace(config.camera, mat=MAT.name, calibration=""),
+        seats=dataclasses.replace(config.seats, first_dealer=sim.first_dealer),
+        camera=dataclasses.replace(config.camera, mat=sim.mat_name, calibration=""),
     )
-    if sim_config.rules() != script.rules:  # pragma: no cover - the simulator plays the preset
+    if sim_config.rules() != sim.rules:  # pragma: no cover - the simulator plays the preset
         raise UserError(f"--source {source}: the simulated table's rules are not a preset the config can name")
-    if config.rules() != script.rules:
+    if config.rules() != sim.rules:
         print("euchre-table: the simulated table plays north_american rules; the config's rules are not used",
               file=sys.stderr)
     return sim_config
@@ -166,12 +162,12 @@ def build_app(config: Config, request: RunRequest) -> App:
     from vision.tracker import Tracker
     from vision.zones import MarkerRefresher, TableLayout, load_table
 
-    sim: SimTableSource | None = None
+    sim: ScriptedTable | None = None
     if _is_sim(request.source):
-        from vision.simtable import SimTableSource
+        from vision.sources.base import ScriptedTable
 
         opened = open_source(request.source)  # built once: its script sets the rules, bids and frames
-        assert isinstance(opened, SimTableSource)
+        assert isinstance(opened, ScriptedTable)
         sim = opened
         config = _config_for_sim(config, sim, request.source)
     folder = data_dir(config, request)
@@ -192,9 +188,8 @@ def build_app(config: Config, request: RunRequest) -> App:
         if script is None and sim is not None:
             # The simulated table knows its bids: they come in as a buttons file would.
             from companion.buttons_script import parse_buttons
-            from vision.simtable import buttons_jsonl
 
-            script = ButtonScript(parse_buttons(buttons_jsonl(sim.buttons_script), "sim"), done=buttons_done)
+            script = ButtonScript(parse_buttons(sim.buttons_jsonl(), "sim"), done=buttons_done)
         model_path = request.model or (Path(config.model.path) if config.model.path else default_model_path())
         # One thread: ONNX Runtime's multi-threaded reductions can differ in the last bits from run to run,
         # which flips borderline readings; one thread reads a frame the same way every time (and the model

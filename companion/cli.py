@@ -1,4 +1,7 @@
-"""The ``euchre-table`` command line: one subcommand per module in ``companion.commands``.
+"""The ``euchre-table`` command line: one subcommand per module in ``companion.commands``, plus the lab's.
+
+The lab's commands (``simulate``, ``train``, ``eval-vision``) are entry points of the group
+``euchre_table.commands`` (``vision.plugins``), so the runtime never imports the lab.
 
 Each command module defines ``register(subparsers)``, which adds its parser
 and sets ``func`` to a function taking the parsed arguments and returning
@@ -14,9 +17,11 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from companion import commands
 from companion.errors import UserError
+from vision.plugins import COMMANDS, plugins
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,11 +31,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"companion.commands.{info.name}")
-        module.register(sub)
+    modules: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(commands.__path__):
+        if not info.name.startswith("_"):
+            modules[info.name] = importlib.import_module(f"companion.commands.{info.name}")
+    for entry in plugins(COMMANDS):  # the lab's commands, where the lab is installed
+        modules.setdefault(entry.name, entry.load())
+    for name in sorted(modules):
+        modules[name].register(sub)
     return parser
 
 

@@ -1,11 +1,7 @@
-"""Errors caused by outside input (files, configs, devices): one clear line, never a traceback."""
+"""Errors caused by outside input: ``UserError`` is defined by ``vision.errors``, the lowest layer that raises it."""
 
 from __future__ import annotations
 
+from vision.errors import UserError
 
-class UserError(Exception):
-    """Bad input from outside the program. The message names what and where.
-
-    The command line prints ``euchre-table: error: <message>`` and exits with
-    status 2. Programming errors are not UserErrors and keep their traceback.
-    """
+__all__ = ["UserError"]

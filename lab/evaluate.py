@@ -47,12 +47,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
-from companion.errors import UserError
 from table.cards import ALL_CARDS, Card, CardParseError
 from vision.detector import Detector
+from vision.errors import UserError
+from vision.sources.files import load_image
 
 LABEL_HEADER = ("image", "class", "x_center", "y_center", "width", "height")
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
@@ -121,16 +119,6 @@ def list_images(images_dir: Path, labels: dict[str, list[LabelledCard]], labels_
     if not present:
         raise UserError(f"{images_dir}: no images (.jpg, .jpeg, .png, .bmp, .webp)")
     return present
-
-
-def load_image(path: Path) -> npt.NDArray[np.uint8]:
-    """A BGR image from disk, or UserError naming the file."""
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UserError(f"{path}: cannot read this image")
-    return np.asarray(image, dtype=np.uint8)
 
 
 @dataclass(frozen=True)

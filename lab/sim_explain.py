@@ -1,7 +1,7 @@
 """Why a simulated run fell short (``euchre-table simulate --explain``): per deal, each shortfall in words.
 
-Built from the same judgement as the score (:func:`vision.simtable.check_deal` per deal,
-:func:`vision.simtable.match_landings` for the cards), so the explanation always agrees with it: the
+Built from the same judgement as the score (:func:`lab.simtable.check_deal` per deal,
+:func:`lab.simtable.match_landings` for the cards), so the explanation always agrees with it: the
 reneges listed as not proven are exactly ``reneges_injected - reneges_proven``, the cards never reported
 exactly ``cards_missed``. Deals that went right are left out. Seats are numbers and tricks count from 1,
 as players count them; deals are the script's indices (``CardRest.deal``).
@@ -13,10 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from display.phrases import irregularity_text, renege_evidence_text
-from table.announcements import Announcement, HandScored, Irregularity
-from table.cards import Card
-from table.sim import InjectedRenege, SimDeal
-from vision.simtable import (
+from lab.simtable import (
     MATCH_FRAMES,
     REST_SLACK,
     CardRest,
@@ -28,6 +25,9 @@ from vision.simtable import (
     check_deal,
     match_landings,
 )
+from table.announcements import Announcement, HandScored, Irregularity
+from table.cards import Card
+from table.sim import InjectedRenege, SimDeal
 
 SEATS = tuple(f"seat {s}" for s in range(4))
 
@@ -102,7 +102,7 @@ class Explanation:
 def explain(
     script: TableScript, announcements: Sequence[tuple[int, Announcement]], landings: Sequence[Landing]
 ) -> Explanation:
-    """The shortfalls of a run: the same inputs as :func:`vision.simtable.score_run`, judged the same way."""
+    """The shortfalls of a run: the same inputs as :func:`lab.simtable.score_run`, judged the same way."""
     per_deal = announcements_by_deal(script, announcements)
     matches = match_landings(script.rests, landings)
     reported = {k for _, k in matches if k is not None}

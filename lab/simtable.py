@@ -87,7 +87,7 @@ Matrix = npt.NDArray[np.float64]
 
 FRAME_SIZE = (640, 480)  # the Pi camera's detection stream (vision.sources.picamera)
 DEFAULT_FPS = 15.0
-DEFAULT_DECK = "gnome-neoclassical"  # held out of training (vision.synth.faces.HELD_OUT_DECKS)
+DEFAULT_DECK = "gnome-neoclassical"  # held out of training (lab.synth.faces.HELD_OUT_DECKS)
 CARD_HEIGHT_MM = 88.0  # a poker-size card is 63 x 88 mm; each deck keeps its own aspect
 MAT = MAT_SIZES["A3"]
 FACE_PX_PER_MM = 2.2  # cards are pre-scaled once to about the camera's scale (1.4 px/mm) with room to spare
@@ -583,14 +583,14 @@ def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[
 
     Falls back to procedural faces when the fetched artwork is not there.
     """
-    from vision.synth import faces as synth_faces
+    from lab.synth import faces as synth_faces
 
     art = art_dir if art_dir is not None else Path(__file__).resolve().parent.parent / "work-data" / "art"
     wanted = [str(c) for c in deck(25)]
-    from vision.synth.fetch_art import deck_names
+    from lab.synth.fetch_art import deck_names
 
     if not style.startswith("procedural") and style not in deck_names():
-        from companion.errors import UserError
+        from vision.errors import UserError
 
         known = ", ".join(sorted(deck_names()))
         raise UserError(f"--deck-style {style!r}: no such deck; known decks: {known}, or procedural-N")
@@ -599,7 +599,7 @@ def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[
     elif (art / "manifest.csv").is_file():
         fs = synth_faces.load_manifest(art, decks={style})
         if style not in fs.faces:
-            from companion.errors import UserError
+            from vision.errors import UserError
 
             raise UserError(f"--deck-style {style!r}: no such deck in {art}/manifest.csv")
     else:
@@ -611,7 +611,7 @@ def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[
     cards = fs.faces[style]
     missing = [c for c in wanted[:24] if c not in cards]
     if missing:
-        from companion.errors import UserError
+        from vision.errors import UserError
 
         raise UserError(f"--deck-style {style!r}: the deck lacks {', '.join(missing)}")
     faces = {Card.parse(c): img for c, img in cards.items() if c in wanted}
@@ -638,7 +638,7 @@ class TableRenderer:
     ) -> None:
         import cv2
 
-        from vision.synth.scenes import background
+        from lab.synth.scenes import background
 
         self.script = script
         self.size = frame_size
@@ -1264,7 +1264,7 @@ def load_clip(folder: Path) -> tuple[TableScript, dict[str, Any]]:
     """A recorded clip's ground truth, and its script rebuilt from the seed (checked against the recording)."""
     import json
 
-    from companion.errors import UserError
+    from vision.errors import UserError
 
     path = folder / ClipRecorder.TRUTH
     try:
@@ -1285,7 +1285,7 @@ def run_clip(folder: Path, detector: Detector) -> SimRun:
     """The pipeline on a recorded clip's decoded frames, with the script's button inputs, scored."""
     import cv2
 
-    from companion.errors import UserError
+    from vision.errors import UserError
 
     script, truth = load_clip(folder)
     video = folder / str(truth.get("video", ClipRecorder.VIDEO))
@@ -1357,6 +1357,21 @@ class SimTableSource:
         self._build()
         assert self.script is not None
         return self.script
+
+    @property
+    def rules(self) -> Rules:
+        return self.buttons_script.rules
+
+    @property
+    def first_dealer(self) -> int:
+        return self.buttons_script.deals[0].dealer
+
+    @property
+    def mat_name(self) -> str:
+        return MAT.name
+
+    def buttons_jsonl(self) -> str:
+        return buttons_jsonl(self.buttons_script)
 
     def _build(self) -> None:
         if self.script is None:
@@ -1485,7 +1500,7 @@ class ClipRecorder:
     BUTTONS = "buttons.jsonl"
 
     def __init__(self, folder: Path, fps: float = DEFAULT_FPS) -> None:
-        from companion.errors import UserError
+        from vision.errors import UserError
 
         if folder.exists() and not folder.is_dir():
             raise UserError(f"--record {folder}: not a folder")
@@ -1503,7 +1518,7 @@ class ClipRecorder:
             fourcc = cv2.VideoWriter.fourcc(*"mp4v")
             self._writer = cv2.VideoWriter(str(self.folder / self.VIDEO), fourcc, self.fps, self.size)
             if not self._writer.isOpened():
-                from companion.errors import UserError
+                from vision.errors import UserError
 
                 raise UserError(f"--record {self.folder}: OpenCV cannot write an MPEG-4 video here")
         self._writer.write(image)

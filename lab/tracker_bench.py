@@ -1,6 +1,6 @@
 """How long ``Tracker.update`` takes per frame, on a synthetic table of about ten cards (for ``euchre-table bench``).
 
-Run it alone with ``python -m vision.tracker_bench``; it prints one
+Run it alone with ``python -m lab.tracker_bench``; it prints one
 ``key=value`` line.
 """
 

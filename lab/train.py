@@ -171,7 +171,7 @@ def train_classifier(
     lr: float = 3e-3,
     init_weights: Path | None = None,
 ) -> Path:
-    """Train the corner classifier on the crop chunks in ``crops`` (``python -m vision.synth.crops``).
+    """Train the corner classifier on the crop chunks in ``crops`` (``python -m lab.synth.crops``).
 
     ``train_*.npz`` come from the training decks; ``heldout_*.npz`` (the
     held-out decks) measure accuracy on decks it never saw. Checkpoints
@@ -184,7 +184,7 @@ def train_classifier(
     import torch
     from torch import nn
 
-    from vision.synth.crops import load_crops
+    from lab.synth.crops import load_crops
 
     _set_threads(threads)
     torch.manual_seed(seed)

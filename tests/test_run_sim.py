@@ -10,8 +10,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from companion.builder import RunRequest, build_app  # noqa: E402
 from companion.config import load_config  # noqa: E402
+from lab import simtable as st  # noqa: E402
 from table.egn import import_egn  # noqa: E402
-from vision import simtable as st  # noqa: E402
 
 
 def test_run_on_the_simulated_table_plays_the_scripted_hand(tmp_path: Path) -> None:

@@ -13,22 +13,17 @@ with (b, w1, w2) fitted by logistic regression on readings of labelled
 images: each outline's reading counts as right when the image holds that card.
 The fit is made on the synthetic scenes of the held-out decks (never on the
 real photos, which stay for judging); ``euchre-table train calibrate`` does it
-and writes the coefficients into ``models/classes.json``. Pure numpy.
+(``lab.calibration_fit``) and writes the coefficients into ``models/classes.json``. Pure numpy.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-if TYPE_CHECKING:
-    from vision.onnx_detector import OnnxDetector
 
 _EPS = 1e-4
 
@@ -74,66 +69,3 @@ class ConfidenceCalibration:
         if not all(math.isfinite(v) for v in values):
             raise ValueError(f'{where}: "calibration" coefficients must be finite numbers')
         return cls(*values, samples=int(data.get("samples", 0) or 0), fitted_on=str(data.get("fitted_on", "")))
-
-
-def fit_calibration(
-    samples: Sequence[tuple[float, float, bool]], l2: float = 1e-3, iterations: int = 50, fitted_on: str = ""
-) -> ConfidenceCalibration:
-    """Logistic regression (Newton's method with a small ridge) of "named right" on the two logit scores.
-
-    ``samples`` are (finder score, classifier confidence, named right). Both
-    outcomes must occur, or there is nothing to fit.
-    """
-    if not samples:
-        raise ValueError("no readings to fit the calibration on")
-    data = np.asarray([(s, c) for s, c, _ in samples], dtype=np.float64)
-    y = np.asarray([1.0 if ok else 0.0 for _, _, ok in samples])
-    if y.min() == y.max():
-        raise ValueError("the readings are all right or all wrong: no calibration can be fitted")
-    x = np.column_stack([np.ones(len(y)), _logit(data[:, 0]), _logit(data[:, 1])])
-    w = np.zeros(3)
-    ridge = l2 * np.diag([0.0, 1.0, 1.0]) * len(y)
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -60, 60)))
-        grad = x.T @ (p - y) + ridge @ w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge + 1e-9 * np.eye(3)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if float(np.abs(step).max()) < 1e-8:
-            break
-    return ConfidenceCalibration(float(w[0]), float(w[1]), float(w[2]), samples=len(y), fitted_on=fitted_on)
-
-
-def reliability(
-    calibration: ConfidenceCalibration, samples: Sequence[tuple[float, float, bool]], bins: int = 5
-) -> list[tuple[float, float, int]]:
-    """Per confidence bin (equal width on 0..1): mean predicted p, share actually right, count."""
-    out: list[tuple[float, float, int]] = []
-    preds = [(calibration(s, c), ok) for s, c, ok in samples]
-    for b in range(bins):
-        lo, hi = b / bins, (b + 1) / bins
-        inside = [(p, ok) for p, ok in preds if lo <= p < hi or (b == bins - 1 and p == 1.0)]
-        if inside:
-            n = len(inside)
-            out.append((sum(p for p, _ in inside) / n, sum(ok for _, ok in inside) / n, n))
-    return out
-
-
-def collect_readings(
-    detector: OnnxDetector, images_dir: Path, labels_csv: Path
-) -> list[tuple[float, float, bool]]:
-    """(finder score, classifier confidence, named right) for every named outline in a labelled image folder.
-
-    A reading is right when its image is labelled with that card (the same per-image set rule as
-    ``euchre-table eval-vision``).
-    """
-    from vision.evaluate import list_images, load_image, read_labels
-
-    labels = read_labels(labels_csv)
-    samples: list[tuple[float, float, bool]] = []
-    for name in list_images(images_dir, labels, labels_csv):
-        present = {entry.card for entry in labels.get(name, [])}
-        for score, card, conf in detector.readings(load_image(images_dir / name)):
-            if card is not None:
-                samples.append((score, conf, card in present))
-    return samples

@@ -12,7 +12,7 @@ top-right/bottom-left. Because the two indices are 180 degrees apart, the
 upright card's remaining 180-degree ambiguity does not matter: the same four
 crops come out either way, only in a different order.
 
-Training (``vision/synth/crops.py``) and inference (``vision/onnx_detector``
+Training (``lab/synth/crops.py``) and inference (``vision/onnx_detector``
 and friends) both call :func:`corner_crops`, so the network always sees
 exactly the pixels it was trained on.
 """

@@ -22,8 +22,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from companion.errors import UserError
 from vision.detection import CardDetection
+from vision.errors import UserError
 
 BACKENDS = ("auto", "onnx", "ultralytics")
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.errors import UserError
+from vision.errors import UserError
 from vision.observations import KITTY, TRICK, ZoneKind
 from vision.zones import MarkerLayout, Rect, TableLayout
 

@@ -25,7 +25,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.errors import UserError
+from vision.errors import UserError
 
 if TYPE_CHECKING:
     from vision.calibration import ConfidenceCalibration

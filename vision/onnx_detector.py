@@ -5,7 +5,7 @@ Ultralytics (a test checks ``"torch" not in sys.modules`` after a detect).
 
 Two model shapes are served:
 
-- **two stages** (the shipped model, see ``vision/synth/README.md``): a
+- **two stages** (the shipped model, see ``lab/synth/README.md``): a
   finder whose only class is ``card`` (oriented boxes around whole cards),
   then the corner-index classifier ``corner-cls.onnx`` on the four corner
   crops of each card (``vision.cardcrop``), whose votes make one card name.
@@ -31,11 +31,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.errors import UserError
 from table.cards import Card, CardParseError
 from vision import postprocess as pp
 from vision.calibration import ConfidenceCalibration
 from vision.detection import CardDetection
+from vision.errors import UserError
 
 DEFAULT_CONF = 0.25
 # Outlines overlapping more than this (probabilistic IoU of the oriented boxes) are one card. Cards laid
@@ -67,7 +67,7 @@ SECOND_LOOK_OVERLAP = 0.05
 # / 2 cards and 3 / 0 / 0 false readings (models/MODEL_CARD.md).
 SECOND_LOOK_MIN_CONFIDENCE = 0.8
 # A card cut by the frame's edge, read from its completed outline (cardcrop.completed_outlines), is
-# reported from this confidence up. Chosen on 300 edge scenes of the held-out decks (`vision.synth.build
+# reported from this confidence up. Chosen on 300 edge scenes of the held-out decks (`lab.synth.build
 # test --edges 1`): at 0.6 / 0.7 / 0.8 / 0.9 the cards gained were 27 / 25 / 20 / 18 and the false
 # readings 5 / 3 / 0 / 0 (models/MODEL_CARD.md).
 CUT_CARD_MIN_CONFIDENCE = 0.8

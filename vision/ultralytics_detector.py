@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.errors import UserError
 from vision import postprocess as pp
 from vision.detection import CardDetection
+from vision.errors import UserError
 from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 from vision.onnx_detector import (
     DEFAULT_CONF,

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.errors import UserError
+from vision.errors import UserError
 from vision.observations import KITTY, TRICK, Zone
 
 Point = tuple[float, float]

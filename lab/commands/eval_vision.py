@@ -43,8 +43,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from lab.evaluate import ImageScore, evaluate, list_images, read_labels, write_confusion
     from vision.detector import load_detector
-    from vision.evaluate import ImageScore, evaluate, list_images, read_labels, write_confusion
     from vision.models import default_model_path
 
     # Check the inputs before the (slow) model load, so a typo fails at once.

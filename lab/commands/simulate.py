@@ -57,8 +57,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.errors import UserError
-    from vision import simtable as st
+    from lab import simtable as st
+    from vision.errors import UserError
 
     if args.clip is not None:
         if args.hands is not None or args.game or args.record is not None:
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if args.explain:
-        from vision.sim_explain import explain
+        from lab.sim_explain import explain
 
         for line in explain(script, result.pipeline.announcements, result.pipeline.landings).lines():
             print(line)
@@ -113,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_model(args: argparse.Namespace) -> Any:
-    from companion.errors import UserError
     from vision.detector import load_detector
+    from vision.errors import UserError
     from vision.models import default_model_path
 
     try:
@@ -125,8 +125,8 @@ def _load_model(args: argparse.Namespace) -> Any:
 
 
 def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]]:
-    from companion.errors import UserError
-    from vision import simtable as st
+    from lab import simtable as st
+    from vision.errors import UserError
 
     if (args.hands is None) == (not args.game):
         raise UserError("simulate: give --hands N or --game (one whole game), or --clip DIR")
@@ -139,7 +139,7 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     if deck_name != style and not style.startswith("procedural"):
         print(f"simulate: no artwork for {style!r} here; drawing procedural faces ({deck_name})", file=sys.stderr)
     else:
-        from vision.synth.faces import HELD_OUT_DECKS
+        from lab.synth.faces import HELD_OUT_DECKS
 
         if style not in HELD_OUT_DECKS and not style.startswith("procedural"):
             print(f"simulate: note: {style!r} is a training deck, not a held-out one", file=sys.stderr)

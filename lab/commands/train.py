@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.errors import UserError
 from companion.summary import summary_line
+from vision.errors import UserError
 
 
 def register(subparsers: Any) -> None:
@@ -29,15 +29,15 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("stage", choices=["detector", "classifier", "export", "calibrate"],
                    help="what to train, export both, or calibrate the confidence of the models in --models")
-    p.add_argument("--data", type=Path, help="detector: the Ultralytics data.yaml (vision.synth.build obb)")
+    p.add_argument("--data", type=Path, help="detector: the Ultralytics data.yaml (lab.synth.build obb)")
     p.add_argument("--crops", type=Path, default=Path("work-data/datasets/crops"),
-                   help="classifier: the crop chunks (python -m vision.synth.crops)")
+                   help="classifier: the crop chunks (python -m lab.synth.crops)")
     p.add_argument("--time-hours", type=float, default=None,
                    help="detector: stop after this wall-clock time (Ultralytics fits the epochs to it)")
     p.add_argument("--epochs", type=int, default=None, help="default: detector 30, classifier 5")
     p.add_argument("--imgsz", type=int, default=256, help="detector input size (square)")
     p.add_argument("--model-yaml", default=None,
-                   help="Ultralytics model yaml, built from scratch (default vision/synth/yolov8t-card-obb.yaml)")
+                   help="Ultralytics model yaml, built from scratch (default lab/synth/yolov8t-card-obb.yaml)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--workers", type=int, default=2)
@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
 
 def calibrate(args: argparse.Namespace) -> int:
     """Fit the confidence calibration of the models in ``--models`` and write it into their classes.json."""
-    from vision.calibration import collect_readings, fit_calibration, reliability
+    from lab.calibration_fit import collect_readings, fit_calibration, reliability
     from vision.onnx_detector import OnnxDetector
 
     model = args.models / "card-obb.onnx"
@@ -70,7 +70,7 @@ def calibrate(args: argparse.Namespace) -> int:
         raise UserError(f"{args.models}: card-obb.onnx and classes.json needed (euchre-table train export)")
     labels = args.labels if args.labels is not None else args.images.parent / "labels.csv"
     if not labels.is_file():
-        raise UserError(f"{labels}: labels not found (python -m vision.synth.build test)")
+        raise UserError(f"{labels}: labels not found (python -m lab.synth.build test)")
     detector = OnnxDetector(model, threads=args.threads)
     samples = collect_readings(detector, args.images, labels)
     try:
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.stage == "calibrate":
         return calibrate(args)
     try:
-        from vision import train as tr
+        from lab import train as tr
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise UserError(f"training needs the train extras (pip install -e .[train]): {exc}") from None
     if args.stage == "detector":
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             if not args.resume.exists():
                 raise UserError(f"{args.resume}: checkpoint not found")
         elif args.data is None or not args.data.exists():
-            raise UserError(f"{args.data}: data.yaml not found (build it with python -m vision.synth.build obb)")
+            raise UserError(f"{args.data}: data.yaml not found (build it with python -m lab.synth.build obb)")
         if args.init_weights is not None and not args.init_weights.exists():
             raise UserError(f"{args.init_weights}: weights not found")
         out = args.out or Path("work-data/runs")
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.stage == "classifier":
         if not any(args.crops.glob("train_*.npz")) or not any(args.crops.glob("heldout_*.npz")):
-            raise UserError(f"{args.crops}: no train_*.npz / heldout_*.npz crops (python -m vision.synth.crops)")
+            raise UserError(f"{args.crops}: no train_*.npz / heldout_*.npz crops (python -m lab.synth.crops)")
         out = args.out or Path("work-data/runs/corner-cls")
         if args.init_weights is not None and not args.init_weights.exists():
             raise UserError(f"{args.init_weights}: weights not found")

@@ -1,7 +1,7 @@
 """Build the training datasets from the fetched artwork: OBB scenes for the card finder, and the synthetic test set.
 
-    python -m vision.synth.build obb --art work-data/art --out work-data/datasets/obb --train 5000 --val 400
-    python -m vision.synth.build test --art work-data/art --out work-data/datasets/synth-test --count 300
+    python -m lab.synth.build obb --art work-data/art --out work-data/datasets/obb --train 5000 --val 400
+    python -m lab.synth.build test --art work-data/art --out work-data/datasets/synth-test --count 300
 
 ``obb`` renders scenes from the training decks (every deck in the manifest
 except ``faces.HELD_OUT_DECKS``) into the Ultralytics OBB layout with a
@@ -27,8 +27,8 @@ from typing import Any, TypeVar
 import cv2
 import numpy as np
 
-from vision.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
-from vision.synth.scenes import Scene, frame_polygon, in_frame_fraction, render_scene
+from lab.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
+from lab.synth.scenes import Scene, frame_polygon, in_frame_fraction, render_scene
 
 T = TypeVar("T")
 

@@ -21,8 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import cardcrop
-from vision.synth.faces import (
+from lab.synth.faces import (
     HELD_OUT_DECKS,
     NO_CLASSIFIER,
     FaceSet,
@@ -30,7 +29,8 @@ from vision.synth.faces import (
     load_manifest,
     procedural_faceset,
 )
-from vision.synth.scenes import _warp_face, background, degrade, photometric
+from lab.synth.scenes import _warp_face, background, degrade, photometric
+from vision import cardcrop
 
 CLASS_INDEX = {c: i for i, c in enumerate(cardcrop.CLASSIFIER_CLASSES)}
 NONE = CLASS_INDEX[cardcrop.NONE_CLASS]
@@ -197,8 +197,8 @@ class CropSampler:
 
     def _font_decks(self, index: int) -> FaceSet:
         """Chunk ``index``'s decks drawn from typefaces, with the training decks' court pictures and backs."""
+        from lab.synth.font_faces import court_pictures, font_faceset
         from vision.cardcrop import CARD_CLASSES
-        from vision.synth.font_faces import court_pictures, font_faceset
 
         art = load_manifest(self.art, exclude=HELD_OUT_DECKS | NO_CLASSIFIER) if self.art else procedural_faceset()
         fs = font_faceset(self.seed * 100_000 + index, self.fonts, CARD_CLASSES, court_pictures(art))
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of crops cut from outlines as far off as the card finder's (0..1)")
     ap.add_argument("--fonts", type=int, default=0,
                     help="training crops from this many decks per chunk drawn from system typefaces "
-                         "(vision.synth.font_faces) instead of the artwork; held-out crops are unchanged")
+                         "(lab.synth.font_faces) instead of the artwork; held-out crops are unchanged")
     args = ap.parse_args(argv)
     art = None if args.procedural else Path(args.art)
     out = Path(args.out)

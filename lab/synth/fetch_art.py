@@ -3,14 +3,14 @@
 Run it once on a fresh machine (it needs the Debian, npm and PyPI clients and
 ``rsvg-convert`` from apt ``librsvg2-bin``):
 
-    python -m vision.synth.fetch_art --out work-data/art
+    python -m lab.synth.fetch_art --out work-data/art
 
 It downloads the packages named in ``ref/card-art.md`` with the ordinary
 clients (``apt-get download`` + ``dpkg -x``, ``npm pack``, ``pip download
 --no-deps``), renders the 33 Euchre faces (7..A of four suits and the Joker
 where a deck has one) of every deck with English indices and two colours,
 keeps each deck's native aspect ratio, gives opaque-cornered decks rounded
-transparent corners, and writes ``manifest.csv`` (see ``vision/synth/README.md``).
+transparent corners, and writes ``manifest.csv`` (see ``lab/synth/README.md``).
 The artwork stays out of git: ``work-data/`` is ignored.
 """
 

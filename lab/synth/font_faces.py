@@ -19,7 +19,7 @@ Typefaces come from the system font folders (Debian packages such as
 ``fonts-urw-base35``, ``fonts-texgyre``, ``fonts-freefont-ttf``,
 ``fonts-linuxlibertine``; the model card lists those used), else the DejaVu Sans
 bundled for the scoreboard. Nothing here is needed at run time: only the crop
-generator uses it. ``python -m vision.synth.font_faces OUT.png`` draws a
+generator uses it. ``python -m lab.synth.font_faces OUT.png`` draws a
 contact sheet of a few such decks.
 """
 
@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.synth.faces import BGRA, FaceSet, draw_suit, rounded_mask
+from lab.synth.faces import BGRA, FaceSet, draw_suit, rounded_mask
 
 if TYPE_CHECKING:
     from PIL.ImageFont import FreeTypeFont

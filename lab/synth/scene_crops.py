@@ -1,6 +1,6 @@
 """Classifier crops cut from the card finder's own outlines on rendered scenes.
 
-``vision.synth.crops`` cuts corners from a card's true corners, jittered by
+``lab.synth.crops`` cuts corners from a card's true corners, jittered by
 about as much as the finder errs. Here the crops are cut exactly as the app
 cuts them: the finder (``card-obb.onnx``) outlines the cards of a rendered
 scene, and ``vision.cardcrop.outline_hypotheses`` turns each outline into the
@@ -16,11 +16,11 @@ visible (the scene's ``owner`` map says what lies on top), ``none`` where the
 corner is blank or the index covered; a half-covered index is left out, as
 is a hypothesis whose corners do not correspond to the card's.
 
-    python -m vision.synth.scene_crops --finder models/card-obb.onnx --scenes 3000 --out work-data/datasets/crops
+    python -m lab.synth.scene_crops --finder models/card-obb.onnx --scenes 3000 --out work-data/datasets/crops
 
 writes ``train_scene_<seed>_<chunk>.npz`` (training decks) and
 ``heldout_scene_<seed>_<chunk>.npz`` (held-out decks), in the format of
-``vision.synth.crops`` so ``load_crops`` reads both.
+``lab.synth.crops`` so ``load_crops`` reads both.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from lab.synth.crops import CLASS_INDEX, NONE, ZONE, CropSampler
+from lab.synth.faces import FaceSet, index_corners, load_manifest
+from lab.synth.scenes import Scene, render_scene
 from vision import cardcrop
-from vision.synth.crops import CLASS_INDEX, NONE, ZONE, CropSampler
-from vision.synth.faces import FaceSet, index_corners, load_manifest
-from vision.synth.scenes import Scene, render_scene
 
 MATCH_IOU = 0.5
 NONE_KEEP = 0.45  # share of `none` crops kept (most corners are blank)

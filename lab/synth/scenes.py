@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.synth.faces import BGRA, FaceSet
+from lab.synth.faces import BGRA, FaceSet
 
 MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
 MIN_IN_FRAME = 0.45  # a card cut by the frame's edge is labelled while this much of it is in the frame

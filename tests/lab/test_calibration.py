@@ -12,7 +12,8 @@ import pytest
 from detector_testkit import FINDER, card_frame
 
 from companion.errors import UserError
-from vision.calibration import ConfidenceCalibration, fit_calibration, reliability
+from lab.calibration_fit import fit_calibration, reliability
+from vision.calibration import ConfidenceCalibration
 from vision.models import calibration_for
 from vision.onnx_detector import MIN_CALIBRATED_CONFIDENCE, OnnxDetector
 

@@ -1,4 +1,4 @@
-"""Decks drawn from system typefaces (``vision.synth.font_faces``): the index is where the labels say.
+"""Decks drawn from system typefaces (``lab.synth.font_faces``): the index is where the labels say.
 
 They need no system fonts: the project ships DejaVu Sans for the scoreboard
 (display/fonts), and the font decks fall back on it.
@@ -13,11 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import cardcrop
-from vision.synth import font_faces
-from vision.synth.crops import NONE, CropSampler
-from vision.synth.faces import procedural_face
-from vision.synth.font_faces import (
+from lab.synth import font_faces
+from lab.synth.crops import NONE, CropSampler
+from lab.synth.faces import procedural_face
+from lab.synth.font_faces import (
     BUNDLED_FONT_DIR,
     SUIT_CHARS,
     DeckStyle,
@@ -29,6 +28,7 @@ from vision.synth.font_faces import (
     random_style,
     system_fonts,
 )
+from vision import cardcrop
 
 DEJAVU = str(BUNDLED_FONT_DIR / "DejaVuSans.ttf")
 

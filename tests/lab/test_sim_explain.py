@@ -11,12 +11,12 @@ import pytest
 
 from companion.cli import main
 from display.phrases import card_text
+from lab import simtable as st
+from lab.sim_explain import explain
 from table.announcements import RenegeProven
 from table.cards import Card
 from table.sim import InjectedRenege
-from vision import simtable as st
 from vision.detection import CardDetection
-from vision.sim_explain import explain
 
 # Seed 4, two hands: deal 0 has two injected reneges (seat 3 shows out of diamonds in trick 1 holding 9d Ad;
 # seat 2 of clubs in trick 3 holding Kc), deal 1 two more.
@@ -195,7 +195,7 @@ def test_simulate_explain_prints_the_shortfall_before_the_unchanged_score_line(
 
 def test_simulate_clip_explain(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     # The recorded clip's run keeps the same data: its explanation names the card hidden from the "model".
-    from companion.commands import simulate
+    from lab.commands import simulate
 
     script, truth = st.load_clip(DEMO)
     faces, back, _ = st.load_deck("procedural", None)

@@ -12,10 +12,10 @@ import pytest
 
 from companion.buttons_script import parse_buttons
 from companion.cli import main
+from lab import simtable as st
 from table.announcements import HandScored, Irregularity, IrregularityKind, RenegeEvidence, RenegeProven, ThrownIn
 from table.cards import Card, Suit
 from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
-from vision import simtable as st
 from vision.detection import CardDetection
 from vision.mat import marker_layout
 from vision.observations import KITTY, Zone

@@ -13,11 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.synth import build
+from lab.synth.crops import NONE, CropSampler
+from lab.synth.faces import FaceSet, procedural_face, procedural_faceset, rounded_mask
+from lab.synth.scenes import MIN_VISIBLE, render_scene
 from vision import cardcrop
-from vision.synth import build
-from vision.synth.crops import NONE, CropSampler
-from vision.synth.faces import FaceSet, procedural_face, procedural_faceset, rounded_mask
-from vision.synth.scenes import MIN_VISIBLE, render_scene
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_labels_sit_on_the_drawn_cards(seed: int, on_mat: bool) -> None:
 
 
 def test_hard_scenes_label_spreads_and_cards_cut_by_the_frame() -> None:
-    from vision.synth.scenes import MIN_IN_FRAME, frame_polygon, in_frame_fraction
+    from lab.synth.scenes import MIN_IN_FRAME, frame_polygon, in_frame_fraction
 
     spreads = cut = 0
     for seed in range(16):
@@ -124,7 +124,7 @@ def test_hard_scenes_label_spreads_and_cards_cut_by_the_frame() -> None:
 def test_edge_scenes_label_cards_cut_by_the_frame_at_any_turn() -> None:
     """Edge scenes run cards off the frame at whatever turn they lie; each cut card's label is the box,
     turned as the card is, round its part in the frame: nearly all on the card, covering nearly all that part."""
-    from vision.synth.scenes import MIN_EDGE_IN_FRAME, in_frame_fraction
+    from lab.synth.scenes import MIN_EDGE_IN_FRAME, in_frame_fraction
 
     turned_cuts = scenes_cut = 0
     for seed in range(16):
@@ -159,7 +159,7 @@ def test_edge_scenes_label_cards_cut_by_the_frame_at_any_turn() -> None:
 
 
 def test_index_showing_asks_for_an_index_corner_in_sight() -> None:
-    from vision.synth.scenes import index_showing
+    from lab.synth.scenes import index_showing
 
     corners = np.array([[10, 10], [80, 10], [80, 110], [10, 110]], np.float32)  # 70 x 100, upright
     owner = np.full((130, 100), -1, np.int16)
@@ -182,7 +182,7 @@ def test_index_showing_asks_for_an_index_corner_in_sight() -> None:
 def test_strip_scenes_label_covered_cards_whose_index_shows() -> None:
     """Faces with green index corners: a card labelled with less than MIN_VISIBLE showing has one of its
     index corners drawn in sight, and tight spreads give several such cards."""
-    from vision.synth.scenes import INDEX_REGION, index_regions
+    from lab.synth.scenes import INDEX_REGION, index_regions
 
     w, h = 143, 200
     face = np.zeros((h, w, 4), np.uint8)
@@ -217,7 +217,7 @@ def test_strip_scenes_label_covered_cards_whose_index_shows() -> None:
 
 
 def test_scenes_on_the_printed_mat_show_its_markers_and_cards_at_its_scale() -> None:
-    from vision.synth.scenes import CARD_MM
+    from lab.synth.scenes import CARD_MM
     from vision.zones import detect_markers
 
     plain_found = mat_found = 0
@@ -424,7 +424,7 @@ class _KeepAll:
 
 
 def test_scene_crops_label_the_finders_outlines_by_the_card_under_them(faces: FaceSet) -> None:
-    from vision.synth.scene_crops import label_crops
+    from lab.synth.scene_crops import label_crops
 
     checked = 0
     for seed in range(6):
@@ -448,7 +448,7 @@ def test_scene_crops_label_the_finders_outlines_by_the_card_under_them(faces: Fa
 
 def test_scene_crops_name_a_strip_card_by_the_index_corner_that_shows(faces: FaceSet) -> None:
     """A card seen only as a strip of a tight spread is named where its index shows, `none` elsewhere."""
-    from vision.synth.scene_crops import label_crops
+    from lab.synth.scene_crops import label_crops
 
     strips = 0
     for seed in range(40):
@@ -470,7 +470,7 @@ def test_scene_crops_name_a_strip_card_by_the_index_corner_that_shows(faces: Fac
 
 @pytest.mark.parametrize("first", ["-1", "1000000"])
 def test_scene_crops_refuse_a_first_seed_outside_its_split(first: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.synth import scene_crops
+    from lab.synth import scene_crops
 
     with pytest.raises(SystemExit) as stop:
         scene_crops.main(["--first-seed", first, "--scenes", "0", "--heldout-scenes", "0"])

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("onnx", reason="exporting to ONNX needs the [train] extras (onnx), not in the test environment")
 pytest.importorskip("ultralytics", reason="exporting needs the [train] extras (ultralytics)")
 
-from vision.train import export_detector  # noqa: E402
+from lab.train import export_detector  # noqa: E402
 
 SHIPPED = Path(__file__).resolve().parents[2] / "models" / "card-obb.pt"
 

@@ -95,8 +95,8 @@ SHIPPED_PT = MODELS / "card-obb.pt"
 
 
 def test_both_backends_report_the_same_cards_from_the_shipped_model() -> None:
-    from vision.evaluate import load_image
     from vision.onnx_detector import OnnxDetector
+    from vision.sources.files import load_image
     from vision.ultralytics_detector import UltralyticsDetector
 
     assert SHIPPED_ONNX.is_file() and SHIPPED_PT.is_file(), "the shipped model is missing from models/"

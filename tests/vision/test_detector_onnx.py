@@ -94,7 +94,7 @@ def test_the_onnx_path_never_imports_torch() -> None:
         import numpy as np
         from pathlib import Path
         from vision.detector import load_detector
-        from companion.commands import eval_vision
+        from lab.commands import eval_vision
         d = load_detector(Path({str(FINDER)!r}), threads=1)
         d.detect(np.full((128, 128, 3), 255, np.uint8))
         heavy = sorted(m for m in ("torch", "torchvision", "ultralytics") if m in sys.modules)

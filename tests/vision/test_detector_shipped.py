@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from table.cards import Card
-from vision.evaluate import load_image
 from vision.models import DEFAULT_MODEL_NAME, REPO_MODELS_DIR, default_model_path
 from vision.onnx_detector import OnnxDetector
+from vision.sources.files import load_image
 
 DEV = Path(__file__).resolve().parent / "data" / "dev-photos"
 SCENE_DIR = Path(__file__).resolve().parent / "data" / "scenes"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.errors import UserError
-from vision.simtable import SimTableSource
+from lab.simtable import SimTableSource
 from vision.sources import (
     FakeSource,
     Frame,

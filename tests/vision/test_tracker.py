@@ -391,7 +391,7 @@ def test_never_on_a_first_reading(dets: list[CardDetection], seat: int) -> None:
 
 
 def test_bench_runs_and_sees_the_table() -> None:
-    from vision.tracker_bench import bench_tracker
+    from lab.tracker_bench import bench_tracker
 
     result = bench_tracker(frames=200, cards=10, seed=1)
     # 5 rounds of 10 cards, each: 10 landings (one the up-card), 5 zones cleared, the up-card lifted.

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from table.rules import Rules
 
 Image = npt.NDArray[np.uint8]
 """An OpenCV picture: height x width x 3, BGR, uint8."""
@@ -58,6 +61,27 @@ class FrameSource(Protocol):
     def read(self) -> Frame | None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class ScriptedTable(FrameSource, Protocol):
+    """A source that deals its own game (the lab's simulated table, ``--source sim``).
+
+    It brings what the table would otherwise take from the config and the players: the rules and first
+    dealer of its script, the printed mat it is drawn on, and its button presses (bids, alone, renege
+    decisions) as ``run --buttons`` reads them, one JSON object per line.
+    """
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def first_dealer(self) -> int: ...
+
+    @property
+    def mat_name(self) -> str: ...
+
+    def buttons_jsonl(self) -> str: ...
 
 
 def iter_frames(source: FrameSource) -> Iterator[Frame]:

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from companion.errors import UserError
+from vision.errors import UserError
 from vision.sources.base import Frame
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -115,3 +116,13 @@ class ImageFolderSource:
 
     def close(self) -> None:
         """Nothing is held open between reads."""
+
+
+def load_image(path: Path) -> npt.NDArray[np.uint8]:
+    """A BGR image from disk, or UserError naming the file."""
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise UserError(f"{path}: cannot read this image")
+    return np.asarray(image, dtype=np.uint8)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.errors import UserError
+from vision.errors import UserError
 from vision.sources.base import Frame, Image, SourceLost
 
 FLICKER_PERIOD_US = {50: 10000, 60: 8333}

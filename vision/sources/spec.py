@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import UserError
+from vision.errors import UserError
 from vision.sources.base import FrameSource
 
 KINDS = ("camera", "picamera", "video", "images", "sim")
@@ -104,9 +104,12 @@ def open_source(spec: SourceSpec | str, *, resilient: bool = True, **options: An
     else:
         # The simulated table: a scripted game drawn in a held-out deck on the printed mat; its bids come
         # from the script (``SimTableSource.buttons``), which the app feeds in as a buttons file.
-        from vision.simtable import SimTableSource
+        from vision.plugins import SOURCES, plugin
 
-        source = SimTableSource(hands=spec.index or None, **options)
+        entry = plugin(SOURCES, "sim")
+        if entry is None:
+            raise UserError(f"--source {spec}: the simulated table is part of the lab, which is not installed here")
+        source = entry.load()(hands=spec.index or None, **options)
     if spec.is_live and resilient:
         from vision.sources.resilient import ResilientSource
 
