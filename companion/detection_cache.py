@@ -60,7 +60,7 @@ class DetectionCache:
 
 def _detection(row: list[object], frame: int) -> CardDetection:
     card, conf, x1, y1, x2, y2, corners = row
-    pts = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) else None  # type: ignore[index]
+    pts = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) else None
     return CardDetection(
         Card.parse(str(card)),
         float(conf),  # type: ignore[arg-type]

@@ -68,4 +68,11 @@ class ConfidenceCalibration:
             raise ValueError(f'{where}: "calibration" needs numbers bias, w_finder and w_classifier') from None
         if not all(math.isfinite(v) for v in values):
             raise ValueError(f'{where}: "calibration" coefficients must be finite numbers')
-        return cls(*values, samples=int(data.get("samples", 0) or 0), fitted_on=str(data.get("fitted_on", "")))
+        bias, w_finder, w_classifier = values
+        return cls(
+            bias,
+            w_finder,
+            w_classifier,
+            samples=int(data.get("samples", 0) or 0),
+            fitted_on=str(data.get("fitted_on", "")),
+        )
