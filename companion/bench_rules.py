@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import cProfile
 import io
+import json
 import pstats
 import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from table.announcements import Irregularity, IrregularityKind, RenegeProven
@@ -204,4 +206,111 @@ def bench_rules(
     pairs["match_deals_per_s"] = round(statistics.median(engine))
     pairs["repeats"] = repeats
     pairs["seconds"] = seconds
+    return pairs
+
+
+# ---------------------------------------------------------------- replay and resume (bench --replay)
+
+REPLAY_DEALS = 3000
+
+
+def _long_game(deals: int, seed: int) -> tuple[Match, list[list[Any]]]:
+    """One game of ``deals`` random deals (a fixed number of deals, so none ends it early); its inputs per deal."""
+    rules = BENCH_RULES.replace(target=0, num_deals=deals)
+    rng = random.Random(seed)
+    match = Match(rules)
+    per_deal: list[list[Any]] = []
+    for number in range(deals):
+        d = simulate_deal(rules, rng, match.dealer, number=number, odds=BENCH_ODDS)
+        for inp in d.inputs:
+            match.apply(inp)
+        per_deal.append(list(d.inputs))
+    return match, per_deal
+
+
+def write_input_log(path: Path, match: Match, inputs: list[Any]) -> None:
+    """An input log as ``run`` writes it (header, then one line per input with its frame and source)."""
+    from table.codec import input_to_dict
+    from table.log import LogHeader
+
+    header = LogHeader(match.rules, 0, (0, 0), "bench", ("North", "East", "South", "West"))
+    lines = [json.dumps(header.to_dict(), separators=(",", ":"))]
+    for i, inp in enumerate(inputs):
+        obj: dict[str, Any] = {"i": i, **input_to_dict(inp), "frame": i * 10, "meta": {"src": "camera"}}
+        lines.append(json.dumps(obj, separators=(",", ":")))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _once(work: Callable[[], object]) -> float:
+    """CPU seconds of one call of ``work`` (at least a microsecond)."""
+    start = time.process_time()
+    work()
+    return max(time.process_time() - start, 1e-6)
+
+
+def bench_replay(
+    deals: int = REPLAY_DEALS, repeats: int = 3, seconds: float = 1.0, seed: int = 0, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Replay an EGN of ``deals`` random deals, and resume an input log of as many, against OpenSpiel's random play.
+
+    Both are what a restart or ``euchre-table replay`` does with a long night's game: the EGN is parsed and
+    folded through the engine (``table.egn.replay_egn``); the log is read, recovered and folded by the
+    session the app resumes with (``TableSession``). Rates are deals per CPU second, medians of ``repeats``.
+    """
+    import tempfile
+
+    from companion.session import TableSession
+    from table.egn import dumps_egn, export_egn, loads_egn, replay_egn
+    from table.log import MatchLog
+
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+    match, per_deal = _long_game(deals, seed)
+    text = dumps_egn(export_egn(match))
+    inputs = [inp for deal in per_deal for inp in deal]
+    peer = OpenSpielLoop(pyspiel, seed) if pyspiel is not None else None
+    egn_rates: list[float] = []
+    log_rates: list[float] = []
+    peer_rates: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="euchre-bench-") as tmp:
+        path = Path(tmp) / "match.jsonl"
+        write_input_log(path, match, inputs)
+
+        def replay() -> None:
+            replayed = replay_egn(loads_egn(text, "bench.egn")).match
+            assert replayed.score == match.score, "the EGN replay should end at the game's score"
+
+        def resume() -> None:
+            session = TableSession(MatchLog.open(path))
+            try:
+                assert session.match.score == match.score, "the resumed log should end at the game's score"
+            finally:
+                session.close()
+
+        for r in range(repeats):
+            egn_rates.append(deals / _once(replay))
+            log_rates.append(deals / _once(resume))
+            line = f"round {r + 1}/{repeats}: EGN replay {egn_rates[-1]:.0f} deals/s, log resume {log_rates[-1]:.0f}"
+            if peer is not None:
+                peer_rates.append(_timed(peer.step, seconds))
+                line += f", openspiel random play {peer_rates[-1]:.0f} deals/s"
+            log(line)
+    egn_rate = statistics.median(egn_rates)
+    log_rate = statistics.median(log_rates)
+    pairs: dict[str, Any] = {
+        "replay_deals": deals,
+        "egn_bytes": len(text.encode("utf-8")),
+        "log_inputs": len(inputs),
+        "egn_replay_deals_per_s": round(egn_rate),
+        "log_resume_deals_per_s": round(log_rate),
+    }
+    if peer_rates:
+        peer_rate = statistics.median(peer_rates)
+        pairs["openspiel_deals_per_s"] = round(peer_rate)
+        pairs["egn_ratio"] = round(egn_rate / peer_rate, 3)
+        pairs["resume_ratio"] = round(log_rate / peer_rate, 3)
+    else:
+        pairs["openspiel_deals_per_s"] = pairs["egn_ratio"] = pairs["resume_ratio"] = "-"
     return pairs

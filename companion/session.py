@@ -243,7 +243,7 @@ class TableSession:
         self._submitted = 0
         self._pending: list[tuple[int, list[Announcement]]] = []
         self._landings: list[_Landing] = []
-        self._deal_number = len(self.match.deals)
+        self._deal_number = self.match.deal_count
         self.alone_armed = False
         self.alone_candidate: int | None = None  # a defender picked by Alone after trump, until Call confirms
         self.chosen_suit: Suit | None = None
@@ -285,12 +285,12 @@ class TableSession:
         return announcements
 
     def _deal_bookkeeping(self) -> None:
-        if len(self.match.deals) != self._deal_number:
+        if self.match.deal_count != self._deal_number:
             self._new_hand()
 
     def _new_hand(self) -> None:
         """Forget what the camera and the panel held for the hand before (the match's deals moved on)."""
-        self._deal_number = len(self.match.deals)
+        self._deal_number = self.match.deal_count
         self._landings.clear()
         self.alone_armed = False
         self.alone_candidate = None
@@ -412,7 +412,7 @@ class TableSession:
         if play is None:
             return  # the engine holds this card already (seen again)
         self.submit(play, frame=frame, source="camera")
-        self._landings.append(_Landing(play.seat, card, len(self.match.history) - 1))
+        self._landings.append(_Landing(play.seat, card, len(self.match) - 1))
 
     def _revise(self, obs: CardRevised) -> None:
         for landing in reversed(self._landings):
@@ -426,8 +426,7 @@ class TableSession:
         if not self._landings:
             return
         last = self._landings[-1]
-        history = self.match.history
-        if last.history_index != len(history) - 1 or last.card != obs.card:
+        if last.history_index != len(self.match) - 1 or last.card != obs.card:
             return
         if obs.zone.kind is ZoneKind.SEAT and obs.zone.seat != last.seat:
             return

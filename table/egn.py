@@ -104,7 +104,8 @@ from table.inputs import (
     Play,
     UpCard,
 )
-from table.match import Match
+from table.limits import LimitError, loads_json, read_limited
+from table.match import DealProgress, Match
 from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, Rules, RulesError
 
 __all__ = [
@@ -689,6 +690,10 @@ def parse_egn(obj: Any, source: str = "<egn>") -> EgnGame:
         raise _fail(source, "fileType", f'not EGN (expected "{EGN_FILE_TYPE}", found {json.dumps(file_type)})')
     version = obj.get("version")
     warnings: list[str] = []
+    if isinstance(version, int | float) and not isinstance(version, bool):
+        raise _fail(
+            source, "version", f'must be a string such as "{EGN_VERSION}", not the number {json.dumps(version)}'
+        )
     if not isinstance(version, str) or not version.startswith("1."):
         raise _fail(source, "version", f"EGN version {json.dumps(version)} is not supported (expected 1.x)")
     if version != EGN_VERSION:
@@ -720,11 +725,17 @@ def parse_egn(obj: Any, source: str = "<egn>") -> EgnGame:
     )
 
 
+# A long night of 3,000 deals exports to about 6 MB; an archive's game is far smaller.
+MAX_EGN_BYTES = 64 * 1024 * 1024
+
+
 def load_egn(path: str | os.PathLike[str]) -> EgnGame:
     """Read and parse an EGN file; every problem is an :class:`EgnError` naming the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark from a Windows editor is fine
+        text = read_limited(p, MAX_EGN_BYTES).decode("utf-8-sig")  # a byte-order mark from Windows is fine
+    except LimitError as exc:
+        raise EgnError(f"{p}: {exc}") from None
     except FileNotFoundError:
         raise EgnError(f"{p}: no such file") from None
     except UnicodeDecodeError:
@@ -736,7 +747,9 @@ def load_egn(path: str | os.PathLike[str]) -> EgnGame:
 
 def loads_egn(text: str, source: str = "<egn>") -> EgnGame:
     try:
-        obj = json.loads(text)
+        obj = loads_json(text, max_bytes=MAX_EGN_BYTES)
+    except LimitError as exc:
+        raise EgnError(f"{source}: {exc}") from None
     except ValueError as exc:
         raise EgnError(f"{source}: not JSON ({exc})") from None
     return parse_egn(obj, source)
@@ -797,12 +810,14 @@ def replay_egn(game: EgnGame) -> EgnReplay:
             )
             break
         # A deal left unfinished is one the table moved on from: this deal's up-card closes it.
-        unfinished = bool(match.deals) and not match.deals[-1].finished and match.deals[-1].up_card is not None
+        # (match.last_progress, never match.deals[-1]: that copies every deal so far, for each card.)
+        last = match.last_progress
+        unfinished = last is not None and not last.finished and last.up_card is not None
         inputs: list[Input] = []
         all_inputs.append(inputs)
-        expected_dealer = ((match.deals[-1].dealer + 1) % 4 if unfinished else match.dealer) + unseen
+        expected_dealer = ((last.dealer + 1) % 4 if last is not None and unfinished else match.dealer) + unseen
         if deal.dealer != expected_dealer % 4:
-            again = bool(match.deals) and deal.dealer == match.deals[-1].dealer
+            again = last is not None and deal.dealer == last.dealer
             hint = " (the same dealer deals again only after a deal annotated as a misdeal)" if again else ""
             raise _fail(
                 src,
@@ -846,7 +861,7 @@ def replay_egn(game: EgnGame) -> EgnReplay:
         elif deal.discard is not None:
             warnings.append(f"{src}: {deal.path}: a discard is recorded, but the dealer did not take up; ignored")
         for seat in alone:
-            if seat not in match.deals[-1].alone_seats:
+            if seat not in _progress(match).alone_seats:
                 feed(GoAlone(seat), inputs)
         for seat, kind in deal.exchanges:
             feed(Exchange(seat, kind), inputs)
@@ -855,11 +870,11 @@ def replay_egn(game: EgnGame) -> EgnReplay:
             for c, played in enumerate(trick):
                 if played is None:
                     continue  # a card not seen: the next trick's lead closes this one
-                record = match.deals[-1]
-                if record.finished:
-                    raise _fail(src, f"{tpath}[{c}]", f"a card after the hand ended ({record.reason})")
-                if len(record.trick_winners) > t:
-                    players = 4 - len(_out(record))
+                progress = _progress(match)
+                if progress.finished:
+                    raise _fail(src, f"{tpath}[{c}]", f"a card after the hand ended ({_last(match).reason})")
+                if progress.tricks_closed > t:
+                    players = 4 - len(_out(progress.alone_seats))
                     raise _fail(src, tpath, f"{len(trick)} cards, but only {players} players are in this hand")
                 if deal.play_seats is not None:
                     seat = deal.play_seats[t][c]
@@ -869,13 +884,13 @@ def replay_egn(game: EgnGame) -> EgnReplay:
                         raise _fail(src, f"{tpath}[{c}]", "no one is due to play here")
                     seat = next_seat
                 feed(Play(seat, played), inputs)
-            record = match.deals[-1]
+            progress = _progress(match)
             short = None in trick
-            if t < len(deal.tricks) - 1 and not record.finished and not short and len(record.trick_winners) != t + 1:
-                players = 4 - len(_out(record))
+            if t < len(deal.tricks) - 1 and not progress.finished and not short and progress.tricks_closed != t + 1:
+                players = 4 - len(_out(progress.alone_seats))
                 raise _fail(src, tpath, f"{len(trick)} cards, but {players} players are in this hand")
         if deal.misdeal is not None:
-            record = match.deals[-1]
+            record = _last(match)
             if not record.finished:
                 feed(deal.misdeal, inputs)
             elif not record.thrown_in:
@@ -896,8 +911,22 @@ def replay_egn(game: EgnGame) -> EgnReplay:
     return EgnReplay(game, match, all_inputs, warnings)
 
 
-def _out(record: DealRecord) -> set[int]:
-    return {(s + 2) % 4 for s in record.alone_seats}
+def _last(match: Match) -> DealRecord:
+    """The deal being replayed (one is, once its up-card is fed)."""
+    record = match.last_deal
+    assert record is not None
+    return record
+
+
+def _progress(match: Match) -> DealProgress:
+    """Where the deal being replayed stands (cheap enough to ask after every card)."""
+    progress = match.last_progress
+    assert progress is not None
+    return progress
+
+
+def _out(alone_seats: Sequence[int]) -> set[int]:
+    return {(s + 2) % 4 for s in alone_seats}
 
 
 def import_egn(path: str | os.PathLike[str]) -> EgnReplay:
@@ -1031,7 +1060,7 @@ def _export_deal(record: DealRecord, number: int, source: EgnDeal | None) -> dic
             play["playSeats"] = [[s for s, _ in trick] for trick in record.tricks]
         if IrregularityKind.CARD_UNSEEN in kinds:
             # A trick its winner's next lead closed with one card not seen: that card as "Xx", last.
-            active = [s for s in range(4) if s not in _out(record)]
+            active = [s for s in range(4) if s not in _out(record.alone_seats)]
             for t, trick in enumerate(record.tricks[: len(record.trick_winners)]):
                 missing = [s for s in active if all(s != p for p, _ in trick)]
                 play["tricks"][t] += [UNKNOWN_CARD] * len(missing)

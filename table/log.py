@@ -26,11 +26,17 @@ Recovery when a log is read (never fatal, never loses the lines before a fault):
   never acknowledged) is skipped with a warning; :meth:`MatchLog.open` also
   truncates it so the next append starts on a clean line.
 - A **corrupt line** anywhere (not JSON, not an object, unknown type, bad card,
-  an ``"i"`` that does not count up, NUL bytes from a file system that lost the
-  data) is skipped with one warning naming the file and line number. The lines
-  **after** it are kept: each input is a separate fact, and losing one bid or
-  card is better than losing the rest of the game. A ``ReviseCard`` of a skipped
-  input is skipped too (with its own warning).
+  NUL bytes from a file system that lost the data, nesting deeper than
+  ``table.limits.MAX_DEPTH`` or a line over ``MAX_LINE_BYTES``) is skipped with
+  one warning naming the file and line number. The lines **after** it are kept:
+  each input is a separate fact, and losing one bid or card is better than
+  losing the rest of the game. A ``ReviseCard`` of a skipped input is skipped
+  too (with its own warning).
+- A **damaged number**: an ``"i"`` that jumps ahead, repeats or goes back is a
+  warning, never a reason to drop the line or the lines after it (its input is
+  still readable). A ``ReviseCard`` names the latest line holding the number it
+  gives; a line whose ``"i"`` is not an integer at all is kept too, and cannot
+  be revised. New lines are numbered after the highest ``"i"`` in the file.
 - A missing or damaged **header** makes the file unusable (:class:`LogError`):
   without the rules and the first dealer nothing can be replayed.
 - Folding (:func:`load_match`): an input the engine refuses as malformed
@@ -54,8 +60,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from table.cards import Card, CardParseError
 from table.codec import CodecError, input_from_dict, input_to_dict
-from table.inputs import Input, ReviseCard
+from table.inputs import Input, Play, ReviseCard
+from table.limits import MAX_DEPTH, LimitError, check_regular_file, loads_json
 from table.match import EngineError, Match
 from table.rules import Rules, RulesError
 
@@ -75,6 +83,7 @@ __all__ = [
 
 LOG_FORMAT = "euchre-table input log"
 LOG_VERSION = 1
+MAX_LINE_BYTES = 64 * 1024  # a line the product writes is about 100 bytes; the header under 2 KiB
 _META_KEYS = frozenset({"i", "time", "frame", "meta"})
 
 
@@ -146,13 +155,18 @@ def is_log_text(first_line: str) -> bool:
 def _parse_header(path: Path, raw: bytes) -> LogHeader:
     where = f"{path}: line 1 (header)"
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        obj = loads_json(raw.decode("utf-8"), max_bytes=MAX_LINE_BYTES)
+    except LimitError as exc:
+        raise LogError(f"{where}: {exc}; this is not a match log or its header is damaged") from None
     except (UnicodeDecodeError, ValueError):
         raise LogError(f"{where}: not JSON; this is not a match log or its header is damaged") from None
     if not isinstance(obj, dict) or obj.get("format") != LOG_FORMAT:
         raise LogError(f'{where}: not a match log (expected "format": "{LOG_FORMAT}")')
-    if obj.get("version") != LOG_VERSION:
-        raise LogError(f"{where}: log version {obj.get('version')!r} is not supported (expected {LOG_VERSION})")
+    version = obj.get("version")
+    if isinstance(version, bool) or version != LOG_VERSION:
+        raise LogError(
+            f'{where}: log version {json.dumps(version)} is not supported (expected the integer {LOG_VERSION})'
+        )
     rules_obj = obj.get("rules")
     if not isinstance(rules_obj, dict):
         raise LogError(f'{where}: "rules" must be an object')
@@ -182,32 +196,112 @@ def _parse_header(path: Path, raw: bytes) -> LogHeader:
     )
 
 
-def _parse_entry(raw: bytes, previous_i: int, lineno: int) -> LogEntry:
-    """One input line; raises ValueError (CodecError) saying what is wrong with it."""
+_NO_I = -1  # LogEntry.i of a line whose "i" was damaged: kept, but no ReviseCard can name it
+
+
+def _parse_entry(raw: bytes, lineno: int) -> LogEntry:
+    """One input line; raises ValueError (CodecError, LimitError) saying what is wrong with it.
+
+    The ``"i"`` is checked against its neighbours by the caller: a damaged number never loses the input.
+    """
     if b"\x00" in raw:
         raise ValueError("NUL bytes (data lost by the file system)")
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        obj = loads_json(raw.decode("utf-8"), max_bytes=MAX_LINE_BYTES)
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
+    except LimitError:
+        raise
     except ValueError as exc:
         raise ValueError(f"not JSON ({exc.args[0] if exc.args else exc})") from None
+    return _entry_from(obj, lineno)
+
+
+def _entry_from(obj: Any, lineno: int) -> LogEntry:
+    """The entry a parsed line holds; raises ValueError (CodecError) saying what is wrong with it."""
     if not isinstance(obj, dict):
         raise ValueError(f"not a JSON object but {type(obj).__name__}")
     i = obj.get("i")
-    if isinstance(i, bool) or not isinstance(i, int):
-        raise ValueError(f'"i" must be an integer, not {i!r}')
-    if i <= previous_i:
-        raise ValueError(f'"i" = {i} does not count up (previous {previous_i})')
-    inp = input_from_dict(obj, ignore=_META_KEYS)
+    inp: Input | None = _fast_play(obj)
+    if inp is None:
+        inp = input_from_dict(obj, ignore=_META_KEYS)
+    if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+        i = _NO_I
     return LogEntry(i=i, input=inp, time=obj.get("time"), frame=obj.get("frame"), meta=obj.get("meta"), line=lineno)
+
+
+_PLAY_KEYS = frozenset({"type", "seat", "card", "confidence"}) | _META_KEYS
+
+
+def _fast_play(obj: dict[str, Any]) -> Play | None:
+    """The most common line, a well-formed ``Play``, without the general decoder (None: decode it in full).
+
+    Accepts exactly what ``input_from_dict`` accepts for such a line, and builds the same input.
+    """
+    if obj.get("type") != "Play" or not obj.keys() <= _PLAY_KEYS:
+        return None
+    seat, text, confidence = obj.get("seat"), obj.get("card"), obj.get("confidence", 1.0)
+    if type(seat) is not int or not 0 <= seat <= 3 or type(text) is not str:
+        return None
+    if type(confidence) is not float or not 0.0 <= confidence <= 1.0:
+        return None
+    try:
+        card = Card.parse(text)
+    except CardParseError:
+        return None
+    return Play(seat, card, confidence)
+
+
+def _number_warning(entry: LogEntry, previous_i: int | None, raw_i: object) -> str | None:
+    """What is odd about a kept line's ``"i"`` (None: it counts up by one from the line before)."""
+    if entry.i == _NO_I:
+        return f'"i" must be a whole number, not {json.dumps(raw_i)}; the input is kept (it cannot be revised)'
+    expected = 0 if previous_i is None else previous_i + 1
+    if entry.i == expected:
+        return None
+    if previous_i is not None and entry.i <= previous_i:
+        what = "repeats" if entry.i == previous_i else "goes back"
+        return f'"i" = {entry.i} {what} after {previous_i}; the input is kept'
+    return f'"i" jumps from {previous_i if previous_i is not None else "the start"} to {entry.i}; the input is kept'
+
+
+def _raw_i(raw: bytes) -> object:
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    return obj.get("i") if isinstance(obj, dict) else None
+
+
+def _parse_at_once(body: list[bytes]) -> list[Any] | None:
+    """Every line parsed by one ``json.loads`` (a long log resumes several times faster), or None when any
+    line is not plainly one JSON value within the limits: then each line is parsed, and judged, alone."""
+    if not body or max(map(len, body)) > MAX_LINE_BYTES:
+        return None
+    joined = b"[" + b",".join(body) + b"]"
+    if b"\x00" in joined:
+        return None
+    try:
+        text = joined.decode("utf-8")
+        for raw in body:
+            if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH - 1:
+                return None
+        objs = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(objs, list) or len(objs) != len(body):
+        return None  # a line holding two values (a lost newline), or none
+    return objs
 
 
 def read_log(path: str | os.PathLike[str]) -> LogContents:
     """Read a log and recover what it holds (see the module docstring); the file is not changed."""
     p = Path(path)
     try:
+        check_regular_file(p)
         data = p.read_bytes()
+    except LimitError as exc:
+        raise LogError(f"{p}: {exc}") from None
     except FileNotFoundError:
         raise LogError(f"{p}: no such file") from None
     except OSError as exc:
@@ -218,11 +312,15 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     if not lines:
         raise LogError(f"{p}: line 1 (header): missing or torn; this log has no usable header")
     contents = LogContents(path=p, header=_parse_header(p, lines[0]))
-    previous_i = -1
-    position_of_i: dict[int, int] = {}
-    for lineno, raw in enumerate(lines[1:], start=2):
+    previous_i: int | None = None  # the "i" of the last line kept
+    highest_i = -1
+    skipped = False  # the line before was skipped (its number is not missing by accident)
+    position_of_i: dict[int, int] = {}  # the latest line holding each number
+    body = lines[1:]
+    parsed = _parse_at_once(body)
+    for lineno, raw in enumerate(body, start=2):
         try:
-            entry = _parse_entry(raw, previous_i, lineno)
+            entry = _parse_entry(raw, lineno) if parsed is None else _entry_from(parsed[lineno - 2], lineno)
             if isinstance(entry.input, ReviseCard):
                 if entry.input.index not in position_of_i:
                     raise ValueError(f"revises input i={entry.input.index}, which is not in the log")
@@ -230,9 +328,16 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
                 entry = dataclasses.replace(entry, input=revised)
         except (CodecError, ValueError) as exc:
             contents.warnings.append(f"{p}: line {lineno}: skipped a damaged line: {exc}")
+            skipped = True
             continue
-        previous_i = entry.i
-        position_of_i[entry.i] = len(contents.entries)
+        odd = _number_warning(entry, previous_i, _raw_i(raw) if entry.i == _NO_I else entry.i)
+        if odd is not None and not (skipped and entry.i > (previous_i if previous_i is not None else -1)):
+            contents.warnings.append(f"{p}: line {lineno}: {odd}")
+        skipped = False
+        if entry.i != _NO_I:
+            previous_i = entry.i
+            highest_i = max(highest_i, entry.i)
+            position_of_i[entry.i] = len(contents.entries)
         contents.entries.append(entry)
     if torn:
         contents.torn_tail_offset = len(data) - len(torn)
@@ -240,7 +345,7 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
             f"{p}: line {len(lines) + 1}: skipped a torn last line ({len(torn)} bytes, no newline; "
             "cut off before it was saved)"
         )
-    contents.next_i = previous_i + 1
+    contents.next_i = highest_i + 1
     contents.lines = len(lines)
     return contents
 
@@ -260,6 +365,7 @@ class MatchLog:
         self.warnings: list[str] = list(contents.warnings)
         self._next_i = contents.next_i
         self._lines = contents.lines
+        self._good_size: int | None = None  # the file's size after the last line known to be whole
 
     @property
     def inputs(self) -> list[Input]:
@@ -343,13 +449,20 @@ class MatchLog:
                 obj[key] = value
         line = (json.dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
         size = os.fstat(self._fd).st_size
+        if self._good_size is not None and size != self._good_size:
+            # A failed append whose cut-back failed too (a full disk): cut now, before the next line
+            # could be glued onto the torn one.
+            os.ftruncate(self._fd, self._good_size)
+            size = self._good_size
         try:
             _write_all(self._fd, line)
             os.fsync(self._fd)
         except OSError:
-            with contextlib.suppress(OSError):  # if this fails too, the next open() skips the torn line
+            self._good_size = size
+            with contextlib.suppress(OSError):  # if this fails too, the next append or open() cuts it
                 os.ftruncate(self._fd, size)
             raise
+        self._good_size = size + len(line)
         self.entries.append(LogEntry(self._next_i, inp, time, frame, meta, self._lines + 1))
         self._lines += 1
         self._next_i += 1
@@ -389,7 +502,7 @@ def fold_entries(path: Path, header: LogHeader, entries: Sequence[LogEntry]) -> 
         except EngineError as exc:
             warnings.append(f"{path}: line {entry.line}: skipped an input the engine refused: {exc}")
             continue
-        history_index[position] = len(match.history) - 1
+        history_index[position] = len(match) - 1  # (len(match.history) would copy the history each time)
     return match, warnings
 
 

@@ -49,6 +49,7 @@ import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 from table.announcements import (
     Announcement,
@@ -180,6 +181,17 @@ def _card_of(inp: Input) -> Card | None:
     return None
 
 
+class DealProgress(NamedTuple):
+    """Where a deal stands (``Match.last_progress``): the few facts an importer checks after each card."""
+
+    number: int
+    dealer: int
+    up_card: Card | None
+    finished: bool
+    tricks_closed: int
+    alone_seats: tuple[int, ...]
+
+
 class Match:
     """One game of Euchre at one table, as a fold over its inputs."""
 
@@ -239,6 +251,20 @@ class Match:
     def deals(self) -> list[DealRecord]:
         """Every deal of this game so far, the one in progress last."""
         return [d.record() for d in self._deals]
+
+    @property
+    def deal_count(self) -> int:
+        """``len(deals)`` without copying every deal (a replay asks after each input)."""
+        return len(self._deals)
+
+    @property
+    def last_progress(self) -> DealProgress | None:
+        """Where the last deal stands, without copying it (``last_deal`` copies its tricks): for importers
+        that ask after every card."""
+        if not self._deals:
+            return None
+        d = self._deals[-1]
+        return DealProgress(d.number, d.dealer, d.up_card, d.finished, len(d.trick_winners), tuple(d.alone))
 
     @property
     def last_deal(self) -> DealRecord | None:

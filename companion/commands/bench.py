@@ -25,6 +25,12 @@ def _rules(args: argparse.Namespace) -> dict[str, Any]:
     return pairs
 
 
+def _replay(args: argparse.Namespace) -> dict[str, Any]:
+    from companion.bench_rules import bench_replay
+
+    return bench_replay(deals=args.deals, repeats=args.repeats, seconds=args.seconds, seed=args.seed)
+
+
 def _vision(args: argparse.Namespace) -> dict[str, Any]:
     from companion.bench_vision import bench_vision
 
@@ -38,7 +44,12 @@ def _app(args: argparse.Namespace) -> dict[str, Any]:
 
 
 # Flag name -> benchmark. Later parts add theirs here (and a flag in register).
-BENCHES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {"rules": _rules, "vision": _vision, "app": _app}
+BENCHES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "rules": _rules,
+    "replay": _replay,
+    "vision": _vision,
+    "app": _app,
+}
 
 
 def register(subparsers: Any) -> None:
@@ -52,6 +63,13 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="random full deals through the rules engine, and OpenSpiel's euchre in the same run if installed",
     )
+    p.add_argument(
+        "--replay",
+        action="store_true",
+        help="replay an EGN of --deals random deals and resume an input log of as many, against OpenSpiel's "
+        "random play measured in the same run",
+    )
+    p.add_argument("--deals", type=int, default=3000, help="deals in the --replay game (default 3000)")
     p.add_argument(
         "--vision",
         action="store_true",
@@ -73,7 +91,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     chosen = [name for name in BENCHES if getattr(args, name, False)]
     if not chosen:
-        raise UserError("bench: say what to measure (--rules, --vision, --app)")
+        raise UserError("bench: say what to measure (--rules, --replay, --vision, --app)")
+    if args.deals < 1:
+        raise UserError(f"bench: --deals must be 1 or more (got {args.deals})")
     if args.seconds <= 0 or args.repeats < 1:
         raise UserError(f"bench: --seconds must be > 0 and --repeats >= 1 (got {args.seconds}, {args.repeats})")
     pairs: dict[str, Any] = {}

@@ -1,0 +1,108 @@
+"""Limits on what a file reader accepts: hostile structure is refused with one line, never a RecursionError.
+
+Python's ``json`` and ``tomllib`` parse nested arrays and objects recursively,
+so a file holding ``[[[[...`` a hundred thousand deep ends in a
+``RecursionError`` traceback. Every reader of the product's files (the match
+log, EGN, buttons, config, calibration) passes its text through
+:func:`check_text` first (size and nesting depth) and parses with
+:func:`loads_json`, which also turns a ``RecursionError`` that slips through
+into a :class:`LimitError`. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MAX_DEPTH",
+    "LimitError",
+    "check_depth",
+    "check_regular_file",
+    "check_text",
+    "loads_json",
+    "read_limited",
+]
+
+# Deeper than any file the product writes (an EGN deal is about 6 levels deep, a log line 3).
+MAX_DEPTH = 64
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_OPENERS = str.maketrans({"[": "(", "{": "(", "]": ")", "}": ")"})
+
+
+class LimitError(ValueError):
+    """Text or a file beyond what a reader accepts (too deep, too large, not a regular file)."""
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Raise :class:`LimitError` when the arrays and objects of JSON ``text`` nest deeper than ``limit``.
+
+    Brackets inside strings do not count. Linear in the text for the shallow files the product
+    writes: one C-speed pass per level of nesting actually present, at most ``limit`` passes.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return  # the depth is at most the number of openers
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_OPENERS)
+    for _ in range(limit):
+        shorter = brackets.replace("()", "")
+        if shorter == brackets:
+            break
+        brackets = shorter
+    # What is left after ``limit`` rounds: pairs nested deeper than the limit, or openers never closed
+    # (which a recursive parser would also descend into, one level each).
+    if "()" in brackets or brackets.count("(") > limit:
+        raise LimitError(f"nested deeper than {limit} levels of arrays or objects")
+
+
+def check_text(text: str | bytes, *, max_bytes: int, limit: int = MAX_DEPTH) -> None:
+    """Size, then depth: one clear :class:`LimitError` for the first limit ``text`` breaks."""
+    if len(text) > max_bytes:
+        raise LimitError(f"{len(text):,} bytes, more than the {max_bytes:,} this reader accepts")
+    check_depth(text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text, limit)
+
+
+def loads_json(text: str | bytes, *, max_bytes: int, limit: int = MAX_DEPTH) -> Any:
+    """``json.loads`` behind :func:`check_text`; ``ValueError`` (``LimitError`` or ``JSONDecodeError``) on bad text."""
+    check_text(text, max_bytes=max_bytes, limit=limit)
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - check_depth refuses such text first
+        raise LimitError(f"nested deeper than {limit} levels of arrays or objects") from None
+
+
+def check_regular_file(path: Path) -> None:
+    """Refuse a FIFO, a device or a socket before opening it (reading one could wait forever)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # the open that follows says what is wrong
+    if stat.S_ISDIR(mode):
+        raise LimitError("is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        if stat.S_ISFIFO(mode):
+            kind = "a FIFO"
+        elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            kind = "a device"
+        elif stat.S_ISSOCK(mode):
+            kind = "a socket"
+        else:
+            kind = "something other than a file"
+        raise LimitError(f"is {kind}, not a regular file")
+
+
+def read_limited(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``path``, refusing one larger than ``max_bytes`` (``OSError`` as raised)."""
+    check_regular_file(path)
+    size = os.stat(path).st_size
+    if size > max_bytes:
+        raise LimitError(f"{size:,} bytes, more than the {max_bytes:,} this reader accepts")
+    with open(path, "rb") as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise LimitError(f"more than the {max_bytes:,} bytes this reader accepts")
+    return data
