@@ -17,13 +17,16 @@ class-agnostically and merge two detections of one card in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from vision.detection import CardDetection
 from vision.errors import UserError
+
+if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
 
 BACKENDS = ("auto", "onnx", "ultralytics")
 
@@ -43,12 +46,15 @@ def load_detector(
     threads: int | None = None,
     conf_threshold: float | None = None,
     min_confidence: float | None = None,
+    profile: DeckProfile | str | Path | None = None,
 ) -> Detector:
     """Open ``model`` with ``backend``: ``auto`` takes ONNX Runtime for ``.onnx`` and Ultralytics otherwise.
 
     ``threads`` limits the backend's CPU threads (None: the library default);
     ``conf_threshold`` and ``min_confidence`` override the backend's defaults.
-    A missing or unreadable model raises UserError.
+    ``profile``: a deck profile (``vision.deck_profile``: the profile, its folder or its ``profile.json``)
+    the reader names that deck's cards with; ONNX backend only. A missing or unreadable model or
+    profile raises UserError.
     """
     if backend not in BACKENDS:
         raise UserError(f"unknown detector backend {backend!r} (choose from {', '.join(BACKENDS)})")
@@ -59,7 +65,11 @@ def load_detector(
     if backend == "onnx":
         from vision.onnx_detector import OnnxDetector
 
-        return OnnxDetector(model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence)
+        return OnnxDetector(
+            model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence, profile=profile
+        )
+    if profile is not None:
+        raise UserError("a deck profile is read by the ONNX backend only (use --backend onnx)")
     from vision.ultralytics_detector import UltralyticsDetector
 
     return UltralyticsDetector(model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence)

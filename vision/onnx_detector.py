@@ -26,7 +26,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,9 @@ from vision import postprocess as pp
 from vision.calibration import ConfidenceCalibration
 from vision.detection import CardDetection
 from vision.errors import UserError
+
+if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile, ProfileMatcher
 
 DEFAULT_CONF = 0.25
 # Outlines overlapping more than this (probabilistic IoU of the oriented boxes) are one card. Cards laid
@@ -71,6 +74,8 @@ SECOND_LOOK_MIN_CONFIDENCE = 0.8
 # test --edges 1`): at 0.6 / 0.7 / 0.8 / 0.9 the cards gained were 27 / 25 / 20 / 18 and the false
 # readings 5 / 3 / 0 / 0 (models/MODEL_CARD.md).
 CUT_CARD_MIN_CONFIDENCE = 0.8
+# The classifier's second output, read only with a deck profile (vision.deck_profile).
+FEATURES_OUTPUT = "features"
 
 
 # An outline's reading: the outline (4, 2) in frame pixels, its card (None: none named) and confidence.
@@ -153,6 +158,7 @@ class CornerClassifier:
         classes: Sequence[str] | None = None,
         threads: int | None = None,
         calibration: ConfidenceCalibration | None = None,
+        profile: DeckProfile | None = None,
     ) -> None:
         from vision import cardcrop
 
@@ -161,6 +167,10 @@ class CornerClassifier:
         self.session = ort_session(self.path, threads, "corner-index classifier")
         self.input_name = self.session.get_inputs()[0].name
         self.classes = list(classes) if classes is not None else list(cardcrop.CLASSIFIER_CLASSES)
+        outputs = [o.name for o in self.session.get_outputs()]
+        self.logits_name = outputs[0]
+        # The features output (the input of the last layer, lab/classifier_features.py) serves deck profiles.
+        self.features_name = FEATURES_OUTPUT if FEATURES_OUTPUT in outputs else None
         out_shape = self.session.get_outputs()[0].shape
         if len(out_shape) != 2 or (isinstance(out_shape[1], int) and out_shape[1] != len(self.classes)):
             raise UserError(f"{self.path}: classifier output {out_shape} does not match {len(self.classes)} classes")
@@ -174,6 +184,51 @@ class CornerClassifier:
                 self.cards[name] = Card.parse(name)
             except CardParseError:
                 raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
+        self.profile: ProfileMatcher | None = None
+        if profile is not None:
+            self.use_profile(profile)
+
+    def use_profile(self, profile: DeckProfile | None) -> None:
+        """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
+        from vision.deck_profile import ProfileMatcher
+
+        if profile is None:
+            self.profile = None
+            return
+        if self.features_name is None:
+            raise UserError(f"{self.path}: this classifier has no features output, so it cannot use a deck profile")
+        width = self.session.get_outputs()[[o.name for o in self.session.get_outputs()].index(self.features_name)].shape
+        if isinstance(width[-1], int) and width[-1] != profile.features:
+            raise UserError(
+                f"deck profile {profile.name!r}: made with another classifier ({profile.features} features, "
+                f"this one has {width[-1]}); enrol the deck again"
+            )
+        self.profile = ProfileMatcher(profile, self.classes)
+
+    def run(self, crops: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The classifier's logits (n, classes) and features (n, width) for a batch of crops."""
+        if self.features_name is None:
+            raise UserError(f"{self.path}: this classifier has no features output")
+        logits, feats = self.session.run([self.logits_name, self.features_name], {self.input_name: crops})
+        return np.asarray(logits, np.float32), np.asarray(feats, np.float32)
+
+    def _outputs(
+        self, crops: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """Logits, and features where a profile reads them."""
+        if self.profile is not None:
+            return self.run(crops)
+        return np.asarray(self.session.run([self.logits_name], {self.input_name: crops})[0], np.float32), None
+
+    def _name(
+        self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int
+    ) -> tuple[str, float]:
+        """One card name and confidence from the crops start:stop of a batch."""
+        from vision import cardcrop
+
+        if self.profile is not None and feats is not None:
+            return self.profile.combine(logits[start:stop], feats[start:stop])
+        return cardcrop.combine_corners(logits[start:stop], self.classes)
 
     @property
     def default_min_confidence(self) -> float:
@@ -199,11 +254,11 @@ class CornerClassifier:
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
         per_card = [cardcrop.corner_crops(frame_bgr, q, refine) for q in quads]
         crops = np.concatenate(per_card).astype(np.float32)
-        logits = np.asarray(self.session.run(None, {self.input_name: crops})[0], dtype=np.float32)
+        logits, feats = self._outputs(crops)
         answers: list[tuple[Card | None, float]] = []
         start = 0
         for block in per_card:
-            name, conf = cardcrop.combine_corners(logits[start : start + len(block)], self.classes)
+            name, conf = self._name(logits, feats, start, start + len(block))
             start += len(block)
             answers.append((self.cards.get(name), conf))
         return answers
@@ -224,9 +279,7 @@ class CornerClassifier:
         blocks = [cardcrop.outer_side_crops(frame_bgr, card) for per in ways for way in per for card in way]
         if not blocks:
             return [None] * len(quads)
-        logits = np.asarray(
-            self.session.run(None, {self.input_name: np.concatenate(blocks).astype(np.float32)})[0], np.float32
-        )
+        logits, feats = self._outputs(np.concatenate(blocks).astype(np.float32))
         per_card = 2 * len(cardcrop.SPREAD_SCALES)  # outer_side_crops: two corners per outline scale
         out: list[SpreadReading | None] = []
         start = 0
@@ -235,7 +288,7 @@ class CornerClassifier:
             for way in per:
                 named: list[NamedReading] = []
                 for card_quad in way:
-                    name, conf = cardcrop.combine_corners(logits[start : start + per_card], self.classes)
+                    name, conf = self._name(logits, feats, start, start + per_card)
                     start += per_card
                     card = self.cards.get(name)
                     if card is not None:
@@ -467,7 +520,9 @@ class OnnxDetector:
     product of the two scores). ``classifier`` defaults to ``corner-cls.onnx`` beside ``model``
     (``vision.models``); ``merge_gap`` defaults to the model kind's
     (:data:`MERGE_GAP_WHOLE_CARDS` with a classifier, else
-    :data:`MERGE_GAP_CORNERS`).
+    :data:`MERGE_GAP_CORNERS`). ``profile``: a deck profile (``vision.deck_profile``; the profile, its
+    folder or its ``profile.json``) with which the classifier names the cards of that deck; None reads as
+    shipped.
     """
 
     def __init__(
@@ -479,7 +534,9 @@ class OnnxDetector:
         merge_gap: float | None = None,
         classifier: Path | None = None,
         min_confidence: float | None = None,
+        profile: DeckProfile | str | Path | None = None,
     ) -> None:
+        from vision.deck_profile import resolve_profile
         from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 
         self.path = Path(model)
@@ -499,8 +556,11 @@ class OnnxDetector:
                     f"its corner-index classifier corner-cls.onnx is not beside it"
                 )
             self.classifier = CornerClassifier(
-                cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path)
+                cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path),
+                resolve_profile(profile),
             )
+        elif profile is not None:
+            raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS

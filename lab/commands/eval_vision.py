@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.summary import summary_line
+from vision.errors import UserError
+
+if TYPE_CHECKING:
+    from lab.evaluate import EvalResult
 
 
 def register(subparsers: Any) -> None:
@@ -37,6 +41,22 @@ def register(subparsers: Any) -> None:
         default=None,
         help="report a card only from this reading confidence up (default: the detector's)",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="read with this deck profile (its folder or profile.json; see vision/deck_profile.py)",
+    )
+    parser.add_argument(
+        "--cross-halves",
+        action="store_true",
+        help=(
+            "split the photos in two halves (sorted by file name, alternately), build a deck profile from each "
+            "half (vision/enrol_photos.py) and score the other half with it; prints the pooled score without and "
+            "with the profiles"
+        ),
+    )
     parser.add_argument("--confusion", type=Path, default=None, metavar="FILE", help="write a confusion table (CSV)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each image the detector got wrong")
     parser.set_defaults(func=run)
@@ -50,8 +70,15 @@ def run(args: argparse.Namespace) -> int:
     # Check the inputs before the (slow) model load, so a typo fails at once.
     list_images(args.images_dir, read_labels(args.labels_csv), args.labels_csv)
     model = args.model if args.model is not None else default_model_path()
+    if args.cross_halves:
+        return _cross_halves(args, model)
     detector = load_detector(
-        model, backend=args.backend, threads=args.threads, conf_threshold=args.conf, min_confidence=args.min_confidence
+        model,
+        backend=args.backend,
+        threads=args.threads,
+        conf_threshold=args.conf,
+        min_confidence=args.min_confidence,
+        profile=args.profile,
     )
 
     def show(score: ImageScore) -> None:
@@ -62,9 +89,15 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate(detector, args.images_dir, args.labels_csv, progress=show)
     if args.confusion is not None:
         write_confusion(args.confusion, result)
+    _print_result(result, model, profile=args.profile)
+    return 0
+
+
+def _print_result(result: EvalResult, model: Path, **extra: object) -> None:
     print(
         summary_line(
             model=model,
+            **extra,
             reported=result.reported,
             true_positives=result.true_positives,
             misses=result.misses,
@@ -84,4 +117,52 @@ def run(args: argparse.Namespace) -> int:
             ms_per_image=round(result.ms_per_image, 2),
         )
     )
+
+
+def _cross_halves(args: argparse.Namespace, model: Path) -> int:
+    """Profile from one half of the photos, scored on the other, both ways; pooled, without and with."""
+    import tempfile
+
+    from lab.evaluate import EvalResult, evaluate, read_labels, write_confusion
+    from vision.detector import load_detector
+    from vision.enrol_photos import enrol_from_photos, split_halves
+    from vision.onnx_detector import OnnxDetector
+
+    if args.profile is not None:
+        raise UserError("--cross-halves builds its own profiles: leave out --profile")
+    labels = read_labels(args.labels_csv)
+    halves = split_halves(labels)
+    plain = load_detector(
+        model, backend=args.backend, threads=args.threads, conf_threshold=args.conf, min_confidence=args.min_confidence
+    )
+    if not isinstance(plain, OnnxDetector):
+        raise UserError("--cross-halves needs the ONNX backend")
+    pooled = {"without": EvalResult(), "with": EvalResult()}
+    with tempfile.TemporaryDirectory(prefix="euchre-halves-") as tmp:
+        for k, (enrol_half, score_half) in enumerate(((halves[0], halves[1]), (halves[1], halves[0]))):
+            built = enrol_from_photos(
+                args.images_dir, args.labels_csv, f"half{k}", detector=plain, out=Path(tmp) / f"half{k}",
+                images=enrol_half,
+            )
+            print(f"half {k}: enrolled {len(built.added)} cards ({len(built.profile)} distinct) from "
+                  f"{len(enrol_half)} photos, skipped {len(built.skipped)}; scoring {len(score_half)} photos")
+            # The scored half as a folder of its own: links to its photos and its label rows.
+            folder = Path(tmp) / f"score{k}"
+            (folder / "images").mkdir(parents=True)
+            for name in score_half:
+                (folder / "images" / name).symlink_to((args.images_dir / name).resolve())
+            lines = args.labels_csv.read_text(encoding="utf-8").splitlines()
+            keep = [lines[0]] + [ln for ln in lines[1:] if ln.split(",", 1)[0].strip() in set(score_half)]
+            (folder / "labels.csv").write_text("\n".join(keep) + "\n", encoding="utf-8")
+            profiled = load_detector(
+                model, backend=args.backend, threads=args.threads, conf_threshold=args.conf,
+                min_confidence=args.min_confidence, profile=built.folder,
+            )
+            for key, det in (("without", plain), ("with", profiled)):
+                part = evaluate(det, folder / "images", folder / "labels.csv")
+                pooled[key].per_image.extend(part.per_image)
+    for key, result in pooled.items():
+        _print_result(result, model, profile=f"{key} (cross halves)")
+    if args.confusion is not None:
+        write_confusion(args.confusion, pooled["with"])
     return 0

@@ -1,0 +1,558 @@
+"""A deck profile: the house deck learnt once, so the reader names that deck's cards surely.
+
+The corner classifier (``models/corner-cls.onnx``) was trained on synthetic
+decks; a pub's deck prints its indices its own way. Enrolment shows the
+reader each card of the deck once and keeps, per card, the classifier's own
+**features** (its ``features`` output: the 128-wide vector its last layer
+reads) of the card's two index corners. At run time each corner crop is
+compared with those prototypes (cosine similarity) and that evidence is
+combined with the classifier's prediction (:class:`ProfileMatcher`). Only
+numpy and ONNX Runtime are needed, no torch.
+
+Files, in the data folder (``<data folder>/decks/<NAME>/``)::
+
+    profile.json          format, version, name, when made, classifier, cards (below)
+    crops/<card>-<corner>.png   each prototype's corner crop (64x48, upright), e.g. crops/Qh-TL.png;
+                                a second view of the same corner: crops/Qh-TL-2.png
+    crops/<card>-face.png       the card upright (72x100), for a contact sheet; the Joker's face
+                                is also a prototype (crops/B-face.png, with features)
+
+``profile.json``::
+
+    {"format": "euchre-table deck profile", "version": 1, "name": "house",
+     "created": "2026-12-01T16:30:00+00:00", "classifier": {"features": 128, "sha256": "..."},
+     "cards": {"Qh": {"prototypes": [{"corner": "TL", "crop": "crops/Qh-TL.png", "features": [...]},
+                                    {"corner": "BR", "crop": "crops/Qh-BR.png", "features": [...]}],
+                     "face": "crops/Qh-face.png"},
+               "B": {"prototypes": [...], "face": "crops/B-face.png",
+                     "face_features": [...]}}}
+
+Cards are named in EGN (``table.cards.Card``: ``Qh``, ``Tc``, ``B``).
+
+API (stable; the enrolment screen builds on it):
+
+- :class:`DeckProfile` (dataclass): ``name``, ``created``, ``cards`` (card -> :class:`CardPrototypes`),
+  ``features`` (width), ``classifier_sha256``; ``profile.card_list()``; ``len(profile)``.
+- :func:`save_profile` ``(profile, folder)`` writes the files above into ``folder`` (made if needed).
+- :func:`load_profile` ``(folder) -> DeckProfile``: a missing, corrupt or hostile profile raises
+  ``vision.errors.UserError`` with one line naming the file and what is wrong.
+- :func:`profile_folder` ``(data_dir, name)``: ``<data_dir>/decks/<name>``; :func:`check_name`.
+- :class:`ProfileBuilder` ``(classifier)`` (a ``vision.onnx_detector.CornerClassifier``; or
+  ``ProfileBuilder.for_detector(detector)``): ``add(card, frame_bgr, quad)`` adds one card seen in a
+  frame (``quad``: its (4, 2) float32 outline in frame pixels, as ``OnnxDetector.outlines`` gives;
+  adding a card again adds a view, up to :data:`MAX_VIEWS`); ``remove(card)``; ``cards``;
+  ``missing(deck_cards) -> list[Card]``; ``build(name) -> DeckProfile``.
+- The reader: ``OnnxDetector(model, profile=profile)`` or ``vision.detector.load_detector(model,
+  profile=profile)`` (a :class:`DeckProfile` or a folder). Without a profile it reads exactly as before.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from table.cards import Card, CardParseError
+from vision.errors import UserError
+
+if TYPE_CHECKING:
+    from vision.onnx_detector import CornerClassifier, OnnxDetector
+
+FORMAT = "euchre-table deck profile"
+VERSION = 1
+PROFILE_FILE = "profile.json"
+CROPS_DIR = "crops"
+DECKS_DIR = "decks"
+# A card seen again adds a view, up to this many per card.
+MAX_VIEWS = 4
+# Refused before parsing: a real profile is well under this (33 cards x 4 views x 2 corners x 128 numbers).
+MAX_PROFILE_BYTES = 4_000_000
+MAX_NESTING = 8
+FACE_W, FACE_H = 72, 100
+# The Joker's face prototype: the middle of the card, cut to the classifier's crop size.
+FACE_U = (0.2, 0.8)
+FACE_V = (0.22, 0.78)
+CORNERS = ("TL", "TR", "BR", "BL")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_CROP = re.compile(rf"{CROPS_DIR}/[A-Za-z0-9_.-]{{1,80}}\.png")
+
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Prototype:
+    """One corner of one card as enrolled: which corner, its crop's file (relative), its features."""
+
+    corner: str
+    crop: str
+    features: FloatArray
+
+
+@dataclass
+class CardPrototypes:
+    """What the profile keeps of one card: its corner prototypes, its face picture and (Joker) face features."""
+
+    prototypes: list[Prototype]
+    face: str | None = None
+    face_features: FloatArray | None = None
+
+
+@dataclass
+class DeckProfile:
+    """One deck, enrolled. ``images`` holds the crops (file name -> BGR uint8) until saved or after loading."""
+
+    name: str
+    cards: dict[Card, CardPrototypes]
+    features: int
+    classifier_sha256: str = ""
+    created: str = field(default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"))
+    images: dict[str, npt.NDArray[np.uint8]] = field(default_factory=dict, repr=False)
+    version: int = VERSION
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def card_list(self) -> list[Card]:
+        """The enrolled cards, in deck order (clubs, diamonds, hearts, spades; 7 to ace; the Benny last)."""
+        return sorted(self.cards, key=_card_order)
+
+
+def _card_order(card: Card) -> tuple[int, int]:
+    from vision.cardcrop import CARD_CLASSES
+
+    name = str(card)
+    return (CARD_CLASSES.index(name), 0) if name in CARD_CLASSES else (len(CARD_CLASSES), 0)
+
+
+def check_name(name: str) -> str:
+    """A deck's name as a folder name: letters, digits, ``_ . -``, at most 64; else UserError."""
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise UserError(
+            f"deck name {name!r}: use letters, digits, '_', '.' or '-' (at most 64, not starting with a dot)"
+        )
+    return name
+
+
+def profile_folder(data_dir: str | Path, name: str) -> Path:
+    """Where deck ``name`` lives: ``<data_dir>/decks/<name>``."""
+    return Path(data_dir) / DECKS_DIR / check_name(name)
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# --- Saving and loading -------------------------------------------------------------------------------
+
+
+def _floats(v: FloatArray) -> list[float]:
+    return [round(float(x), 5) for x in np.asarray(v, np.float32).ravel()]
+
+
+def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
+    """Write ``profile.json`` and its crops into ``folder`` (made if needed); returns the JSON's path.
+
+    The JSON is written last, through a temporary file, so a profile is never half written.
+    """
+    folder = Path(folder)
+    (folder / CROPS_DIR).mkdir(parents=True, exist_ok=True)
+    for rel, image in profile.images.items():
+        if not cv2.imwrite(str(folder / rel), image):
+            raise UserError(f"{folder / rel}: cannot write this crop")
+    cards: dict[str, Any] = {}
+    for card in profile.card_list():
+        entry = profile.cards[card]
+        protos = [{"corner": p.corner, "crop": p.crop, "features": _floats(p.features)} for p in entry.prototypes]
+        out: dict[str, Any] = {"prototypes": protos}
+        if entry.face is not None:
+            out["face"] = entry.face
+        if entry.face_features is not None:
+            out["face_features"] = _floats(entry.face_features)
+        cards[str(card)] = out
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": profile.name,
+        "created": profile.created,
+        "classifier": {"features": profile.features, "sha256": profile.classifier_sha256},
+        "cards": cards,
+    }
+    path = folder / PROFILE_FILE
+    tmp = path.with_name(PROFILE_FILE + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+class _Bad(Exception):
+    pass
+
+
+def _depth(obj: object, limit: int) -> int:
+    stack: list[tuple[object, int]] = [(obj, 1)]
+    deepest = 0
+    while stack:
+        item, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > limit:
+            return d
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item)
+    return deepest
+
+
+def _vector(value: object, width: int, where: str) -> FloatArray:
+    if not isinstance(value, list) or len(value) != width:
+        raise _Bad(f"{where}: expected a list of {width} numbers")
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in value):
+        raise _Bad(f"{where}: expected finite numbers")
+    return np.asarray(value, np.float32)
+
+
+def _crop_path(value: object, where: str) -> str:
+    if not isinstance(value, str) or ".." in value or not _CROP.fullmatch(value):
+        raise _Bad(f"{where}: expected a file name under {CROPS_DIR}/ ending in .png")
+    return value
+
+
+def _parse(doc: object) -> DeckProfile:
+    if not isinstance(doc, dict):
+        raise _Bad("expected a JSON object")
+    if doc.get("format") != FORMAT:
+        raise _Bad(f'not a deck profile ("format" is not {FORMAT!r})')
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise _Bad('"version" must be a whole number')
+    if version > VERSION:
+        raise _Bad(f"version {version} is newer than this program reads ({VERSION}); update euchre-table")
+    if version < 1:
+        raise _Bad(f"unknown version {version}")
+    name = doc.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise _Bad('"name" must be a deck name (letters, digits, _ . -)')
+    created = doc.get("created", "")
+    if not isinstance(created, str) or len(created) > 64:
+        raise _Bad('"created" must be a date string')
+    cls = doc.get("classifier")
+    if not isinstance(cls, dict):
+        raise _Bad('"classifier" must be an object')
+    width, sha = cls.get("features"), cls.get("sha256", "")
+    if not isinstance(width, int) or isinstance(width, bool) or not 1 <= width <= 4096:
+        raise _Bad('"classifier.features" must be a width from 1 to 4096')
+    if not isinstance(sha, str) or len(sha) > 64:
+        raise _Bad('"classifier.sha256" must be a hex string')
+    raw_cards = doc.get("cards")
+    if not isinstance(raw_cards, dict) or not raw_cards:
+        raise _Bad('"cards" must be an object naming at least one card')
+    if len(raw_cards) > 40:
+        raise _Bad(f'"cards" names {len(raw_cards)} cards (a deck has at most 33)')
+    cards: dict[Card, CardPrototypes] = {}
+    for key, entry in raw_cards.items():
+        try:
+            card = Card.parse(key)
+        except CardParseError:
+            raise _Bad(f"cards: {key[:20]!r} is not a card") from None
+        where = f"cards.{key}"
+        if not isinstance(entry, dict):
+            raise _Bad(f"{where}: expected an object")
+        protos = entry.get("prototypes")
+        if not isinstance(protos, list) or not 1 <= len(protos) <= 4 * MAX_VIEWS:
+            raise _Bad(f"{where}.prototypes: expected a list of 1 to {4 * MAX_VIEWS}")
+        out: list[Prototype] = []
+        for k, p in enumerate(protos):
+            w = f"{where}.prototypes[{k}]"
+            if not isinstance(p, dict) or p.get("corner") not in CORNERS:
+                raise _Bad(f"{w}: expected an object with a corner ({', '.join(CORNERS)})")
+            crop = _crop_path(p.get("crop"), f"{w}.crop")
+            out.append(Prototype(str(p["corner"]), crop, _vector(p.get("features"), width, f"{w}.features")))
+        face = entry.get("face")
+        face_features = entry.get("face_features")
+        cards[card] = CardPrototypes(
+            out,
+            None if face is None else _crop_path(face, f"{where}.face"),
+            None if face_features is None else _vector(face_features, width, f"{where}.face_features"),
+        )
+    return DeckProfile(name=name, cards=cards, features=width, classifier_sha256=sha, created=created, version=version)
+
+
+def load_profile(folder: str | Path, images: bool = False) -> DeckProfile:
+    """The profile in ``folder`` (or the ``profile.json`` named); UserError if missing, corrupt or not a profile.
+
+    ``images``: also read the crops into ``profile.images`` (a missing crop is then an error too).
+    """
+    folder = Path(folder)
+    path = folder if folder.suffix == ".json" else folder / PROFILE_FILE
+    folder = path.parent
+    if not path.is_file():
+        raise UserError(f"{path}: deck profile not found (enrol the deck with `euchre-table enrol`)")
+    try:
+        size = path.stat().st_size
+        if size > MAX_PROFILE_BYTES:
+            raise _Bad(f"{size} bytes is too big for a deck profile")
+        text = path.read_text(encoding="utf-8")
+        try:
+            doc = json.loads(text)
+        except RecursionError:
+            raise _Bad("nested too deeply") from None
+        except ValueError as exc:
+            raise _Bad(f"not valid JSON ({exc})") from None
+        if _depth(doc, MAX_NESTING) > MAX_NESTING:
+            raise _Bad("nested too deeply")
+        profile = _parse(doc)
+    except _Bad as exc:
+        raise UserError(f"{path}: corrupt deck profile: {exc}; enrol the deck again") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the deck profile ({exc})") from None
+    if images:
+        for entry in profile.cards.values():
+            for rel in [p.crop for p in entry.prototypes] + ([entry.face] if entry.face else []):
+                image = cv2.imread(str(folder / rel), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise UserError(f"{folder / rel}: crop of the deck profile missing or unreadable")
+                profile.images[rel] = np.asarray(image, np.uint8)
+    return profile
+
+
+def resolve_profile(profile: DeckProfile | str | Path | None) -> DeckProfile | None:
+    """A profile given as itself, a folder or a ``profile.json`` path (None stays None)."""
+    if profile is None or isinstance(profile, DeckProfile):
+        return profile
+    return load_profile(profile)
+
+
+# --- Building a profile -------------------------------------------------------------------------------
+
+
+def face_image(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """The card inside ``quad`` upright, FACE_W x FACE_H, BGR."""
+    from vision import cardcrop
+
+    q = cardcrop.order_corners(quad)
+    dst = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    out = cv2.warpPerspective(frame_bgr, m, (FACE_W, FACE_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.uint8)
+
+
+def face_crop(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """The middle of the card (FACE_U x FACE_V), upright, at the classifier's crop size (BGR uint8)."""
+    from vision import cardcrop
+
+    q = cardcrop.order_corners(quad)
+    h = cardcrop._region_homography(q, FACE_U[0], FACE_U[1], FACE_V[0], FACE_V[1])
+    out = cv2.warpPerspective(
+        frame_bgr, h, (cardcrop.CROP_W, cardcrop.CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(out, np.uint8)
+
+
+@dataclass
+class _View:
+    crops: list[npt.NDArray[np.uint8]]  # the four corners, TL TR BR BL (BGR)
+    features: FloatArray  # (4, D)
+    index_corners: tuple[int, int]
+    face: npt.NDArray[np.uint8]
+    face_features: FloatArray | None
+
+
+class ProfileBuilder:
+    """Collects the cards of one deck, seen one by one or many to a frame, into a :class:`DeckProfile`."""
+
+    def __init__(self, classifier: CornerClassifier) -> None:
+        self.classifier = classifier
+        self._views: dict[Card, list[_View]] = {}
+
+    @classmethod
+    def for_detector(cls, detector: OnnxDetector) -> ProfileBuilder:
+        if detector.classifier is None:
+            raise UserError(f"{detector.path}: enrolment needs the two-stage reader (finder and corner classifier)")
+        return cls(detector.classifier)
+
+    @property
+    def cards(self) -> list[Card]:
+        """The cards added so far, in deck order."""
+        return sorted(self._views, key=_card_order)
+
+    def add(self, card: Card | str, frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> None:
+        """Add ``card`` as seen in ``frame_bgr`` inside ``quad`` ((4, 2) outline in frame pixels).
+
+        The outline is snapped to the card's paper edge (``cardcrop.refine_quad``) and its four corners
+        are cut as the reader cuts them; the two diagonal corners that show the index more surely (by
+        the classifier) are kept. A card already added gains a view, up to :data:`MAX_VIEWS`.
+        """
+        from vision import cardcrop
+
+        card = card if isinstance(card, Card) else Card.parse(card)
+        frame_bgr = np.ascontiguousarray(frame_bgr)
+        q = cardcrop.refine_quad(frame_bgr, np.asarray(quad, np.float32).reshape(4, 2))
+        crops = cardcrop.corner_crops_bgr(frame_bgr, q)
+        batch = [cardcrop.normalise_crop(c) for c in crops]
+        fc = face_crop(frame_bgr, q)
+        if card.is_benny:
+            batch.append(cardcrop.normalise_crop(fc))
+        logits, feats = self.classifier.run(np.stack(batch).astype(np.float32))
+        p_none = cardcrop.softmax(logits[:4])[:, self.classifier.classes.index(cardcrop.NONE_CLASS)]
+        seen = 1.0 - p_none
+        pair: tuple[int, int] = (0, 2) if seen[0] + seen[2] >= seen[1] + seen[3] else (1, 3)
+        view = _View(crops, feats[:4], pair, face_image(frame_bgr, q), feats[4] if card.is_benny else None)
+        views = self._views.setdefault(card, [])
+        if len(views) < MAX_VIEWS:
+            views.append(view)
+
+    def remove(self, card: Card | str) -> None:
+        """Forget every view of ``card``."""
+        self._views.pop(card if isinstance(card, Card) else Card.parse(card), None)
+
+    def missing(self, deck_cards: Iterable[Card | str]) -> list[Card]:
+        """The cards of ``deck_cards`` not added yet, in the order given."""
+        out = []
+        for c in deck_cards:
+            card = c if isinstance(c, Card) else Card.parse(c)
+            if card not in self._views:
+                out.append(card)
+        return out
+
+    def build(self, name: str) -> DeckProfile:
+        """The profile of the cards added (UserError if none, or a bad name)."""
+        check_name(name)
+        if not self._views:
+            raise UserError(f"deck {name!r}: no card was enrolled")
+        cards: dict[Card, CardPrototypes] = {}
+        images: dict[str, npt.NDArray[np.uint8]] = {}
+        width = 0
+        for card in self.cards:
+            protos: list[Prototype] = []
+            for k, view in enumerate(self._views[card]):
+                suffix = "" if k == 0 else f"-{k + 1}"
+                for i in view.index_corners:
+                    rel = f"{CROPS_DIR}/{card}-{CORNERS[i]}{suffix}.png"
+                    images[rel] = view.crops[i]
+                    protos.append(Prototype(CORNERS[i], rel, _unit(view.features[i])))
+                    width = view.features.shape[1]
+            face = f"{CROPS_DIR}/{card}-face.png"
+            images[face] = self._views[card][0].face
+            ff = [v.face_features for v in self._views[card] if v.face_features is not None]
+            cards[card] = CardPrototypes(protos, face, _unit(np.mean(ff, axis=0)) if ff else None)
+        return DeckProfile(
+            name=name, cards=cards, features=width, classifier_sha256=file_sha256(self.classifier.path), images=images
+        )
+
+
+def _unit(v: npt.ArrayLike) -> FloatArray:
+    a = np.asarray(v, np.float32)
+    n = float(np.linalg.norm(a))
+    return (a / n).astype(np.float32) if n > 0 else a
+
+
+# --- Reading with a profile ---------------------------------------------------------------------------
+
+# How the classifier's prediction and the prototypes' similarity are combined (see ProfileMatcher).
+TEMPERATURE = 0.05  # cosine similarity / TEMPERATURE are the prototypes' logits
+PROTO_WEIGHT = 1.0  # the prototypes' log-probabilities' weight beside the classifier's
+UNENROLLED_SIMILARITY = 0.6  # the similarity a card that the profile lacks is given
+SEEN_SIMILARITY = 0.85  # a crop this like a prototype sees an index, whatever the classifier says
+
+
+class ProfileMatcher:
+    """Names a card from its crops' logits and features with a profile (``CornerClassifier`` calls it).
+
+    Per crop: the cosine similarity of its features to each enrolled card's nearest prototype (a card
+    the profile lacks gets :data:`UNENROLLED_SIMILARITY`), over :data:`TEMPERATURE`, is a softmax over
+    the cards; it is fused log-linearly with the classifier's softmax over the cards (``none`` left
+    out): ``log p = log p_classifier + PROTO_WEIGHT log p_prototypes``, renormalised. The crops' votes
+    are then combined as ``cardcrop.combine_corners`` combines them, a crop counting as seeing an index
+    where the classifier says so or where it is like a prototype (:data:`SEEN_SIMILARITY`).
+    """
+
+    def __init__(
+        self,
+        profile: DeckProfile,
+        classes: list[str],
+        temperature: float = TEMPERATURE,
+        proto_weight: float = PROTO_WEIGHT,
+        unenrolled: float = UNENROLLED_SIMILARITY,
+        seen_similarity: float = SEEN_SIMILARITY,
+    ) -> None:
+        from vision.cardcrop import NONE_CLASS
+
+        self.profile = profile
+        self.classes = list(classes)
+        self.none_idx = self.classes.index(NONE_CLASS)
+        self.card_names = [c for c in self.classes if c != NONE_CLASS]
+        self.temperature = temperature
+        self.proto_weight = proto_weight
+        self.unenrolled = unenrolled
+        self.seen_similarity = seen_similarity
+        rows: list[FloatArray] = []
+        owner: list[int] = []
+        face_rows: list[FloatArray] = []
+        face_owner: list[int] = []
+        for card, entry in profile.cards.items():
+            name = str(card)
+            if name not in self.card_names:
+                continue
+            col = self.card_names.index(name)
+            for p in entry.prototypes:
+                rows.append(_unit(p.features))
+                owner.append(col)
+            if entry.face_features is not None:
+                face_rows.append(_unit(entry.face_features))
+                face_owner.append(col)
+        empty = np.zeros((0, profile.features), np.float32)
+        self.prototypes = np.stack(rows).astype(np.float32) if rows else empty
+        self.owner = np.asarray(owner, np.int64)
+        self.faces = np.stack(face_rows).astype(np.float32) if face_rows else empty
+        self.face_owner = np.asarray(face_owner, np.int64)
+        self.enrolled = np.zeros(len(self.card_names), bool)
+        self.enrolled[self.owner] = True
+
+    def similarity(self, features: npt.ArrayLike) -> FloatArray:
+        """(n, cards): each crop's cosine similarity to each card's nearest prototype (unenrolled: the default)."""
+        f = np.asarray(features, np.float32)
+        f = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
+        sims = f @ self.prototypes.T  # (n, m)
+        out = np.full((len(f), len(self.card_names)), -1.0, np.float32)
+        for col in np.unique(self.owner):
+            out[:, col] = sims[:, self.owner == col].max(axis=1)
+        out[:, ~self.enrolled] = self.unenrolled
+        return out
+
+    def combine(self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5) -> tuple[str, float]:
+        """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``)."""
+        from vision.cardcrop import NONE_CLASS, softmax
+
+        lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
+        p = softmax(lg)
+        sims = self.similarity(features)
+        seen = np.maximum(1.0 - p[:, self.none_idx], (sims.max(axis=1) >= self.seen_similarity).astype(np.float32))
+        if float(seen.max()) < min_index:
+            return NONE_CLASS, float(1.0 - seen.max())
+        w = seen * (seen >= 0.5 * float(seen.max()))
+        card_logits = np.delete(lg, self.none_idx, axis=1)
+        log_cls = card_logits - card_logits.max(axis=1, keepdims=True)
+        log_cls = log_cls - np.log(np.exp(log_cls).sum(axis=1, keepdims=True))
+        z = sims / self.temperature
+        log_proto = z - z.max(axis=1, keepdims=True)
+        log_proto = log_proto - np.log(np.exp(log_proto).sum(axis=1, keepdims=True))
+        fused = softmax(log_cls + self.proto_weight * log_proto)
+        mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
+        best = int(np.argmax(mix))
+        return self.card_names[best], float(mix[best] * seen.max())
+
+
+def profile_summary(profile: DeckProfile) -> Mapping[str, object]:
+    """A few words about a profile, for a command's output."""
+    return {"deck": profile.name, "cards": len(profile), "created": profile.created}
