@@ -134,21 +134,16 @@ def _is_sim(source: str) -> bool:
 
 
 def _config_for_sim(config: Config, sim: ScriptedTable, source: str) -> Config:
-    """The simulated table deals its own game: its rules and its first dealer replace the config's."""
+    """The simulated table deals its own game by the config's rules: its first dealer and mat replace the config's."""
     import dataclasses
 
     sim_config = dataclasses.replace(
         config,
-        rules_preset="north_american",
-        rules_overrides={},
         seats=dataclasses.replace(config.seats, first_dealer=sim.first_dealer),
         camera=dataclasses.replace(config.camera, mat=sim.mat_name, calibration=""),
     )
-    if sim_config.rules() != sim.rules:  # pragma: no cover - the simulator plays the preset
-        raise UserError(f"--source {source}: the simulated table's rules are not a preset the config can name")
-    if config.rules() != sim.rules:
-        print("euchre-table: the simulated table plays north_american rules; the config's rules are not used",
-              file=sys.stderr)
+    if sim_config.rules() != sim.rules:  # pragma: no cover - the simulated table is given the config's rules
+        raise UserError(f"--source {source}: the simulated table plays other rules than the config's")
     return sim_config
 
 
@@ -166,7 +161,8 @@ def build_app(config: Config, request: RunRequest) -> App:
     if _is_sim(request.source):
         from vision.sources.base import ScriptedTable
 
-        opened = open_source(request.source)  # built once: its script sets the rules, bids and frames
+        # Built once, dealt by the config's rules: its script sets the bids and frames.
+        opened = open_source(request.source, rules=config.rules())
         assert isinstance(opened, ScriptedTable)
         sim = opened
         config = _config_for_sim(config, sim, request.source)

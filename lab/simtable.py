@@ -47,7 +47,7 @@ from table.announcements import (
     ThrownIn,
     TrickWon,
 )
-from table.cards import Card, deck
+from table.cards import BENNY, Card, deck
 from table.inputs import (
     AcceptPenalty,
     Discard,
@@ -64,7 +64,7 @@ from table.inputs import (
 )
 from table.match import Match
 from table.renege import CHECK_CONFIDENCE
-from table.rules import Rules
+from table.rules import PRESETS, Rules, RulesError
 from table.sim import BiddingOdds, SimDeal, game_over, simulate_deal
 from vision.detection import CardDetection
 from vision.detector import Detector
@@ -340,10 +340,16 @@ class _Builder:
             s = self.sprite(up.card, keys, FOREVER)
             up_sprites.append(s)
             self.rests.append(CardRest(flip, up.card, KITTY, None, number, "up_card"))
-            if i < len(ups) - 1:  # a set-aside Benny: moved off beside the kitty, the next card turned
-                s.keys.append(Key(flip + 6, kitty_at[0] - 90, kitty_at[1], a, False))
-                s.end = flip + 10
-                flip += 12
+            if i < len(ups) - 1:  # a set-aside Benny: shown, turned down, moved off beside the kitty; the next turned
+                shown = flip + self.pace.first_bid
+                s.keys.append(Key(shown, kitty_at[0], kitty_at[1], a, True))
+                s.keys.append(Key(shown + 1, kitty_at[0], kitty_at[1], a, False))
+                s.keys.append(Key(shown + 1 + self.pace.slide, kitty_at[0] - 90, kitty_at[1], a, False))
+                s.end = shown + 5 + self.pace.slide
+                flip = shown + 3 + self.pace.slide
+        # The kitty's top card is the one turned first: a set-aside Benny lies over the cards turned after it.
+        for s, z in zip(up_sprites, sorted((u.z for u in up_sprites), reverse=True), strict=True):
+            s.z = z
         self.f = max(flip + self.pace.first_bid, f1 + 7)
         up_sprite = up_sprites[-1] if up_sprites else None
 
@@ -578,15 +584,20 @@ class SeenCard:
     visible: float
 
 
-def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[np.uint8]], npt.NDArray[np.uint8], str]:
-    """BGRA faces of the 24 cards (and the Benny when there) in ``style``, a back, and what was used.
+def load_deck(
+    style: str, art_dir: Path | None, deck_size: int = 25
+) -> tuple[dict[Card, npt.NDArray[np.uint8]], npt.NDArray[np.uint8], str]:
+    """BGRA faces of every card of a ``deck_size`` deck (``table.cards.deck``) in ``style``, a back, and what was used.
 
-    Falls back to procedural faces when the fetched artwork is not there.
+    7s and 8s come from the deck's own artwork (a deck without them is an error for a 28-, 32- or 33-card
+    table). A deck with no Joker gets a plain drawn one (a face in the procedural style, at the deck's
+    proportions), as a pub adds a spare card to stand in for it; :func:`joker_stand_in` says when. Falls back
+    to procedural faces when the fetched artwork is not there.
     """
     from lab.synth import faces as synth_faces
 
     art = art_dir if art_dir is not None else Path(__file__).resolve().parent.parent / "work-data" / "art"
-    wanted = [str(c) for c in deck(25)]
+    wanted = [str(c) for c in deck(deck_size)]
     from lab.synth.fetch_art import deck_names
 
     if not style.startswith("procedural") and style not in deck_names():
@@ -609,12 +620,15 @@ def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[
         faces = {Card.parse(c): synth_faces.procedural_face(c, 2) for c in wanted}
         return faces, synth_faces.procedural_back(1), "procedural-2"
     cards = fs.faces[style]
-    missing = [c for c in wanted[:24] if c not in cards]
+    missing = [c for c in wanted if c not in cards and c != "B"]
     if missing:
         from vision.errors import UserError
 
-        raise UserError(f"--deck-style {style!r}: the deck lacks {', '.join(missing)}")
-    faces = {Card.parse(c): img for c, img in cards.items() if c in wanted}
+        raise UserError(f"--deck-style {style!r}: the deck lacks {', '.join(missing)} ({deck_size}-card rules)")
+    faces = {Card.parse(c): cards[c] for c in wanted if c in cards}
+    if "B" in wanted and "B" not in cards:
+        h, w = cards[wanted[0]].shape[:2]
+        faces[BENNY] = np.asarray(_resize(synth_faces.procedural_face("B", 2, height=h), (w, h)), np.uint8)
     back_path = art / "faces" / style / "back.png"
     import cv2
 
@@ -622,6 +636,26 @@ def load_deck(style: str, art_dir: Path | None) -> tuple[dict[Card, npt.NDArray[
     if back is None or back.ndim != 3 or back.shape[2] != 4:
         back = synth_faces.procedural_back(1)
     return faces, np.asarray(back, np.uint8), style
+
+
+def joker_stand_in(style: str, art_dir: Path | None) -> bool:
+    """Does ``style``'s artwork lack a Joker (so :func:`load_deck` draws a plain one for a Benny table)?"""
+    if style.startswith("procedural"):
+        return False
+    art = art_dir if art_dir is not None else Path(__file__).resolve().parent.parent / "work-data" / "art"
+    manifest = art / "manifest.csv"
+    if not manifest.is_file():
+        return False
+    import csv
+
+    with open(manifest, newline="") as fh:
+        return not any(row["deck"] == style and row["card"] == "B" for row in csv.DictReader(fh))
+
+
+def _resize(img: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    import cv2
+
+    return np.asarray(cv2.resize(img, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
 class TableRenderer:
@@ -850,11 +884,12 @@ class OracleDetector:
         return out
 
 
-def _look_alike(card: Card, rng: random.Random) -> Card:
-    """A card a detector might take ``card`` for: the other suit of its colour (most often), or a rank next to it."""
+def _look_alike(card: Card, rng: random.Random, cards: Sequence[Card] = deck(24)) -> Card:
+    """A card a detector might take ``card`` for: the other suit of its colour (most often), or a rank next to it
+    in ``cards`` (the deck in play)."""
     if card.suit is None or card.rank is None:
         return card
-    ranks = [c.rank for c in deck(24) if c.suit is card.suit]
+    ranks = [c.rank for c in cards if c.suit is card.suit]
     if rng.random() < 0.7:
         partner = card.suit.partner
         return Card.of(card.rank, partner)
@@ -885,6 +920,7 @@ class NoisyOracle(OracleDetector):
         self.miss = miss
         self.misread = misread
         self.jitter_px = jitter_px
+        self.cards = deck(renderer.script.rules.deck_size)
 
     def detect(self, frame_bgr: Image, frame: int = 0) -> list[CardDetection]:
         rng = random.Random(self.seed * 1_000_003 + frame)
@@ -894,7 +930,7 @@ class NoisyOracle(OracleDetector):
                 continue
             card, conf = det.card, rng.uniform(0.6, 0.98)
             if rng.random() < self.misread:
-                card, conf = _look_alike(card, rng), rng.uniform(0.3, 0.75)
+                card, conf = _look_alike(card, rng, self.cards), rng.uniform(0.3, 0.75)
             corners = tuple(
                 (x + rng.gauss(0, self.jitter_px), y + rng.gauss(0, self.jitter_px)) for x, y in det.corners or ()
             )
@@ -1270,10 +1306,13 @@ def load_clip(folder: Path) -> tuple[TableScript, dict[str, Any]]:
     try:
         truth: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         pace = PACES[str(truth.get("pace", "normal"))]
-        script = build_script(int(truth["seed"]), truth.get("hands"), float(truth["renege_rate"]), pace=pace)
+        rules = rules_from_truth(truth.get("rules", "north_american"))
+        script = build_script(
+            int(truth["seed"]), truth.get("hands"), float(truth["renege_rate"]), rules=rules, pace=pace
+        )
     except OSError as exc:
         raise UserError(f"{path}: cannot read the clip's ground truth ({exc.strerror})") from None
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RulesError) as exc:
         raise UserError(f"{path}: not a simulated clip's ground truth ({exc})") from None
     fresh = ground_truth(script, str(truth.get("deck", "")), DEFAULT_FPS, FRAME_SIZE)
     if any(fresh[key] != truth.get(key) for key in ("frames", "cards", "deals")):
@@ -1316,8 +1355,10 @@ class SimTableSource:
 
     ``buttons`` are the script's presses (bids, alone, discard, renege
     decisions) with their frame numbers, for the app to feed in as a
-    ``--buttons`` file would. Built on the first ``open``; a new ``open``
-    starts the video again from frame 0.
+    ``--buttons`` file would. ``rules`` (default North American) are the
+    table's: the deck dealt and drawn (7s and 8s, the Benny) and the bids
+    follow them. Built on the first ``open``; a new ``open`` starts the video
+    again from frame 0.
     """
 
     def __init__(
@@ -1328,7 +1369,9 @@ class SimTableSource:
         deck_style: str = DEFAULT_DECK,
         art_dir: Path | None = None,
         fps: float = DEFAULT_FPS,
+        rules: Rules | None = None,
     ) -> None:
+        self._rules = rules if rules is not None else Rules()
         self.seed = seed
         self.hands = hands
         self.renege_rate = renege_rate
@@ -1360,7 +1403,8 @@ class SimTableSource:
 
     @property
     def rules(self) -> Rules:
-        return self.buttons_script.rules
+        """The rules the script is dealt and played by (the config's, given as ``rules``)."""
+        return self._rules
 
     @property
     def first_dealer(self) -> int:
@@ -1375,8 +1419,8 @@ class SimTableSource:
 
     def _build(self) -> None:
         if self.script is None:
-            self.script = build_script(self.seed, self.hands, self.renege_rate)
-            faces, back, _name = load_deck(self.deck_style, self.art_dir)
+            self.script = build_script(self.seed, self.hands, self.renege_rate, rules=self._rules)
+            faces, back, _name = load_deck(self.deck_style, self.art_dir, self._rules.deck_size)
             self.renderer = TableRenderer(self.script, faces, back, seed=self.seed)
 
     def open(self) -> None:
@@ -1442,7 +1486,7 @@ def ground_truth(script: TableScript, deck_name: str, fps: float, frame_size: tu
         "renege_rate": script.renege_rate,
         "hands": script.hands,
         "pace": next((name for name, pace in PACES.items() if pace == script.pace), "custom"),
-        "rules": "north_american",
+        "rules": rules_for_truth(script.rules),
         "first_dealer": script.deals[0].dealer if script.deals else 0,
         "cards": [
             {"frame": r.frame, "card": str(r.card), "zone": str(r.zone), "seat": r.seat, "deal": r.deal, "kind": r.kind}
@@ -1451,6 +1495,20 @@ def ground_truth(script: TableScript, deck_name: str, fps: float, frame_size: tu
         "deals": deals,
         "final_score": list(script.final_score),
     }
+
+
+def rules_for_truth(rules: Rules) -> str | dict[str, Any]:
+    """The rules as a clip's ground truth names them: a preset's name, or every switch."""
+    return next((name for name, preset in PRESETS.items() if preset == rules), None) or rules.to_dict()
+
+
+def rules_from_truth(value: object) -> Rules:
+    """The rules a ground truth names (:func:`rules_for_truth`); a bad value raises ``RulesError``."""
+    if isinstance(value, str):
+        return Rules.preset(value)
+    if isinstance(value, dict):
+        return Rules.from_dict(value)
+    raise RulesError(f"rules: expected a preset name or a mapping of switches, not {value!r}")
 
 
 def panel_actions(action: Input) -> list[dict[str, Any]]:

@@ -30,6 +30,14 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the staging (default 0)")
     parser.add_argument("--renege-rate", type=float, default=0.0, help="chance of a deliberate renege (default 0)")
+    parser.add_argument(
+        "--rules", "--preset", dest="preset", default=None, metavar="PRESET",
+        help="the house rules' preset: north_american (24 cards, the default) or british (25, with the Benny)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--config", type=Path, default=None, metavar="FILE",
+        help="play the [rules] of this config file (a 32-card deck: deck_size = 32); --rules picks the base preset",
+    )  # fmt: skip
     parser.add_argument("--deck-style", default=None, help="card deck to draw (default: gnome-neoclassical, held out)")
     parser.add_argument("--art", type=Path, default=None, help="artwork folder (default work-data/art)")
     parser.add_argument(
@@ -63,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.clip is not None:
         if args.hands is not None or args.game or args.record is not None:
             raise UserError("simulate: --clip replays a recording; it takes no --hands, --game or --record")
+        if args.preset is not None or args.config is not None:
+            raise UserError("simulate: --clip plays the rules it was recorded with; it takes no --rules or --config")
         if args.detector != "model":
             raise UserError("simulate: --clip needs the model detector (the oracle reads the renderer, not a video)")
         _script, truth = st.load_clip(args.clip)  # checked before the (slow) model load
@@ -77,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
     frames = max(1, t.frames)
     render_what = "decode" if args.clip is not None else "render"
     share = (t.tracker + t.engine) / t.pipeline if t.pipeline > 0 else 0.0
+    rules = script.rules
     print(
-        f"simulate: {t.frames} frames {size[0]}x{size[1]}, deck {deck_name}, "
+        f"simulate: rules {rules_name(rules)} ({rules.deck_size} cards), {t.frames} frames {size[0]}x{size[1]}, "
+        f"deck {deck_name}, "
         f"detector {args.detector}; ms/frame: {render_what} {1000 * t.render / frames:.1f}, markers "
         f"{1000 * t.markers / frames:.2f}, detector {1000 * t.detector / frames:.1f}, tracker "
         f"{1000 * t.tracker / frames:.2f}, engine {1000 * t.engine / frames:.3f}; tracker+engine "
@@ -134,8 +146,11 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         raise UserError(f"--hands {args.hands}: choose 1 to 10000")
     if not 0.0 <= args.renege_rate <= 1.0:
         raise UserError(f"--renege-rate {args.renege_rate}: a probability between 0 and 1")
+    rules = table_rules(args)
     style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
-    faces, back, deck_name = st.load_deck(style, args.art)
+    faces, back, deck_name = st.load_deck(style, args.art, rules.deck_size)
+    if rules.has_benny and st.joker_stand_in(style, args.art):
+        print(f"simulate: {style!r} has no Joker; a plain drawn one stands in for the Benny", file=sys.stderr)
     if deck_name != style and not style.startswith("procedural"):
         print(f"simulate: no artwork for {style!r} here; drawing procedural faces ({deck_name})", file=sys.stderr)
     else:
@@ -149,7 +164,8 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT such as 640x480") from None
     if not (160 <= w <= 1920 and 120 <= h <= 1080):
         raise UserError(f"--size {args.size}: choose between 160x120 and 1920x1080")
-    script = st.build_script(args.seed, None if args.game else args.hands, args.renege_rate, pace=st.PACES[args.pace])
+    hands = None if args.game else args.hands
+    script = st.build_script(args.seed, hands, args.renege_rate, rules=rules, pace=st.PACES[args.pace])
     noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
     renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
     detector: Any
@@ -164,3 +180,30 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     if recorder is not None:
         recorder.finish(script, deck_name)
     return result, deck_name, (w, h)
+
+
+def table_rules(args: argparse.Namespace) -> Any:
+    """The rules to play: ``--config``'s ``[rules]`` (on ``--rules``'s preset, when given), or ``--rules``'s preset."""
+    from table.rules import Rules, RulesError
+    from vision.errors import UserError
+
+    if args.config is not None:
+        import dataclasses
+
+        from companion.config import load_config
+
+        config = load_config(args.config)
+        if args.preset is not None:
+            config = dataclasses.replace(config, rules_preset=args.preset)
+        return config.rules()
+    try:
+        return Rules.preset(args.preset) if args.preset is not None else Rules()
+    except RulesError as exc:
+        raise UserError(f"--rules {args.preset}: {exc}") from None
+
+
+def rules_name(rules: Any) -> str:
+    """A preset's name, or "custom" (for the stderr line)."""
+    from table.rules import PRESETS
+
+    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
