@@ -8,6 +8,7 @@ traceback or a silently ignored setting.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -32,6 +33,7 @@ class CameraConfig:
     seat_rotation: int = 0
     calibration: str = ""
     mat: str = "A3"  # the printed play mat's sheet (euchre-table mat), whose markers locate the table
+    deck: str = ""  # the house deck's profile in <data_dir>/decks/ (euchre-table enrol); empty: none
 
 
 @dataclass(frozen=True)
@@ -203,8 +205,13 @@ def _camera(s: _Section) -> CameraConfig:
     rotation = s.int_in("seat_rotation", 0, 3, CameraConfig.seat_rotation)
     calibration = s.take("calibration", str, CameraConfig.calibration)
     mat = s.choice("mat", ("A3", "A2"), CameraConfig.mat)
+    deck = s.take("deck", str, CameraConfig.deck)
+    if deck and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", deck):
+        raise UserError(f"{s.where('deck')} must be a deck name (letters, digits, '_', '.' or '-'), not {deck!r}")
     s.finish()
-    return CameraConfig(source=source, mains_hz=mains, seat_rotation=rotation, calibration=calibration, mat=mat)
+    return CameraConfig(
+        source=source, mains_hz=mains, seat_rotation=rotation, calibration=calibration, mat=mat, deck=deck
+    )
 
 
 def _model(s: _Section) -> ModelConfig:
