@@ -156,7 +156,7 @@ class App:
         self.frames = 0
         self.finished = False
         self.view: ScoreboardView | None = None
-        self._renege_tricks: tuple[int, ...] = ()
+        self._renege_stills: tuple[Snapshot, ...] = ()  # the proven renege's two tricks, kept past its hand's end
         self._status = ""
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
         self.notice = ""  # the session's last word on a button press, shown in the announcement line
@@ -299,19 +299,24 @@ class App:
     def _announce(self, released: list[Announcement]) -> None:
         p = self.p
         view = p.session.match.view()
+        renege_tricks: tuple[int, ...] = ()
         for a in released:
             if isinstance(a, TrickWon):
                 self.snapshots.record(a.trick, self.last_image)
             elif isinstance(a, RenegeProven):
                 e = a.evidence
                 self.snapshots.record(e.proof_trick, self.last_image)
-                self._renege_tricks = (e.showed_out_trick, e.proof_trick)
+                renege_tricks = (e.showed_out_trick, e.proof_trick)
             elif isinstance(a, HandScored | GameWon):
                 self._export_egn()
             text = speech_text(a, p.names, trump=view.trump, dealer=view.dealer)
             if text:
                 p.speaker.say(text, chime=isinstance(a, RenegeProven | GameWon))
             log.info("%s", announcement_text(a, p.names, trump=view.trump, dealer=view.dealer))
+        if renege_tricks:
+            # Taken before a scored hand clears its stills: a renege proven in the last trick is
+            # announced together with that trick and the hand's score, and its alert still shows both.
+            self._renege_stills = self.snapshots.evidence(renege_tricks)
         if any(isinstance(a, HandScored) for a in released):
             # the hand in review: its tricks' stills stay on the screen until the next deal
             self.review = tuple(self.snapshots.by_trick[t] for t in sorted(self.snapshots.by_trick))
@@ -323,7 +328,7 @@ class App:
         if not released and self.view is not None and not self._camera_changed():
             return
         match_view = p.session.match.view()
-        snaps = self.snapshots.evidence(self._renege_tricks) if match_view.pending_renege is not None else ()
+        snaps = self._renege_stills if match_view.pending_renege is not None else ()
         self.view = build_view(
             match_view,
             p.names,
