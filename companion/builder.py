@@ -8,6 +8,7 @@ late, so a resumed match is never lost to a bad camera or model.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import logging
 import os
@@ -22,11 +23,20 @@ from companion.buttons_script import ButtonScript, load_buttons
 from companion.config import Config
 from companion.detection_cache import DetectionCache
 from companion.errors import UserError
-from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration
+from companion.runner import (
+    DISK_MARGIN_BYTES,
+    App,
+    AppParts,
+    HeadlessRecorder,
+    low_disk_warning,
+    resume_point,
+    whole_frame_calibration,
+)
 from companion.sdnotify import Notifier
 from companion.session import TableSession, ThreadedLogWriter
 from display.view import ScoreStyle
-from table.log import LogError, MatchLog
+from table.limits import LimitError, loads_json, read_limited
+from table.log import DamagedLogError, LogError, MatchLog
 
 if TYPE_CHECKING:
     from display.buttons import PanelConfig
@@ -34,6 +44,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CAMERA_TIMEOUT_S = 15.0  # on a terminal, a camera with no picture after this long ends the run (exit 2)
+MAX_CALIBRATION_BYTES = 1024 * 1024
 LOG_NAME = "match.jsonl"
 EGN_NAME = "game.egn"
 CACHE_NAME = "detections.jsonl"
@@ -52,19 +64,59 @@ class RunRequest:
     model: Path | None = None
 
 
-def data_dir(config: Config, request: RunRequest) -> Path:
+def data_folder(config: Config, request: RunRequest) -> Path:
+    """The data folder, checked without creating it: it, or the folder it would be made in, is writable."""
     folder = request.out_dir if request.out_dir is not None else Path(config.storage.data_dir)
+    if folder.exists():
+        if not folder.is_dir():
+            raise UserError(f"{folder}: the data folder is a file, not a folder")
+        if not os.access(folder, os.W_OK):
+            raise UserError(f"{folder}: the data folder is not writable")
+        return folder
+    parent = folder.absolute().parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise UserError(f"{folder}: cannot create the data folder: {parent} is not a writable folder")
+    return folder
+
+
+def make_data_dir(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"{folder}: cannot create the data folder: {exc.strerror or exc}") from None
     if not os.access(folder, os.W_OK):
         raise UserError(f"{folder}: the data folder is not writable")
-    return folder
 
 
-def archive_log(folder: Path) -> Path | None:
-    """Move the current match log aside (``--fresh``), never deleting it."""
+def warn_low_disk(folder: Path) -> None:
+    """Free space checked at start (the app watches it from then on): a warning below the margin."""
+    warning = low_disk_warning(folder, DISK_MARGIN_BYTES)
+    if warning:
+        print(f"euchre-table: warning: {folder}: {warning}", file=sys.stderr)
+
+
+def check_calibration_file(path: Path) -> None:
+    """Refuse a calibration file of hostile size or structure with one line (the reader would recurse)."""
+    try:
+        loads_json(read_limited(path, MAX_CALIBRATION_BYTES), max_bytes=MAX_CALIBRATION_BYTES)
+    except LimitError as exc:
+        raise UserError(f"{path}: not a table calibration: {exc}") from None
+    except (OSError, ValueError):
+        return  # missing or not JSON: load_table names it
+
+
+def on_a_terminal() -> bool:
+    """Run by a person at a terminal, not by systemd (which sets INVOCATION_ID for its services)."""
+    return "INVOCATION_ID" not in os.environ and sys.stdin.isatty()
+
+
+def archive_log(folder: Path, kind: str = "match") -> Path | None:
+    """Move the current match log, and its game's EGN file, aside (``--fresh``), never deleting them.
+
+    ``kind`` names the archived log (``damaged`` for a log whose header cannot be read).
+    """
     current = folder / LOG_NAME
     # The detection cache belongs to the match being set aside; it is derived data, rebuilt by the detector.
     (folder / CACHE_NAME).unlink(missing_ok=True)
@@ -73,12 +125,15 @@ def archive_log(folder: Path) -> Path | None:
     archive = folder / "archive"
     archive.mkdir(exist_ok=True)
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    target = archive / f"match-{stamp}.jsonl"
+    target = archive / f"{kind}-{stamp}.jsonl"
     n = 1
-    while target.exists():
-        target = archive / f"match-{stamp}-{n}.jsonl"
+    while target.exists() or target.with_suffix(".egn").exists():
+        target = archive / f"{kind}-{stamp}-{n}.jsonl"
         n += 1
     shutil.move(str(current), target)
+    egn = folder / EGN_NAME
+    if egn.exists():
+        shutil.move(str(egn), target.with_suffix(".egn"))  # the game of that log goes with it
     return target
 
 
@@ -98,6 +153,21 @@ def open_session(config: Config, folder: Path, fresh: bool) -> TableSession:
             created=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             seats=config.seats.names,
         )
+    except DamagedLogError as exc:
+        # A header that cannot be read makes the whole file unusable (no rules, no first dealer): it is
+        # set aside, never deleted, and a new match starts, so the table always starts.
+        moved = archive_log(folder, "damaged")
+        print(f"euchre-table: warning: {exc}; the log is kept at {moved}; a new match starts", file=sys.stderr)
+        try:
+            match_log = MatchLog.create(
+                path,
+                rules,
+                first_dealer=config.seats.first_dealer,
+                created=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+                seats=config.seats.names,
+            )
+        except (LogError, OSError) as exc2:
+            raise UserError(f"{path}: cannot create the match log: {exc2}") from None
     except (LogError, OSError) as exc:
         raise UserError(f"{path}: cannot open the match log: {exc}") from None
     session = TableSession(
@@ -166,26 +236,20 @@ def build_app(config: Config, request: RunRequest) -> App:
         assert isinstance(opened, ScriptedTable)
         sim = opened
         config = _config_for_sim(config, sim, request.source)
-    folder = data_dir(config, request)
-    session = open_session(config, folder, request.fresh)
+    folder = data_folder(config, request)
+    # Resuming: the log is opened first, so its recovery is reported even when the camera or the model
+    # then fails. A new match (or --fresh) checks the whole command first: nothing is archived, deleted
+    # or created (the data folder included) until every part has opened.
+    session = open_session(config, folder, False) if not request.fresh and (folder / LOG_NAME).exists() else None
+    source: FrameSource | None = None
     try:
-        last_frame, buttons_done = resume_point(session)
-        script = None
-        if request.buttons_file is not None:
-            script = ButtonScript(load_buttons(request.buttons_file), done=buttons_done)
-
+        actions = load_buttons(request.buttons_file) if request.buttons_file is not None else None
         if sim is not None:
-            source: FrameSource = sim
+            source = sim
         elif request.source.split(":", 1)[0] == "picamera":
             source = open_source(request.source, mains_hz=config.camera.mains_hz)
         else:
             source = open_source(request.source)
-        source.open()
-        if script is None and sim is not None:
-            # The simulated table knows its bids: they come in as a buttons file would.
-            from companion.buttons_script import parse_buttons
-
-            script = ButtonScript(parse_buttons(sim.buttons_jsonl(), "sim"), done=buttons_done)
         model_path = request.model or (Path(config.model.path) if config.model.path else default_model_path())
         # One thread: ONNX Runtime's multi-threaded reductions can differ in the last bits from run to run,
         # which flips borderline readings; one thread reads a frame the same way every time (and the model
@@ -200,18 +264,35 @@ def build_app(config: Config, request: RunRequest) -> App:
             Path(config.camera.calibration) if config.camera.calibration else None
         )
         if calibration_file is not None:
+            check_calibration_file(calibration_file)
             calibration, layout = load_table(calibration_file)
         else:
             # No saved calibration: the printed mat's markers (the app falls back to the whole
             # frame until they are seen).
             calibration = whole_frame_calibration(640, 480)
             markers = MarkerRefresher(marker_layout(config.camera.mat), fallback=None)
-        tracker = Tracker(calibration, layout, cards=deck(session.match.rules.deck_size))
+        source.open()
 
+        if session is None:
+            make_data_dir(folder)
+            session = open_session(config, folder, request.fresh)
+        last_frame, buttons_done = resume_point(session)
+        script = ButtonScript(actions, done=buttons_done) if actions is not None else None
+        if script is None and sim is not None:
+            # The simulated table knows its bids: they come in as a buttons file would.
+            from companion.buttons_script import parse_buttons
+
+            script = ButtonScript(parse_buttons(sim.buttons_jsonl(), "sim"), done=buttons_done)
+        tracker = Tracker(calibration, layout, cards=deck(session.match.rules.deck_size))
         resume_frame = -1 if _is_camera(request.source) else last_frame
     except BaseException:
-        session.close()
+        if session is not None:
+            session.close()
+        if source is not None and source is not sim:
+            with contextlib.suppress(Exception):
+                source.close()
         raise
+    warn_low_disk(folder)
 
     notifier = Notifier()
     parts = AppParts(
@@ -230,6 +311,7 @@ def build_app(config: Config, request: RunRequest) -> App:
         detection_cache=None if _is_camera(request.source) else DetectionCache(folder / CACHE_NAME),
         muted=config.sound.mute,
         score_style=score_style(config),
+        camera_timeout_s=CAMERA_TIMEOUT_S if _is_camera(request.source) and on_a_terminal() else None,
     )
     if request.headless:
         parts.recorder = HeadlessRecorder(folder, (config.display.width, config.display.height))

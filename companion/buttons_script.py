@@ -18,6 +18,7 @@ from pathlib import Path
 from companion.errors import UserError
 from display.actions import Action, ButtonAction
 from table.cards import CardParseError, Suit
+from table.limits import LimitError, loads_json, read_limited
 
 _GAME_ACTIONS = {
     ButtonAction.PASS,
@@ -30,6 +31,10 @@ _GAME_ACTIONS = {
     ButtonAction.ACCEPT_PENALTY,
     ButtonAction.DISMISS_RENEGE,
 }
+
+
+MAX_LINE_BYTES = 4096  # a press is one short line
+MAX_BUTTONS_BYTES = 64 * 1024 * 1024  # a long night's presses are well under a megabyte
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,9 @@ def parse_buttons(text: str, where: str = "<buttons>") -> list[TimedAction]:
             continue
         at = f"{where}: line {lineno}"
         try:
-            obj = json.loads(stripped)
+            obj = loads_json(stripped, max_bytes=MAX_LINE_BYTES)
+        except LimitError as exc:
+            raise UserError(f"{at}: not a button press: {exc}") from None
         except json.JSONDecodeError as exc:
             raise UserError(f"{at}: not JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
@@ -82,7 +89,9 @@ def parse_buttons(text: str, where: str = "<buttons>") -> list[TimedAction]:
 
 def load_buttons(path: Path) -> list[TimedAction]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, MAX_BUTTONS_BYTES).decode("utf-8")
+    except LimitError as exc:
+        raise UserError(f"{path}: not a buttons file: {exc}") from None
     except OSError as exc:
         raise UserError(f"{path}: cannot read the buttons file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -16,8 +16,10 @@ from typing import Any
 
 from companion.errors import UserError
 from display.buttons import BUTTON_NAMES, DEFAULT_PINS
+from table.limits import LimitError, check_text, read_limited
 
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
+MAX_CONFIG_BYTES = 1024 * 1024  # the example config is 4 KB
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,12 @@ def _kind_name(kinds: tuple[type, ...]) -> str:
 def parse_config(text: str, path: str = "<config>") -> Config:
     """Parse TOML text into a Config; every problem is a UserError naming ``path``."""
     try:
+        check_text(text, max_bytes=MAX_CONFIG_BYTES)
         raw = tomllib.loads(text)
+    except LimitError as exc:
+        raise UserError(f"{path}: not a config file: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{path}: not a config file: nested deeper than Python can read") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML: {exc}") from None
     known = {"rules", "seats", "camera", "model", "display", "buttons", "sound", "storage"}
@@ -180,7 +187,9 @@ def load_config(path: str | Path | None) -> Config:
         return Config()
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_limited(file, MAX_CONFIG_BYTES).decode("utf-8")
+    except LimitError as exc:
+        raise UserError(f"{file}: not a config file: {exc}") from None
     except FileNotFoundError:
         raise UserError(f"{file}: config file not found") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -5,6 +5,15 @@ the observations and button presses to inputs, releases the announcements
 whose inputs are on disk, updates the screen and pings the watchdog. Nothing
 in it waits on the disk (the log has its own writer thread) or on speech.
 
+Storage: a log or EGN write that fails (a full disk, a card pulled) is an
+alarm: a red banner over everything, a spoken warning and an error in the
+journal, until the writes succeed again; ``App.storage_ok`` is False at the
+end if anything was not saved, and ``run`` then exits non-zero with
+``log_ok=0``. Free space is checked at start and every ``DISK_CHECK_S``; below
+``DISK_MARGIN_BYTES`` the banner warns before anything is lost. The detection
+cache and the screenshots are best effort: a failure is warned about once and
+the game goes on.
+
 Resuming: the session folds the input log, so a restart continues mid-hand.
 A recording is skipped up to the last frame the log knows, and a scripted
 button already in the log is not pressed again; the cards still lying on the
@@ -13,10 +22,13 @@ table are seen again and recognised as already played.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
 import logging
 import os
 import queue
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -61,6 +73,8 @@ log = logging.getLogger(__name__)
 
 Image = npt.NDArray[np.uint8]
 SNAPSHOT_WIDTH = 320
+DISK_MARGIN_BYTES = 50 * 1024 * 1024  # about a year of nights' logs and EGN files; below it, warn
+DISK_CHECK_S = 10.0
 _IMPORTED_AT = time.monotonic()
 
 
@@ -102,6 +116,7 @@ class HeadlessRecorder:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.size = size
         self.count = len(list(self.dir.glob("*.png")))
+        self.failed = False
 
     def moments(self, announcements: Sequence[Announcement]) -> list[str]:
         """The key moments among ``announcements``, in order (several when the log writer caught up at once)."""
@@ -110,14 +125,23 @@ class HeadlessRecorder:
             names.append("Bidding")
         return names
 
-    def capture(self, view: ScoreboardView, name: str, t: float = 0.0) -> Path:
+    def capture(self, view: ScoreboardView, name: str, t: float = 0.0) -> Path | None:
+        """Save one screenshot; best effort: a failure (a full disk) is warned about once, None returned."""
         import pygame
 
         from display.render import render_surface
 
         surface = render_surface(view, self.size, t)
         path = self.dir / f"{self.count:04d}-{name}.png"
-        pygame.image.save(surface, str(path))
+        try:
+            pygame.image.save(surface, str(path))
+        except (OSError, pygame.error) as exc:
+            if not self.failed:
+                log.warning("screenshots are not saved (%s: %s); the game goes on", path, exc)
+            self.failed = True
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
         self.count += 1
         return path
 
@@ -143,6 +167,14 @@ class AppParts:
     detection_cache: DetectionCache | None = None
     muted: bool = False  # speech off from the start (the config's [sound] mute); M or a mute button toggles it
     score_style: ScoreStyle = ScoreStyle.NUMBERS  # the config's [display] score_style
+    # A camera that has shown no frame after this many seconds ends the run (CameraNeverOpened): on a terminal,
+    # where someone can fix it. None (under systemd): keep trying, and show "camera lost" meanwhile.
+    camera_timeout_s: float | None = None
+    disk_margin_bytes: int = DISK_MARGIN_BYTES
+
+
+class CameraNeverOpened(Exception):
+    """No frame came from the camera within ``AppParts.camera_timeout_s``."""
 
 
 class App:
@@ -163,8 +195,15 @@ class App:
         self.question: str | None = None  # a press waiting for its confirmation (Misdeal), shown as a banner
         self.review: tuple[Snapshot, ...] = ()  # the last scored hand's trick stills
         self.muted = parts.muted
+        self.stop_requested = False  # SIGTERM or SIGINT: the loop ends, the writes are finished
+        self.alarm = ""  # what the screen, the speaker and the journal were told is wrong with storage
+        self.alarms: list[str] = []  # every alarm raised in this run, in order
+        self._disk_checked: float | None = None
+        self._low_disk = ""
+        self._started: float | None = None
         parts.speaker.set_muted(self.muted)
         self.egn = EgnWriter(parts.egn_path) if parts.egn_path is not None else None
+        self._egn_flushed = True
         self._notes_seen = len(parts.session.notes.messages)
         # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
         self._replaying = (
@@ -211,10 +250,60 @@ class App:
             self.notice = notes[-1]
             self._notes_seen = len(notes)
             self.view = None  # redraw
+        self._watch_storage(now)
         self._refresh(now, released)
         p.notifier.watchdog(now)
         if p.source is not None and p.source.ended and frame is None:
             self.finished = True
+        self._check_camera(now)
+
+    def _check_camera(self, now: float) -> None:
+        timeout = self.p.camera_timeout_s
+        if self._started is None:
+            self._started = now
+        if timeout is not None and self.frames == 0 and now - self._started >= timeout:
+            name = getattr(self.p.source, "description", None) or "the camera"
+            raise CameraNeverOpened(f"{name}: no picture after {timeout:.0f} s; is the camera connected?")
+
+    # ---- storage: the score must survive ----
+
+    def _storage_problem(self) -> str:
+        """What is wrong with saving now ('' when nothing is)."""
+        p = self.p
+        error = getattr(p.session.writer, "error", None)
+        if isinstance(error, OSError):
+            return f"SCORE NOT SAVED: {_reason(error)}"
+        if self.egn is not None and self.egn.error is not None:
+            return f"GAME FILE NOT SAVED: {_reason(self.egn.error)}"
+        return self._low_disk
+
+    def _watch_storage(self, now: float) -> None:
+        if self._disk_checked is None or now - self._disk_checked >= DISK_CHECK_S:
+            self._disk_checked = now
+            self._low_disk = low_disk_warning(self.p.session.log.path.parent, self.p.disk_margin_bytes)
+        problem = self._storage_problem()
+        if problem == self.alarm:
+            return
+        if problem:
+            log.error("%s (%s)", problem, self.p.session.log.path)
+            self.alarms.append(problem)
+            spoken = "Warning. The score is not being saved." if "NOT SAVED" in problem else f"Warning. {problem}."
+            self.p.speaker.say(spoken, chime=True)
+        else:
+            log.warning("saving works again: %s", self.p.session.log.path)
+        self.alarm = problem
+        self.view = None  # redraw with (or without) the banner
+
+    @property
+    def storage_ok(self) -> bool:
+        """Everything this run was told is on disk: every input logged and the last EGN written."""
+        writer = self.p.session.writer
+        submitted = getattr(writer, "submitted", None)
+        if getattr(writer, "error", None) is not None:
+            return False
+        if isinstance(submitted, int) and writer.durable < submitted:
+            return False
+        return self.egn is None or (self.egn.error is None and self._egn_flushed)
 
     def set_muted(self, muted: bool) -> None:
         """Speech off or on; the screen shows MUTED while it is off."""
@@ -343,6 +432,8 @@ class App:
             self.view = dataclasses.replace(self.view, announcement=self.notice)
         if self.question is not None:
             self.view = dataclasses.replace(self.view, banner=Banner(BannerKind.INFO, self.question))
+        if self.alarm:
+            self.view = dataclasses.replace(self.view, banner=Banner(BannerKind.ALARM, self.alarm))
         if self.view.stage is not Stage.HAND_OVER:
             self.review = ()
         elif self.review:
@@ -351,7 +442,7 @@ class App:
             p.scoreboard.show(self.view)
         if self.first_frame_s is None and self.frames > 0:
             self.first_frame_s = process_age_s()
-        if p.recorder is not None and released:
+        if p.recorder is not None and released and not p.recorder.failed:
             for name in p.recorder.moments(released):
                 p.recorder.capture(self.view, name)
 
@@ -379,7 +470,7 @@ class App:
     def run_headless(self, clock: Callable[[], float], max_idle_ticks: int = 0) -> None:
         """Run until the source ends (a file) or forever (a camera); then flush the log and export."""
         try:
-            while not self.finished:
+            while not self.finished and not self.stop_requested:
                 self.tick(clock())
             self.finish()
         finally:
@@ -396,8 +487,17 @@ class App:
             self._announce(released)
             self._refresh(0.0, released)
         self._export_egn()
-        if self.egn is not None and not self.egn.flush():
-            log.error("the EGN file %s was not written", self.egn.path)
+        if self.egn is not None:
+            self._egn_flushed = self.egn.flush()
+            if not self._egn_flushed:
+                log.error("the EGN file %s was not written", self.egn.path)
+            if self.egn.kept is not None:
+                print(
+                    f"euchre-table: warning: {self.egn.path} held a longer or finished game; "
+                    f"it is kept at {self.egn.kept}",
+                    file=sys.stderr,
+                )
+        self._watch_storage(float("inf"))
 
     def close(self) -> None:
         """Finish writing the EGN file and close the log and the detection cache (also after an error)."""
@@ -408,6 +508,21 @@ class App:
             self.p.session.close()
             if self.p.detection_cache is not None:
                 self.p.detection_cache.close()
+
+
+def _reason(error: OSError) -> str:
+    return "the disk is full" if error.errno == errno.ENOSPC else str(error.strerror or error)
+
+
+def low_disk_warning(folder: Path, margin: int) -> str:
+    """A line for the screen when ``folder``'s disk has less than ``margin`` bytes free ('' otherwise)."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return ""
+    if free >= margin:
+        return ""
+    return f"DISK ALMOST FULL: {free / 1e6:.1f} MB left for the score"
 
 
 def process_age_s() -> float:

@@ -115,19 +115,26 @@ class SyncLogWriter:
 class ThreadedLogWriter:
     """Appends on a writer thread, so the per-frame loop never waits for the disk.
 
-    A failed write (disk full, card pulled) is kept in ``error`` and stops the
-    writer: inputs after it are never acknowledged, so nothing is announced
-    that is not on disk.
+    A failed write (disk full, card pulled) is kept in ``error`` and the same
+    input is tried again every ``retry_s`` seconds, in order: inputs after it
+    are never acknowledged meanwhile, so nothing is announced that is not on
+    disk, and once space is freed the log catches up with nothing lost.
+    ``failures`` counts the failed attempts; ``error`` is cleared by the next
+    write that succeeds. On ``close`` whatever could not be written is given
+    up (``durable`` then falls short of ``submitted``).
     """
 
-    def __init__(self, match_log: MatchLog) -> None:
+    def __init__(self, match_log: MatchLog, retry_s: float = 1.0) -> None:
         self._log = match_log
         self._queue: queue.Queue[tuple[Input, int | None, dict[str, Any] | None] | None] = queue.Queue()
         self._durable = 0
         self._submitted = 0
         self._lock = threading.Lock()
         self._flushed = threading.Condition(self._lock)
+        self._closing = threading.Event()
+        self._retry_s = retry_s
         self.error: OSError | None = None
+        self.failures = 0
         self._thread = threading.Thread(target=self._run, name="match-log-writer", daemon=True)
         self._thread.start()
 
@@ -135,6 +142,15 @@ class ThreadedLogWriter:
     def durable(self) -> int:
         with self._lock:
             return self._durable
+
+    @property
+    def submitted(self) -> int:
+        with self._lock:
+            return self._submitted
+
+    @property
+    def path(self) -> Any:
+        return self._log.path
 
     def submit(self, inp: Input, *, frame: int | None, meta: dict[str, Any] | None) -> None:
         with self._lock:
@@ -146,28 +162,45 @@ class ThreadedLogWriter:
             item = self._queue.get()
             if item is None:
                 return
-            if self.error is not None:
-                continue
             inp, frame, meta = item
-            try:
-                self._log.append(inp, frame=frame, meta=meta)
-            except OSError as exc:
-                with self._lock:
-                    self.error = exc
-                    self._flushed.notify_all()
-                log.error("cannot write the match log %s: %s", self._log.path, exc)
-                continue
+            while not self._append(inp, frame, meta):
+                if self._closing.wait(self._retry_s):
+                    return  # closing with the disk still failing: the rest is given up (durable < submitted)
+
+    def _append(self, inp: Input, frame: int | None, meta: dict[str, Any] | None) -> bool:
+        try:
+            self._log.append(inp, frame=frame, meta=meta)
+        except OSError as exc:
             with self._lock:
-                self._durable += 1
+                first = self.error is None
+                self.error = exc
+                self.failures += 1
                 self._flushed.notify_all()
+            if first:
+                log.error("cannot write the match log %s: %s; trying again", self._log.path, exc.strerror or exc)
+            return False
+        with self._lock:
+            recovered = self.error is not None
+            self.error = None
+            self._durable += 1
+            self._flushed.notify_all()
+        if recovered:
+            log.warning("the match log %s is being written again", self._log.path)
+        return True
 
     def flush(self, timeout: float = 10.0) -> bool:
-        """Wait until everything submitted so far is on disk; False if the writer failed or timed out."""
+        """Wait until everything submitted so far is on disk; False if ``timeout`` passed or a write failed
+        again while waiting (the disk is still full: the writer goes on trying)."""
         with self._lock:
-            self._flushed.wait_for(lambda: self.error is not None or self._durable >= self._submitted, timeout)
+            tried = self.failures
+            self._flushed.wait_for(
+                lambda: self._durable >= self._submitted or (self.error is not None and self.failures > tried),
+                timeout,
+            )
             return self.error is None and self._durable >= self._submitted
 
     def close(self) -> None:
+        self._closing.set()
         self._queue.put(None)
         self._thread.join(10.0)
         self._log.close()

@@ -51,6 +51,7 @@ BANNER_COLORS: dict[BannerKind, tuple[Color, Color]] = {
     BannerKind.IRREGULARITY: ((255, 170, 0), INK),
     BannerKind.CHECK_CARD: ((255, 236, 120), INK),
     BannerKind.INFO: ((70, 140, 230), WHITE),
+    BannerKind.ALARM: (ALERT_RED, WHITE),
 }
 
 SIDE = 216.0  # width of the score column and of the trump/history column

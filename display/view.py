@@ -40,6 +40,7 @@ class BannerKind(enum.Enum):
     IRREGULARITY = "irregularity"  # out of turn, duplicate card, lone partner played...
     CHECK_CARD = "check_card"  # a low-confidence reading that matters: look at the card
     INFO = "info"
+    ALARM = "alarm"  # the score is not being saved (a full or failing disk): shown over everything else
 
 
 @dataclass(frozen=True)

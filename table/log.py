@@ -70,6 +70,7 @@ from table.rules import Rules, RulesError
 __all__ = [
     "LOG_FORMAT",
     "LOG_VERSION",
+    "DamagedLogError",
     "LogContents",
     "LogEntry",
     "LogError",
@@ -89,6 +90,10 @@ _META_KEYS = frozenset({"i", "time", "frame", "meta"})
 
 class LogError(ValueError):
     """A file that cannot be used as a match log at all (missing, or its header is damaged)."""
+
+
+class DamagedLogError(LogError):
+    """A file that was read, but whose header is not a match log's (damaged, or another kind of file)."""
 
 
 @dataclass(frozen=True)
@@ -157,11 +162,11 @@ def _parse_header(path: Path, raw: bytes) -> LogHeader:
     try:
         obj = loads_json(raw.decode("utf-8"), max_bytes=MAX_LINE_BYTES)
     except LimitError as exc:
-        raise LogError(f"{where}: {exc}; this is not a match log or its header is damaged") from None
+        raise DamagedLogError(f"{where}: {exc}; this is not a match log or its header is damaged") from None
     except (UnicodeDecodeError, ValueError):
-        raise LogError(f"{where}: not JSON; this is not a match log or its header is damaged") from None
+        raise DamagedLogError(f"{where}: not JSON; this is not a match log or its header is damaged") from None
     if not isinstance(obj, dict) or obj.get("format") != LOG_FORMAT:
-        raise LogError(f'{where}: not a match log (expected "format": "{LOG_FORMAT}")')
+        raise DamagedLogError(f'{where}: not a match log (expected "format": "{LOG_FORMAT}")')
     version = obj.get("version")
     if isinstance(version, bool) or version != LOG_VERSION:
         raise LogError(
@@ -169,24 +174,24 @@ def _parse_header(path: Path, raw: bytes) -> LogHeader:
         )
     rules_obj = obj.get("rules")
     if not isinstance(rules_obj, dict):
-        raise LogError(f'{where}: "rules" must be an object')
+        raise DamagedLogError(f'{where}: "rules" must be an object')
     try:
         rules = Rules.from_dict(rules_obj)
     except (RulesError, TypeError, ValueError) as exc:
-        raise LogError(f"{where}: bad rules: {exc}") from None
+        raise DamagedLogError(f"{where}: bad rules: {exc}") from None
     dealer = obj.get("first_dealer", 0)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-        raise LogError(f'{where}: "first_dealer" must be a seat 0-3, not {dealer!r}')
+        raise DamagedLogError(f'{where}: "first_dealer" must be a seat 0-3, not {dealer!r}')
     score = obj.get("score", [0, 0])
     if (
         not isinstance(score, list)
         or len(score) != 2
         or any(isinstance(s, bool) or not isinstance(s, int) for s in score)
     ):
-        raise LogError(f'{where}: "score" must be a list of two integers, not {score!r}')
+        raise DamagedLogError(f'{where}: "score" must be a list of two integers, not {score!r}')
     seats = obj.get("seats")
     if seats is not None and (not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)):
-        raise LogError(f'{where}: "seats" must be null or a list of names')
+        raise DamagedLogError(f'{where}: "seats" must be null or a list of names')
     return LogHeader(
         rules=rules,
         first_dealer=dealer,
@@ -310,7 +315,7 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     # The segment after the last newline is b"" for a clean file, else a torn line.
     torn = lines.pop()
     if not lines:
-        raise LogError(f"{p}: line 1 (header): missing or torn; this log has no usable header")
+        raise DamagedLogError(f"{p}: line 1 (header): missing or torn; this log has no usable header")
     contents = LogContents(path=p, header=_parse_header(p, lines[0]))
     previous_i: int | None = None  # the "i" of the last line kept
     highest_i = -1

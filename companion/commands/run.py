@@ -8,6 +8,8 @@ from typing import Any
 
 from companion.errors import UserError
 
+EXIT_NOT_SAVED = 3  # the run went on, but some of the score could not be written (see log_ok=0)
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -46,13 +48,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
-    """Build and run the app headless or in a window; print the summary line."""
+    """Build and run the app headless or in a window; print the summary line.
+
+    The exit status tells the truth about the score: 0 when every input is on disk and the EGN file is
+    written (also after SIGTERM or SIGINT, which finish the writes and tell systemd STOPPING=1),
+    ``EXIT_NOT_SAVED`` (with ``log_ok=0``) when something could not be saved; 2 for a camera that never
+    gave a picture on a terminal.
+    """
     import dataclasses
     import os
+    import signal
     import sys
     import time
 
     from companion.builder import RunRequest, build_app
+    from companion.runner import CameraNeverOpened
     from companion.summary import summary_line
 
     if args.headless:
@@ -71,10 +81,30 @@ def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, model=dataclasses.replace(config.model, backend=args.backend))
     app = build_app(config, request)
     started = time.monotonic()
-    if args.headless:
-        app.run_headless(time.monotonic)
-    else:
-        _run_windowed(app, config)
+
+    def stop(signum: int, _frame: Any) -> None:
+        app.stop_requested = True  # the loop ends at the next tick; finish() makes everything durable
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        if args.headless:
+            app.run_headless(time.monotonic)
+        else:
+            _run_windowed(app, config)
+    except CameraNeverOpened as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        app.p.notifier.stopping()
+        app.p.notifier.close()
+    saved = app.storage_ok
+    if not saved:
+        print(
+            f"euchre-table: error: the score was not saved in full: {app.alarms[-1] if app.alarms else 'write failed'} "
+            f"({app.p.session.log.path})",
+            file=sys.stderr,
+        )
     match = app.p.session.match
     elapsed = max(time.monotonic() - started, 1e-9)
     print(
@@ -87,9 +117,11 @@ def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
             first_frame_s=app.first_frame_s if app.first_frame_s is not None else "na",
             torch_loaded="torch" in sys.modules,
             log=str(app.p.session.log.path),
+            log_ok=int(saved),
+            stopped=int(app.stop_requested),
         )
     )
-    return 0
+    return 0 if saved else EXIT_NOT_SAVED
 
 
 def _run_windowed(app: Any, config: Any) -> None:
@@ -106,7 +138,7 @@ def _run_windowed(app: Any, config: Any) -> None:
 
     def on_frame(now: float) -> None:
         app.tick(now)
-        if app.finished:
+        if app.finished or app.stop_requested:
             board.running = False
 
     try:
