@@ -150,7 +150,9 @@ class LogContents:
 def is_log_text(first_line: str) -> bool:
     """True when ``first_line`` looks like this log's header (for telling a log from an EGN file)."""
     try:
-        obj = json.loads(first_line)
+        obj = loads_json(first_line, max_bytes=MAX_LINE_BYTES)
+    except LimitError:
+        return False
     except ValueError:
         # A header cut short is still recognisably a log's (read_log then says what is wrong with it).
         return first_line.startswith(f'{{"format":"{LOG_FORMAT}"')

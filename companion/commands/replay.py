@@ -62,12 +62,16 @@ def demo_path() -> Path:
 
 def load(path: Path) -> Replayed:
     """Replay an EGN file or a match log; every problem with the file is a one-line UserError."""
-    from table.egn import EgnError, replay_egn
+    from table.egn import MAX_EGN_BYTES, EgnError, replay_egn
     from table.egn import parse_egn as parse
+    from table.limits import LimitError, check_regular_file, loads_json
     from table.log import LogError, is_log_text, load_match, read_log
 
     try:
+        check_regular_file(path)  # a FIFO would keep the replay waiting for a writer
         raw = path.read_bytes()
+    except LimitError as exc:
+        raise UserError(f"{path}: {exc}") from None
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -88,7 +92,9 @@ def load(path: Path) -> Replayed:
         seats = list(header.seats) if header.seats else []
         return Replayed(match, f"match log {path.name}", seats, warnings)
     try:
-        obj = json.loads(text)
+        obj = loads_json(text, max_bytes=MAX_EGN_BYTES)
+    except LimitError as exc:
+        raise UserError(f"{path}: not an EGN file: {exc}") from None
     except ValueError as exc:
         raise UserError(f"{path}: neither an EGN file nor a match log (not JSON: {exc})") from None
     try:
