@@ -44,6 +44,9 @@ SEED_STRIP_VAL = 9_000_000
 SEED_EDGE_TRAIN = 12_000_000  # hard scenes with cards cut by the frame's edge at any turn
 SEED_EDGE_VAL = 13_000_000
 SEED_EDGE_TEST = 14_000_000  # the held-out decks' edge scenes (``build test --edges``)
+SEED_CLOSEUP_TRAIN = 15_000_000  # cards large in the frame: held up to a camera, photographed from near
+SEED_CLOSEUP_VAL = 16_000_000
+SEED_CLOSEUP_TEST = 17_000_000  # the held-out decks' close-up scenes (``build test --closeups``)
 
 _FS: FaceSet | None = None
 
@@ -85,25 +88,28 @@ def _init(art: str | None, decks: str) -> None:
         _FS = procedural_faceset()
     elif decks == "train":
         _FS = load_manifest(Path(art), exclude=HELD_OUT_DECKS)
-    else:
-        _FS = load_manifest(Path(art), decks=set(HELD_OUT_DECKS))
+    else:  # "held-out", or "deck:NAME" for one held-out deck alone
+        chosen = {decks.removeprefix("deck:")} if decks.startswith("deck:") else set(HELD_OUT_DECKS)
+        _FS = load_manifest(Path(art), decks=chosen)
+        if not _FS.faces:
+            raise SystemExit(f"{art}: no faces of the deck(s) {sorted(chosen)} in its manifest")
         if not _FS.backs:  # backs are not cards: borrow them from the whole manifest
             _FS.backs = load_manifest(Path(art)).backs
 
 
-def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool]) -> int:
-    seed, img_path, lbl_path, on_mat, hard, strips, edges = args
+def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool]) -> int:
+    seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges)
+    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
 
 
-def _job_test(args: tuple[int, str, bool]) -> list[tuple[str, str, float, float, float, float]]:
-    seed, img_path, edges = args
+def _job_test(args: tuple[int, str, bool, bool]) -> list[tuple[str, str, float, float, float, float]]:
+    seed, img_path, edges, closeup = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, edges=edges)
+    scene = render_scene(_FS, seed, edges=edges, closeup=closeup)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     rows = []
@@ -123,30 +129,34 @@ def build_obb(
     n_hard: int = 0,
     n_strips: int = 0,
     n_edges: int = 0,
+    n_closeups: int = 0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
     ``n_strips`` train and ``n_strips // 10`` val strip scenes (``render_scene(strips=True)``), and
-    ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``)."""
+    ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``), and
+    ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``)."""
     jobs = []
-    for split, n, base, prefix, on_mat, hard, strips, edges in (
-        ("val", n_val, SEED_VAL, "val", False, False, False, False),
-        ("train", n_train, SEED_TRAIN, "train", False, False, False, False),
-        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False),
-        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False, False),
-        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False, False),
-        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False, False),
-        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True, False),
-        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True, False),
-        ("val", n_edges // 10, SEED_EDGE_VAL, "edgeval", False, True, False, True),
-        ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True),
+    for split, n, base, prefix, on_mat, hard, strips, edges, closeup in (
+        ("val", n_val, SEED_VAL, "val", False, False, False, False, False),
+        ("train", n_train, SEED_TRAIN, "train", False, False, False, False, False),
+        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False, False),
+        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False, False, False),
+        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False, False, False),
+        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False, False, False),
+        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True, False, False),
+        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True, False, False),
+        ("val", n_edges // 10, SEED_EDGE_VAL, "edgeval", False, True, False, True, False),
+        ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True, False),
+        ("val", n_closeups // 10, SEED_CLOSEUP_VAL, "closeval", False, False, False, False, True),
+        ("train", n_closeups, SEED_CLOSEUP_TRAIN, "close", False, False, False, False, True),
     ):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             name = f"{prefix}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
-                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges))
+                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges, closeup))
     total = 0
     for k, n in enumerate(_map(procs, (art, "train"), _job_obb, jobs)):
         total += n
@@ -172,14 +182,20 @@ def _map(procs: int, initargs: tuple[str | None, str], job: Callable[[Any], T], 
         yield from pool.imap(job, jobs, chunksize=8)
 
 
-def build_test(art: str | None, out: Path, count: int, procs: int, edges: bool = False) -> int:
+def build_test(
+    art: str | None, out: Path, count: int, procs: int, edges: bool = False, closeup: bool = False,
+    deck: str | None = None,
+) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
-    ``edges``, edge scenes (``render_scene(edges=True)``) from their own seeds."""
+    ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, each kind from
+    its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same layouts per deck)."""
+    if deck is not None and deck not in HELD_OUT_DECKS:
+        raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
     (out / "images").mkdir(parents=True, exist_ok=True)
-    base = SEED_EDGE_TEST if edges else SEED_TEST
-    jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges) for i in range(count)]
+    base = SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
+    jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup) for i in range(count)]
     rows: list[tuple[str, str, float, float, float, float]] = []
-    for r in _map(procs, (art, "held-out"), _job_test, jobs):
+    for r in _map(procs, (art, f"deck:{deck}" if deck else "held-out"), _job_test, jobs):
         rows += r
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
@@ -209,17 +225,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="obb: extra train scenes like --hard where one or two cards run off the frame's edge at "
                     "any turn, labelled while a quarter of the card is in the frame (and a tenth as many val); "
                     "test: any number above 0 renders edge scenes instead")
+    ap.add_argument("--closeups", type=int, default=0,
+                    help="obb: extra train scenes of one to three cards large in the frame, held up or photographed "
+                    "from near, often dim (and a tenth as many val); test: any number above 0 renders close-ups")
     ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--deck", default=None, help="test: one held-out deck alone (default: all five)")
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
     art = None if args.procedural else args.art
     out = Path(args.out)
     if args.what == "obb":
-        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges)
-        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges))
+        n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
+                      args.closeups)
+        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
-        n = build_test(art, out, args.count, args.procs, edges=args.edges > 0)
+        n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
+                       deck=args.deck)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

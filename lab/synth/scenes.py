@@ -37,6 +37,10 @@ INDEX_REGION = (0.2, 0.3)  # (across, down) from a corner, as fractions of the c
 STRIP_STEP = (0.12, 0.8)  # a strip scene's spread steps, as fractions of a card's width (hard: 0.25-0.8)
 # Frame sizes (w, h): a little above the network input, so the resize to it still averages pixels.
 SIZES = ((512, 384), (512, 288), (384, 512), (448, 448), (512, 320), (480, 360))
+# Close-up scenes (``render_scene(closeup=True)``): a card photographed or held up near the camera, as
+# large as CLOSEUP_HEIGHT of the frame's short side (log-uniform), in webcam, phone and square shapes.
+CLOSEUP_HEIGHT = (0.3, 1.0)
+CLOSEUP_SIZES = ((512, 288), (512, 384), (384, 512), (336, 448), (448, 448))
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
@@ -141,6 +145,95 @@ def background(rng: Rng, h: int, w: int) -> Image:
         img = mat.astype(np.float32) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
     small = np.clip(img, 0, 255).astype(np.uint8)
     return cv2.resize(small, (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+
+
+def room_background(rng: Rng, h: int, w: int) -> Image:
+    """What lies behind a card held up to a camera: a room out of focus (walls, furniture, windows, lamps,
+    and often a person), or a plain light surface (a white table, paper) for a white card on white."""
+    kind = str(rng.choice(["room", "room", "person", "light"]))
+    if kind == "light":
+        base = rng.uniform(185, 250) * rng.uniform(0.93, 1.03, 3)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = base.astype(np.float32)
+        img += 12 * _noise(rng, h, w, rng.uniform(20, 120))[..., None]
+        img += rng.normal(0, 2.5, (h, w, 1)).astype(np.float32)
+        return np.clip(img, 0, 255).astype(np.uint8)
+    def muted() -> tuple[float, float, float]:  # rooms are mostly greys, beiges and dull colours
+        grey = rng.uniform(15, 235)
+        tint = rng.uniform(-0.3, 0.3, 3) * (1.0 if rng.random() < 0.25 else 0.35)
+        b, g, r = np.clip(grey * (1 + tint), 0, 255)
+        return float(b), float(g), float(r)
+
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = muted()
+    for _ in range(int(rng.integers(4, 12))):  # walls, furniture, doors, shelves: big soft blocks
+        x0, y0 = int(rng.integers(-w // 4, w)), int(rng.integers(-h // 4, h))
+        x1, y1 = x0 + int(rng.uniform(0.1, 0.8) * w), y0 + int(rng.uniform(0.1, 0.9) * h)
+        cv2.rectangle(img, (x0, y0), (x1, y1), muted(), -1)
+    for _ in range(int(rng.integers(0, 4))):  # ceiling lights and window panes: bright bars
+        x0, y0 = int(rng.integers(w)), int(rng.integers(h // 2))
+        length, angle = rng.uniform(0.05, 0.4) * w, rng.uniform(-0.5, 0.5)
+        x1, y1 = int(x0 + length * math.cos(angle)), int(y0 + length * math.sin(angle))
+        cv2.line(img, (x0, y0), (x1, y1), (250.0, 250.0, 250.0), int(rng.integers(2, 9)), cv2.LINE_AA)
+    if kind == "person":  # a head and shoulders behind the card
+        skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][
+            int(rng.integers(5))], np.float32) * rng.uniform(0.8, 1.1)
+        cx, top = rng.uniform(0.3, 0.7) * w, rng.uniform(0.0, 0.35) * h
+        r = rng.uniform(0.12, 0.25) * h
+        shirt = muted()
+        cv2.ellipse(img, (int(cx), int(top + 2.6 * r + h)), (int(2.2 * r), int(h)), 0, 0, 360, shirt, -1)
+        cv2.ellipse(img, (int(cx), int(top + r * 1.3)), (int(r * 0.8), int(r * 1.05)), 0, 0, 360,
+                    tuple(float(v) for v in skin), -1, cv2.LINE_AA)
+        hair = tuple(float(v) for v in rng.uniform(10, 90, 3))
+        cv2.ellipse(img, (int(cx), int(top + r * 0.7)), (int(r * 0.85), int(r * 0.6)), 0, 180, 360, hair, -1)
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(2, 7))  # the camera focuses on the card
+    img += rng.normal(0, 3, (h, w, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _hold_card(rng: Rng, img: npt.NDArray[np.float32], owner: npt.NDArray[np.int16],
+               quad: npt.NDArray[np.float32]) -> None:
+    """Fingers and a thumb holding a card at one of its edges, drawn over it (``owner`` -2 there)."""
+    h, w = owner.shape
+    side = int(rng.integers(4))
+    a, b = quad[side], quad[(side + 1) % 4]
+    centre = quad.mean(axis=0)
+    edge_len = float(np.linalg.norm(b - a))
+    inward = centre - (a + b) / 2
+    inward /= max(float(np.linalg.norm(inward)), 1e-6)
+    card_h = float(np.linalg.norm(quad[0] - quad[3]))
+    skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][
+        int(rng.integers(5))], np.float32) * rng.uniform(0.8, 1.15)
+    layer = np.zeros((h, w), np.uint8)
+    finger_w = max(2.0, card_h * rng.uniform(0.05, 0.08))
+    angle = math.degrees(math.atan2(inward[1], inward[0]))
+    t0 = rng.uniform(0.15, 0.6)
+    for k in range(int(rng.integers(1, 4))):  # fingertips over the card's edge
+        t = min(0.95, t0 + k * finger_w * 2.1 / max(edge_len, 1.0))
+        base = a + (b - a) * t
+        reach = card_h * rng.uniform(0.04, 0.16)
+        tip = base + inward * reach
+        mid = (base + tip) / 2 - inward * reach * 0.6
+        cv2.ellipse(layer, (int(mid[0]), int(mid[1])), (int(reach * 1.1) + 1, int(finger_w)), angle, 0, 360, 255,
+                    -1, cv2.LINE_AA)
+    # the palm beyond the edge
+    palm = (a + b) / 2 + (b - a) * rng.uniform(-0.2, 0.2) - inward * card_h * rng.uniform(0.1, 0.25)
+    cv2.ellipse(layer, (int(palm[0]), int(palm[1])), (int(card_h * 0.3), int(card_h * 0.18)), angle, 0, 360, 255, -1)
+    col = np.empty((h, w, 3), np.float32)
+    col[:] = skin
+    col += rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(6)
+    alpha = cv2.GaussianBlur(layer.astype(np.float32) / 255.0, (0, 0), 1.0)[..., None]
+    img[:] = img * (1 - alpha) + col * alpha
+    owner[layer > 127] = -2
+
+
+def low_light(rng: Rng, img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A dim room through a small camera: the picture darkened, then the sensor's noise and a little smear."""
+    img = img * np.float32(rng.uniform(0.25, 0.6)) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(rng.uniform(2, 7))
+    if rng.random() < 0.6:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.6, 1.6))
+    return img
 
 
 # ---------------------------------------------------------------- geometry
@@ -273,7 +366,7 @@ def _choose_faces(rng: Rng, fs: FaceSet, n: int) -> list[tuple[str, str, BGRA]]:
 
 def layout(
     rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None, hard: bool = False,
-    strips: bool = False,
+    strips: bool = False, closeup: bool = False,
 ) -> list[Placement]:
     """Where the cards lie on the flat table (bottom first); on ``mat``, at its scale and round its centre.
 
@@ -281,8 +374,28 @@ def layout(
     covering part of the next, as a player lays down a hand or pushes a trick
     together), and the cards may run off the frame's edge. ``strips`` (with ``hard``): the spreads may be
     tighter, down to a strip of each covered card showing, as a player fans a hand on the table.
+    ``closeup``: one to three cards large in the frame (``CLOSEUP_HEIGHT``), as a card held up to a camera
+    or photographed from near; mostly upright, some at any turn.
     """
     short = min(w, h)
+    if closeup:
+        n = int(rng.choice([1, 1, 1, 1, 1, 2, 2, 3]))
+        ch = float(np.exp(rng.uniform(math.log(CLOSEUP_HEIGHT[0]), math.log(CLOSEUP_HEIGHT[1])))) * short
+        if n > 1:
+            ch *= 0.8
+        upright = rng.random() < 0.6
+        spots_c = []
+        for _ in range(n):
+            if upright:  # held up: near upright, now and then on its side or upside down
+                quarter = float(rng.choice([0, math.pi / 2, math.pi, -math.pi / 2])) if rng.random() < 0.2 else 0.0
+                a = float(rng.normal(0, 0.3)) + quarter
+            else:
+                a = float(rng.uniform(-math.pi, math.pi))
+            spots_c.append((rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h, ch * rng.uniform(0.95, 1.05), a))
+        out: list[Placement] = []
+        for (deck, card, face), (cx, cy, sh, sa) in zip(_choose_faces(rng, fs, n), spots_c, strict=True):
+            out.append(Placement(face, card_quad(cx, cy, sh, face.shape[1] / face.shape[0], sa), card, deck))
+        return out
     ch = float(np.exp(rng.uniform(math.log(0.13), math.log(0.62)))) * short
     mode = str(rng.choice(["scatter", "table", "table", "fan", "row", "single"]))
     if hard and rng.random() < 0.7:
@@ -608,6 +721,7 @@ def render_scene(
     hard: bool = False,
     strips: bool = False,
     edges: bool = False,
+    closeup: bool = False,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -620,28 +734,35 @@ def render_scene(
     ``edges`` (implies ``hard``): one or two face-up cards are moved onto the frame's edge at whatever
     turn they lie (a photo or a camera that cuts cards off), and a cut card is labelled while at least
     ``MIN_EDGE_IN_FRAME`` of it is in the frame.
+    ``closeup``: one to three cards large in the frame (``CLOSEUP_HEIGHT`` of its short side) in front of a
+    room, a person or a light surface, often held by fingers at an edge, the camera more tilted, the room
+    often dim (:func:`low_light`); a card may run off the frame as in an edge scene.
     """
-    hard = hard or strips or edges
+    hard = hard or strips or edges or closeup
     rng = np.random.default_rng(seed)
-    w, h = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
-    tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.14) * (1 if rng.random() < 0.8 else 0))
+    sizes = CLOSEUP_SIZES if closeup else SIZES
+    w, h = size if size is not None else sizes[int(rng.integers(len(sizes)))]
+    tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.28 if closeup else 0.14) * (1 if rng.random() < 0.8 else 0))
     mat: MatPlacement | None = None
-    if on_mat:
+    if closeup:
+        img = room_background(rng, h, w).astype(np.float32)
+    elif on_mat:
         img, mat = mat_background(rng, h, w)
     else:
         img = background(rng, h, w).astype(np.float32)
     img = cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT)
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
-    placements = layout(rng, fs, w, h, mat, hard, strips)
-    if edges:
+    placements = layout(rng, fs, w, h, mat, hard, strips, closeup)
+    if edges or (closeup and rng.random() < 0.3):
         _onto_edges(rng, placements, w, h)
+    cut = edges or closeup
     quads: list[npt.NDArray[np.float32]] = []
     areas: list[float] = []
     for i, p in enumerate(placements):
         quad = apply_h(tilt, p.quad_table)
         # keep face-up cards inside the frame; hard scenes let one run off a single edge it lies square to
-        if p.card is not None and not edges and not (hard and cut_cleanly(quad, w, h)):
+        if p.card is not None and not cut and not (hard and cut_cleanly(quad, w, h)):
             lo = np.maximum(0.0, -quad.min(axis=0))
             hi = np.maximum(0.0, quad.max(axis=0) - np.array([w - 1, h - 1], np.float32))
             quad = (quad + lo - hi).astype(np.float32)
@@ -664,10 +785,16 @@ def render_scene(
         idx = i if p.card is not None else -3
         sub = owner[y0:y0 + ph, x0:x0 + pw]
         sub[alpha[:, :, 0] > 0.5] = idx
-    if rng.random() < 0.3 * effects:
+    if closeup:
+        for i, p in enumerate(placements):
+            if p.card is not None and rng.random() < 0.5:
+                _hold_card(rng, img, owner, quads[i])
+    elif rng.random() < 0.3 * effects:
         for _ in range(int(rng.integers(1, 3))):
             _draw_hand(rng, img, owner)
     img = photometric(rng, img, effects)
+    if closeup and rng.random() < 0.45:
+        img = low_light(rng, img)
     out = degrade(rng, img, effects)
     scene = Scene(out, [], seed, owner)
     for i, p in enumerate(placements):
@@ -679,7 +806,7 @@ def render_scene(
             continue
         q = quads[i]
         if hard:
-            if in_frame_fraction(q, w, h) < (MIN_EDGE_IN_FRAME if edges else MIN_IN_FRAME):
+            if in_frame_fraction(q, w, h) < (MIN_EDGE_IN_FRAME if cut else MIN_IN_FRAME):
                 continue
         # the whole outline must be (nearly) in frame, or its corners cannot be labelled
         elif (q[:, 0].min() < -0.02 * w or q[:, 1].min() < -0.02 * h or q[:, 0].max() > 1.02 * w

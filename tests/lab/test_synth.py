@@ -158,6 +158,37 @@ def test_edge_scenes_label_cards_cut_by_the_frame_at_any_turn() -> None:
     assert scenes_cut >= 13 and turned_cuts >= 5, (scenes_cut, turned_cuts)
 
 
+def test_closeup_scenes_show_large_cards_held_and_dim() -> None:
+    """Close-up scenes: a card or three large in the frame (as held up to a webcam or photographed from
+    near), often with fingers over an edge and a dim room; each label still lies on its card."""
+    from lab.synth.scenes import CLOSEUP_HEIGHT, MIN_EDGE_IN_FRAME, in_frame_fraction
+
+    heights, held, dim = [], 0, 0
+    for seed in range(24):
+        scene = render_scene(solid_faceset(), build.SEED_CLOSEUP_TRAIN + seed, closeup=True)
+        h, w = scene.image.shape[:2]
+        assert scene.owner is not None
+        assert 1 <= len(scene.cards) <= 3 or not scene.cards
+        held += bool((scene.owner == -2).any())
+        dim += float(np.median(scene.image)) < 70
+        for card in scene.cards:
+            c = card.corners.astype(np.float64)
+            heights.append(float(np.linalg.norm(c[0] - c[3])) / min(w, h))
+            assert in_frame_fraction(card.corners, w, h) >= MIN_EDGE_IN_FRAME
+            x0, y0, x1, y1 = card.visible_box
+            inside = cv2.pointPolygonTest(c.astype(np.float32), ((x0 + x1) / 2, (y0 + y1) / 2), False)
+            assert inside >= 0, (seed, card.card)  # the visible part's centre lies on the labelled card
+    assert len(heights) >= 20
+    # plain scenes draw cards at 0.13-0.62 of the short side; close-ups reach to nearly all of it
+    assert np.median(heights) > 0.4 and max(heights) > 0.8 and min(heights) > 0.7 * CLOSEUP_HEIGHT[0] * 0.8
+    assert held >= 6 and dim >= 3, (held, dim)
+
+
+def test_test_sets_of_one_held_out_deck(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="not a held-out deck"):
+        build.build_test(None, tmp_path, count=2, procs=1, deck="cardsjs")
+
+
 def test_index_showing_asks_for_an_index_corner_in_sight() -> None:
     from lab.synth.scenes import index_showing
 
