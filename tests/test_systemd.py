@@ -76,3 +76,36 @@ def test_install_script_pins_numpy_for_bookworm_picamera2() -> None:
     assert '"numpy<2"' in text and "opencv-python-headless<4.12" in text
     assert "--system-site-packages" in text
     assert "python3-picamera2" in text and "python3-lgpio" in text and "espeak-ng" in text
+
+
+def _exposure(unit: Path) -> float:
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True, text=True, timeout=60,
+    )
+    for line in (result.stdout + result.stderr).splitlines():
+        if "Overall exposure level" in line:
+            return float(line.split(":", 1)[1].split()[0])
+    raise AssertionError(f"no exposure level in: {result.stdout[-2000:]}{result.stderr[-2000:]}")
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_unit_is_hardened(tmp_path: Path) -> None:
+    probe = subprocess.run(["systemd-analyze", "security", "--help"], capture_output=True, text=True, timeout=60)
+    if "--offline" not in probe.stdout:
+        pytest.skip("this systemd-analyze cannot judge a unit offline (systemd 252 or later)")
+    unit = tmp_path / "euchre-table.service"
+    unit.write_text(UNIT.read_text())
+    assert _exposure(unit) <= 3.0
+    service = _unit()["Service"]
+    assert service["ProtectSystem"] == "strict" and "/var/lib/euchre-table" in service["ReadWritePaths"]
+    assert service["NoNewPrivileges"] == "yes" and service["PrivateTmp"] == "yes"
+
+
+def test_install_runs_pip_as_the_service_user_and_can_uninstall() -> None:
+    lines = [line.strip() for line in INSTALL.read_text().splitlines() if not line.strip().startswith("#")]
+    pip_lines = [line for line in lines if "pip install" in line or "-m venv" in line]
+    assert pip_lines and all(line.startswith("as_service_user ") for line in pip_lines), pip_lines
+    assert any(line.startswith("--uninstall)") for line in lines) and "rm -f \"$UNIT\"" in lines
+    help_text = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True, timeout=60)
+    assert help_text.returncode == 0 and "--uninstall" in help_text.stdout
