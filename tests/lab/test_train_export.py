@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.train  # .ci/run runs it in .venv-train/, where the [train] extra is installed
 pytest.importorskip("onnx", reason="exporting to ONNX needs the [train] extras (onnx), not in the test environment")
 pytest.importorskip("ultralytics", reason="exporting needs the [train] extras (ultralytics)")
 

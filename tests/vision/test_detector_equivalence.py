@@ -3,9 +3,10 @@
 The cards are compared on the real photos in ``data/dev-photos``.
 
 Skipped, as a whole, where Ultralytics cannot be imported: it needs torch,
-which the runtime and CI test environment deliberately lack (the table runs
-on ONNX Runtime alone). Run it in the training environment:
-``.venv-train/bin/python -m pytest tests/vision/test_detector_equivalence.py``.
+which the runtime and its test environment (``.venv/``) deliberately lack (the
+table runs on ONNX Runtime alone). ``.ci/run`` runs it, with the other tests
+marked ``train``, in the training environment ``.venv-train/``:
+``.venv-train/bin/pytest -m train``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from vision import postprocess as pp
 from vision.ultralytics_detector import ultralytics_available
 
 _OK, _WHY = ultralytics_available()
-pytestmark = pytest.mark.skipif(not _OK, reason=f"needs Ultralytics and torch: {_WHY}")
+pytestmark = [pytest.mark.train, pytest.mark.skipif(not _OK, reason=f"needs Ultralytics and torch: {_WHY}")]
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 os.environ.setdefault("YOLO_AUTOINSTALL", "false")
