@@ -88,7 +88,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from table.announcements import Expect, IrregularityKind, RenegeEvidence
+from table.announcements import Expect, IrregularityKind, Prompt, RenegeEvidence
 from table.cards import BENNY, Card, CardParseError, Rank, Suit
 from table.deal import DealRecord
 from table.inputs import (
@@ -104,7 +104,7 @@ from table.inputs import (
     Play,
     UpCard,
 )
-from table.limits import LimitError, loads_json, read_limited
+from table.limits import LimitError, loads_json, paused_gc, read_limited
 from table.match import DealProgress, Match
 from table.rules import DefenderAlone, LoneDefenderScoring, LonerLead, Rules, RulesError
 
@@ -752,7 +752,8 @@ def loads_egn(text: str, source: str = "<egn>") -> EgnGame:
         raise EgnError(f"{source}: {exc}") from None
     except ValueError as exc:
         raise EgnError(f"{source}: not JSON ({exc})") from None
-    return parse_egn(obj, source)
+    with paused_gc():
+        return parse_egn(obj, source)
 
 
 # ---------------------------------------------------------------- replay through the engine
@@ -792,14 +793,23 @@ def replay_egn(game: EgnGame) -> EgnReplay:
     """Feed every deal of ``game`` to a new :class:`Match`; raises :class:`EgnError` where the file and the
     engine disagree on the shape of the game (a dealer out of rotation, a trick with too many cards...).
     """
+    with paused_gc():
+        return _replay_egn(game)
+
+
+def _replay_egn(game: EgnGame) -> EgnReplay:
     src = game.source
     match = Match(game.rules, game.first_dealer, game.initial_score)
     warnings = list(game.warnings)
     all_inputs: list[list[Input]] = []
 
+    prompt: list[Prompt | None] = [None]  # the prompt after the last input fed (apply returns it last)
+
     def feed(inp: Input, into: list[Input]) -> None:
-        match.apply(inp)
+        said = match.apply(inp)
         into.append(inp)
+        last = said[-1] if said else None
+        prompt[0] = last if isinstance(last, Prompt) else None
 
     unseen = 0  # deals not seen since the last one replayed: the next up-card records them
     for deal in game.deals:
@@ -870,16 +880,17 @@ def replay_egn(game: EgnGame) -> EgnReplay:
             for c, played in enumerate(trick):
                 if played is None:
                     continue  # a card not seen: the next trick's lead closes this one
-                progress = _progress(match)
-                if progress.finished:
+                finished, closed = match.play_check
+                if finished:
                     raise _fail(src, f"{tpath}[{c}]", f"a card after the hand ended ({_last(match).reason})")
-                if progress.tricks_closed > t:
-                    players = 4 - len(_out(progress.alone_seats))
+                if closed > t:
+                    players = 4 - len(_out(_progress(match).alone_seats))
                     raise _fail(src, tpath, f"{len(trick)} cards, but only {players} players are in this hand")
                 if deal.play_seats is not None:
                     seat = deal.play_seats[t][c]
                 else:
-                    next_seat = match.expected.seat
+                    due = prompt[0]
+                    next_seat = due.seat if due is not None else match.expected.seat
                     if next_seat is None:
                         raise _fail(src, f"{tpath}[{c}]", "no one is due to play here")
                     seat = next_seat

@@ -258,6 +258,15 @@ class Match:
         return len(self._deals)
 
     @property
+    def play_check(self) -> tuple[bool, int]:
+        """(finished, tricks closed) of the last deal ((True, 0) before any): asked before each card an
+        importer feeds, so it copies nothing."""
+        if not self._deals:
+            return True, 0
+        d = self._deals[-1]
+        return d.finished, len(d.trick_winners)
+
+    @property
     def last_progress(self) -> DealProgress | None:
         """Where the last deal stands, without copying it (``last_deal`` copies its tricks): for importers
         that ask after every card."""
