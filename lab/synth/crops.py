@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -131,7 +132,8 @@ class CropSampler:
         if bare:  # a false detection on bare table
             frame = degrade(rng, photometric(rng, background(rng, side, side).astype(np.float32)))
         crops = cardcrop.corner_crops_bgr(frame, q)
-        cover_crops = cardcrop.corner_crops_bgr(cv2.cvtColor(cover, cv2.COLOR_GRAY2BGR), q)
+        cover_bgr = cast(npt.NDArray[np.uint8], cv2.cvtColor(cover, cv2.COLOR_GRAY2BGR))
+        cover_crops = cardcrop.corner_crops_bgr(cover_bgr, q)
         # which of the four crops (TL, TR, BR, BL of the ordered quad) hold an index: the set is the same
         # whichever 180-degree turn order_corners picked
         holds = set(index_corners(deck))

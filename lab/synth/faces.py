@@ -12,6 +12,7 @@ import csv
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -67,9 +68,10 @@ def load_manifest(art_dir: Path, decks: set[str] | None = None, exclude: frozens
             deck = row["deck"]
             if (decks is not None and deck not in decks) or deck in exclude:
                 continue
-            img = cv2.imread(str(art_dir / row["path"]), cv2.IMREAD_UNCHANGED)
-            if img is None or img.ndim != 3 or img.shape[2] != 4:
+            read = cv2.imread(str(art_dir / row["path"]), cv2.IMREAD_UNCHANGED)
+            if read is None or read.ndim != 3 or read.shape[2] != 4:
                 raise ValueError(f"{art_dir / row['path']}: not a BGRA image")
+            img = cast(BGRA, read)  # fetch_art writes 8-bit PNGs
             if row["card"] == "back":
                 fs.backs.append(img)
             else:

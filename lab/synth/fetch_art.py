@@ -262,7 +262,10 @@ def file_faces(x: Path) -> list[Face]:
             if path.suffix == ".svg":
                 img = rsvg(path, height=FACE_HEIGHT * 2)
             else:
-                img = to_bgra(cv2.imread(str(path), cv2.IMREAD_UNCHANGED))
+                raw = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+                if raw is None:
+                    raise RuntimeError(f"{path}: not a readable image")
+                img = to_bgra(raw)
             img = trim_and_scale(img, mask)
             faces.append(Face(deck, card, img, family, str(path.relative_to(x))))
     return faces

@@ -29,6 +29,7 @@ import argparse
 import multiprocessing as mp
 from contextlib import nullcontext
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -77,7 +78,7 @@ def label_crops(
         if readable is not None and card.deck not in readable:
             continue
         visible = np.where(scene.owner == card.layer, 255, 0).astype(np.uint8)
-        visible_bgr = cv2.cvtColor(visible, cv2.COLOR_GRAY2BGR)
+        visible_bgr = cast(npt.NDArray[np.uint8], cv2.cvtColor(visible, cv2.COLOR_GRAY2BGR))
         truth = cardcrop.order_corners(card.corners)
         height = float(np.linalg.norm(truth[3] - truth[0]))
         holds = set(index_corners(card.deck))  # the same set for either upright turn of the card
