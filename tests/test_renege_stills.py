@@ -41,7 +41,7 @@ def test_every_renege_alert_of_the_demo_shows_both_tricks_stills(tmp_path: Path)
     captured: list[tuple[str, ScoreboardView]] = []
     capture = recorder.capture
 
-    def keep(view: ScoreboardView, name: str, t: float = 0.0) -> Path:
+    def keep(view: ScoreboardView, name: str, t: float = 0.0) -> Path | None:
         captured.append((name, view))
         return capture(view, name, t)
 
