@@ -498,6 +498,8 @@ class App:
                     file=sys.stderr,
                 )
         self._watch_storage(float("inf"))
+        if self.view is None:
+            self._refresh(0.0, [])  # the last screen shows what could not be saved
 
     def close(self) -> None:
         """Finish writing the EGN file and close the log and the detection cache (also after an error)."""
