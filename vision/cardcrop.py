@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import cast
 
 import cv2
 import numpy as np
@@ -112,7 +113,7 @@ def corner_crops_bgr(
             sub = frame[y0:y1, x0:x1]
             new_w = max(2, round((x1 - x0) / factor))
             new_h = max(2, round((y1 - y0) / factor))
-            frame = cv2.resize(sub, (new_w, new_h), interpolation=cv2.INTER_AREA)
+            frame = cast(npt.NDArray[np.uint8], cv2.resize(sub, (new_w, new_h), interpolation=cv2.INTER_AREA))
             sx, sy = new_w / (x1 - x0), new_h / (y1 - y0)
             q = np.stack([(q[:, 0] - x0) * sx, (q[:, 1] - y0) * sy], axis=1).astype(np.float32)
     turned = np.roll(q, -2, axis=0)  # the same card seen upside down: its TL is our BR
@@ -122,15 +123,14 @@ def corner_crops_bgr(
         (turned, U0, U1, V0, V1),  # BR, turned 180 degrees
         (turned, 1 - U1, 1 - U0, V0, V1),  # BL, turned 180 degrees
     ]
-    out = []
+    out: list[npt.NDArray[np.uint8]] = []
     for quad_k, u0, u1, v0, v1 in (regions[k] for k in corners):
         h = _region_homography(quad_k, u0, u1, v0, v1)
-        out.append(
-            cv2.warpPerspective(
-                frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
+        crop = cv2.warpPerspective(
+            frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
         )
+        out.append(cast(npt.NDArray[np.uint8], crop))  # warped from a uint8 frame
     return out
 
 
@@ -159,12 +159,14 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     # work at ~160 px on the long side: enough for the edge, cheap
     scale = min(1.0, 160.0 / max(roi.shape[:2]))
     if scale < 1.0:
-        roi = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
-                         interpolation=cv2.INTER_AREA)
+        small = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
+                           interpolation=cv2.INTER_AREA)
+        roi = cast(npt.NDArray[np.uint8], small)
     grey = cv2.GaussianBlur(roi.min(axis=2), (3, 3), 0)
-    _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    closed = cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cast(npt.NDArray[np.uint8], closed)
     local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
     det_mask = np.zeros_like(mask)
     cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
@@ -228,9 +230,11 @@ def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: 
 
 def softmax(logits: npt.ArrayLike) -> FloatArray:
     z = np.asarray(logits, np.float32)
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+    # numpy's stubs give a ufunc's and a keepdims reduction's result as Any
+    peak: FloatArray = z.max(axis=-1, keepdims=True)
+    e: FloatArray = np.exp(z - peak)
+    total: FloatArray = e.sum(axis=-1, keepdims=True)
+    return (e / total).astype(np.float32)
 
 
 def combine_corners(
