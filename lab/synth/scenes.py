@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from lab.synth.faces import BGRA, FaceSet
+
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
 
 MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
 MIN_IN_FRAME = 0.45  # a card cut by the frame's edge is labelled while this much of it is in the frame
@@ -44,6 +48,16 @@ CLOSEUP_SIZES = ((512, 288), (512, 384), (384, 512), (336, 448), (448, 448))
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
+
+
+def _f32(img: MatLike) -> npt.NDArray[np.float32]:
+    """What cv2 returns for a float32 image it was given: float32 (its stubs say only "a matrix")."""
+    return cast(npt.NDArray[np.float32], img)
+
+
+def _u8(img: MatLike) -> Image:
+    """What cv2 returns for a uint8 image it was given, or decodes: uint8 (its stubs say only "a matrix")."""
+    return cast(Image, img)
 
 
 @dataclass
@@ -124,7 +138,7 @@ def background(rng: Rng, h: int, w: int) -> Image:
     elif kind == "carpet":
         img = col + 50 * _noise(rng, h, w, rng.uniform(5, 30))[..., None] * rng.uniform(0.5, 1.2, 3)
         img += rng.normal(0, 14, (h, w, 3)).astype(np.float32)
-        img = cv2.GaussianBlur(img, (0, 0), 0.7)
+        img = _f32(cv2.GaussianBlur(img, (0, 0), 0.7))
     else:  # printed mat: a base colour with logos, rings, lines and text
         mat = np.empty((h, w, 3), np.uint8)  # drawn in 8 bits: OpenCV's text drawing needs them
         mat[:] = col.astype(np.uint8)
@@ -144,7 +158,7 @@ def background(rng: Rng, h: int, w: int) -> Image:
                             float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
         img = mat.astype(np.float32) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
     small = np.clip(img, 0, 255).astype(np.uint8)
-    return cv2.resize(small, (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+    return _u8(cv2.resize(small, (full_w, full_h), interpolation=cv2.INTER_LINEAR))
 
 
 def room_background(rng: Rng, h: int, w: int) -> Image:
@@ -186,7 +200,7 @@ def room_background(rng: Rng, h: int, w: int) -> Image:
                     tuple(float(v) for v in skin), -1, cv2.LINE_AA)
         hair = tuple(float(v) for v in rng.uniform(10, 90, 3))
         cv2.ellipse(img, (int(cx), int(top + r * 0.7)), (int(r * 0.85), int(r * 0.6)), 0, 180, 360, hair, -1)
-    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(2, 7))  # the camera focuses on the card
+    img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(2, 7)))  # the camera focuses on the card
     img += rng.normal(0, 3, (h, w, 1)).astype(np.float32)
     return np.clip(img, 0, 255).astype(np.uint8)
 
@@ -232,7 +246,7 @@ def low_light(rng: Rng, img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]
     img = img * np.float32(rng.uniform(0.25, 0.6)) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
     img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(rng.uniform(2, 7))
     if rng.random() < 0.6:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.6, 1.6))
+        img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.6, 1.6)))
     return img
 
 
@@ -324,14 +338,14 @@ def in_frame_fraction(quad: npt.NDArray[np.float32], w: int, h: int) -> float:
 
 
 def apply_h(hm: npt.NDArray[np.float64], pts: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), hm).reshape(-1, 2)
+    return _f32(cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), hm)).reshape(-1, 2)
 
 
 def camera_tilt(rng: Rng, w: int, h: int, strength: float) -> npt.NDArray[np.float64]:
     """A homography from the flat table to the frame: each frame corner moved by up to ``strength`` of the size."""
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     dst = src + rng.uniform(-strength, strength, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
-    hm: npt.NDArray[np.float64] = cv2.getPerspectiveTransform(src, dst)
+    hm = cast(npt.NDArray[np.float64], cv2.getPerspectiveTransform(src, dst))  # a 3x3 float64 matrix
     return hm
 
 
@@ -405,7 +419,10 @@ def layout(
         mode = str(rng.choice(["table", "table", "table", "scatter"]))
     spots: list[tuple[float, float, float, float]] = []  # cx, cy, height, angle
     backs: list[tuple[float, float, float, float]] = []
-    jitter = lambda s: float(rng.normal(0, s))  # noqa: E731
+
+    def jitter(s: float) -> float:
+        return float(rng.normal(0, s))
+
     if mode == "spread":
         for _group in range(int(rng.integers(1, 3))):
             n = int(rng.integers(2, 5))
@@ -503,15 +520,17 @@ def _warp_face(face: BGRA, quad: npt.NDArray[np.float32], w: int, h: int) -> tup
     fh = face.shape[0]
     if target_h * 1.3 < fh:  # area-filter down first, or small cards alias
         scale = target_h * 1.3 / fh
-        face = cv2.resize(face, (max(2, round(face.shape[1] * scale)), max(2, round(fh * scale))),
-                          interpolation=cv2.INTER_AREA)
+        face = _u8(cv2.resize(face, (max(2, round(face.shape[1] * scale)), max(2, round(fh * scale))),
+                              interpolation=cv2.INTER_AREA))
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     m = cv2.getPerspectiveTransform(src, (quad - np.array([x0, y0], np.float32)).astype(np.float32))
     # premultiplied alpha so the transparent border does not bleed black
     f = face.astype(np.float32)
     f[:, :, :3] *= f[:, :, 3:4] / 255.0
-    patch = cv2.warpPerspective(f, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    patch = _f32(
+        cv2.warpPerspective(f, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    )
     patch[:, :, 3] /= 255.0
     return patch, int(x0), int(y0)
 
@@ -520,7 +539,7 @@ def _card_shading(rng: Rng, ph: int, pw: int) -> npt.NDArray[np.float32]:
     """A gentle brightness ramp across a card (curl, tilt against the light)."""
     yy, xx = np.mgrid[0:ph, 0:pw].astype(np.float32)
     a = rng.uniform(0, 2 * math.pi)
-    t = (xx * math.cos(a) + yy * math.sin(a)) / max(pw, ph)
+    t: npt.NDArray[np.float32] = (xx * math.cos(a) + yy * math.sin(a)) / max(pw, ph)
     return (1.0 + rng.uniform(-0.15, 0.1) * t).astype(np.float32)
 
 
@@ -613,14 +632,14 @@ def photometric(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -
         cast = rng.uniform(0.8, 1.2, 3).astype(np.float32)
     gain = (1 + strength * (cast - 1)) * rng.uniform(0.55, 1.25)
     field3 = cv2.resize((field[..., None] * gain).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    img = cv2.multiply(img, field3)
+    img = _f32(cv2.multiply(img, field3))
     # glare: bright soft blobs (glossy cards under a lamp)
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.5 * strength else 0):
         g = np.zeros((h, w), np.float32)
         cv2.ellipse(g, (int(rng.integers(w)), int(rng.integers(h))),
                     (int(rng.uniform(0.03, 0.2) * w), int(rng.uniform(0.02, 0.12) * h)),
                     float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        g = cv2.GaussianBlur(g, (0, 0), rng.uniform(3, 20))
+        g = _f32(cv2.GaussianBlur(g, (0, 0), rng.uniform(3, 20)))
         img = img + g[..., None] * rng.uniform(60, 200)
     gamma = rng.uniform(0.75, 1.35)
     lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
@@ -631,19 +650,19 @@ def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Im
     """Blur (defocus or motion), resolution loss, sensor noise and JPEG artefacts; returns BGR uint8."""
     h, w = img.shape[:2]
     if rng.random() < 0.35 * strength:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8))
+        img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8)))
     if rng.random() < 0.2 * strength:
         k = int(rng.integers(3, 10))
         kern = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        kern = cv2.warpAffine(kern, rot, (k, k))
+        kern = _f32(cv2.warpAffine(kern, rot, (k, k)))
         kern /= max(float(kern.sum()), 1e-6)
-        img = cv2.filter2D(img, -1, kern)
+        img = _f32(cv2.filter2D(img, -1, kern))
     if rng.random() < 0.3 * strength:
         f = rng.uniform(0.35, 0.8)
         small = cv2.resize(img, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
-        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        img = _f32(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
     sigma = rng.uniform(0, 9) * strength
     if sigma > 0.5:
         img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(sigma)
@@ -651,7 +670,7 @@ def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Im
     q = int(rng.integers(30, 96))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-    return decoded if decoded is not None else out
+    return _u8(decoded) if decoded is not None else out
 
 
 def index_regions(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
@@ -750,7 +769,7 @@ def render_scene(
         img, mat = mat_background(rng, h, w)
     else:
         img = background(rng, h, w).astype(np.float32)
-    img = cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT)
+    img = _f32(cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT))
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
     placements = layout(rng, fs, w, h, mat, hard, strips, closeup)
@@ -778,7 +797,7 @@ def render_scene(
         if rng.random() < 0.8:
             sd = max(1, round(min(pw, ph) * rng.uniform(0.01, 0.04)))
             sh = np.roll(alpha[:, :, 0], (sd, sd), (0, 1))
-            sh = cv2.GaussianBlur(sh, (0, 0), max(0.8, sd))
+            sh = _f32(cv2.GaussianBlur(sh, (0, 0), max(0.8, sd)))
             roi *= 1 - rng.uniform(0.15, 0.45) * sh[..., None]
         colour = patch[:, :, :3] * _card_shading(rng, ph, pw)[..., None] * rng.uniform(0.85, 1.05)
         roi[:] = roi * (1 - alpha) + colour  # premultiplied
