@@ -140,11 +140,11 @@ def enrol_from_photos(
             continue
         if progress is not None:
             progress(image)
-        frame = cv2.imread(str(images_dir / image), cv2.IMREAD_COLOR)
-        if frame is None:
+        read = cv2.imread(str(images_dir / image), cv2.IMREAD_COLOR)
+        if read is None:
             skipped += [(image, lab.card, "image missing or unreadable") for lab in labels[image]]
             continue
-        frame = np.ascontiguousarray(frame, np.uint8)
+        frame = np.ascontiguousarray(read, np.uint8)
         fh, fw = frame.shape[:2]
         quads, _ = detector.outlines(frame)
         boxes = [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
