@@ -216,3 +216,18 @@ def test_run_turns_a_camera_that_never_opens_into_one_line_and_exit_2(
 def test_under_systemd_the_camera_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INVOCATION_ID", "0123")
     assert not builder.on_a_terminal()
+
+
+def test_a_run_whose_log_lost_a_line_keeps_the_won_game_beside_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_storage_faults import _app
+
+    won = _egn(0, finish=True)
+    (tmp_path / "game.egn").write_text(won)  # the won game, from before a line of its log was damaged
+    app = _app(tmp_path)
+    app.run_headless(lambda: 0.0)
+    kept = list(tmp_path.glob("game-kept-*.egn"))
+    assert len(kept) == 1 and kept[0].read_text() == won
+    assert "held a longer or finished game; it is kept at" in capsys.readouterr().err
+    assert app.storage_ok
