@@ -284,13 +284,16 @@ class App:
         problem = self._storage_problem()
         if problem == self.alarm:
             return
-        if problem:
-            log.error("%s (%s)", problem, self.p.session.log.path)
-            self.alarms.append(problem)
-            spoken = "Warning. The score is not being saved." if "NOT SAVED" in problem else f"Warning. {problem}."
-            self.p.speaker.say(spoken, chime=True)
-        else:
-            log.warning("saving works again: %s", self.p.session.log.path)
+        kind = problem.split(":", 1)[0]
+        if kind != self.alarm.split(":", 1)[0]:  # a new kind of trouble (not just fewer MB left): say it once
+            if problem:
+                log.error("%s (%s)", problem, self.p.session.log.path)
+                self.alarms.append(problem)
+                not_saved = "NOT SAVED" in problem
+                spoken = "Warning. The score is not being saved." if not_saved else "Warning. Disk almost full."
+                self.p.speaker.say(spoken, chime=True)
+            else:
+                log.warning("saving works again: %s", self.p.session.log.path)
         self.alarm = problem
         self.view = None  # redraw with (or without) the banner
 

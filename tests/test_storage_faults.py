@@ -235,3 +235,24 @@ def test_low_free_space_is_shown_before_anything_is_lost(tmp_path: Path) -> None
     app.finish()
     app.close()
     assert app.storage_ok  # a warning, nothing lost
+
+
+def test_a_shrinking_free_space_updates_the_banner_without_saying_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import companion.runner as runner
+
+    free = [30e6]
+    monkeypatch.setattr(
+        runner, "low_disk_warning", lambda folder, margin: f"DISK ALMOST FULL: {free[0] / 1e6:.1f} MB left"
+    )
+    app = _app(tmp_path)
+    app.tick(0.0)
+    free[0] = 20e6
+    app.tick(100.0)
+    assert app.alarm == "DISK ALMOST FULL: 20.0 MB left"
+    speaker = app.p.speaker
+    assert isinstance(speaker, FakeSpeaker)
+    assert [text for text, _ in speaker.said if text.startswith("Warning")] == ["Warning. Disk almost full."]
+    app.finish()
+    app.close()
