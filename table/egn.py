@@ -266,11 +266,25 @@ def misdeal_note(dealer: int, nines_and_tens: int | None = None) -> str:
 # ---------------------------------------------------------------- cards
 
 
+_EGN_CARDS: dict[tuple[str, Suit | None, bool], Card] = {}  # every card text read so far (a few hundred at most)
+
+
 def parse_egn_card(text: Any, trump: Suit | None = None, *, allow_benny: bool = True) -> Card:
     """One EGN card: ``"9c"``, ``"Nc"``, ``"B"``, ``"R"``/``"L"`` (or with the trump letter) given trump.
 
     Raises ``ValueError`` with the reason for ``X``, generic suits, or anything else.
     """
+    if type(text) is str:
+        known = _EGN_CARDS.get((text, trump, allow_benny))
+        if known is not None:
+            return known  # a long game names the same few cards thousands of times
+    card = _parse_egn_card(text, trump, allow_benny)
+    if len(_EGN_CARDS) < 4096:
+        _EGN_CARDS[text, trump, allow_benny] = card
+    return card
+
+
+def _parse_egn_card(text: Any, trump: Suit | None, allow_benny: bool) -> Card:
     if not isinstance(text, str):
         raise ValueError(f'a card must be a string such as "Jd", not {json.dumps(text)}')
     s = text.strip()
@@ -804,6 +818,7 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
     all_inputs: list[list[Input]] = []
 
     prompt: list[Prompt | None] = [None]  # the prompt after the last input fed (apply returns it last)
+    plays: dict[tuple[int, Card], Play] = {}  # one (immutable) Play per seat and card, shared by every deal
 
     def feed(inp: Input, into: list[Input]) -> None:
         said = match.apply(inp)
@@ -894,7 +909,10 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
                     if next_seat is None:
                         raise _fail(src, f"{tpath}[{c}]", "no one is due to play here")
                     seat = next_seat
-                feed(Play(seat, played), inputs)
+                play = plays.get((seat, played))
+                if play is None:
+                    play = plays[seat, played] = Play(seat, played)
+                feed(play, inputs)
             progress = _progress(match)
             short = None in trick
             if t < len(deal.tricks) - 1 and not progress.finished and not short and progress.tricks_closed != t + 1:
