@@ -113,10 +113,14 @@ class HeadlessRecorder:
 
     def __init__(self, out_dir: Path, size: tuple[int, int] = (800, 480)) -> None:
         self.dir = out_dir / "screens"
-        self.dir.mkdir(parents=True, exist_ok=True)
         self.size = size
-        self.count = len(list(self.dir.glob("*.png")))
         self.failed = False
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # best effort, like every screenshot
+            log.warning("screenshots are not saved (%s: %s); the game goes on", self.dir, exc.strerror or exc)
+            self.failed = True
+        self.count = len(list(self.dir.glob("*.png")))
 
     def moments(self, announcements: Sequence[Announcement]) -> list[str]:
         """The key moments among ``announcements``, in order (several when the log writer caught up at once)."""
