@@ -421,8 +421,8 @@ class Enrolment:
 
     def act(self, step: Step) -> None:
         """One press of the panel, a key or a touch (see :func:`enrol_action`)."""
-        if self.done:
-            if step.kind is EnrolAction.QUIT:
+        if self.done:  # the contact sheet is up: Call (or quit) closes it
+            if step.kind in (EnrolAction.QUIT, EnrolAction.CONFIRM):
                 self.quit = True
             return
         self.presses += 1

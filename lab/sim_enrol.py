@@ -56,6 +56,7 @@ class EnrolRun:
     wrong_reads: int = 0  # cards the reader enrolled under a wrong name (then undone and named)
     batches: int = 0
     wrong_named: list[tuple[Card, Card]] = field(default_factory=list)  # (enrolled as, truth) left at the end
+    pressed: list[tuple[int, Action]] = field(default_factory=list)  # (frame, button), as ``run --buttons`` reads
 
     @property
     def seconds(self) -> float:
@@ -126,6 +127,7 @@ def simulate_enrolment(
                     if step is not None:
                         e.act(step)
                         run.presses += 1
+                        run.pressed.append((frame, action))
                         next_press = frame + PRESS_FRAMES
             if on_frame is not None:
                 on_frame(frame, image, e)
