@@ -45,6 +45,11 @@ def register(subparsers: Any) -> None:
         help="model: the ONNX detector (--model); oracle: perfect readings from the renderer's ground truth; "
         "noisy: the oracle with a detector's faults (10%% of readings missed, 3%% misread, jitter)",
     )  # fmt: skip
+    parser.add_argument(
+        "--enrol", action="store_true",
+        help="first enrol the rendered deck on the rendered mat (as `euchre-table enrol` does, a scripted player "
+        "answering on the panel), then read the game with that deck profile (model detector only)",
+    )  # fmt: skip
     parser.add_argument("--model", type=Path, default=None, help="detector model (default: the shipped models/ one)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the detector")
     parser.add_argument("--size", default="640x480", metavar="WxH", help="frame size (default 640x480, the Pi's)")
@@ -140,6 +145,9 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     from lab import simtable as st
     from vision.errors import UserError
 
+    if args.enrol and args.detector != "model":
+        raise UserError("simulate: --enrol builds a deck profile for the model detector; it takes no --detector "
+                        f"{args.detector}")  # fmt: skip
     if (args.hands is None) == (not args.game):
         raise UserError("simulate: give --hands N or --game (one whole game), or --clip DIR")
     if args.hands is not None and not 1 <= args.hands <= 10_000:
@@ -175,11 +183,36 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         detector = st.NoisyOracle(renderer, seed=args.seed)
     else:
         detector = _load_model(args)
+        if args.enrol:
+            _enrol(detector, rules, faces, back, deck_name, args.seed, (w, h))
     recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
     result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
     if recorder is not None:
         recorder.finish(script, deck_name)
     return result, deck_name, (w, h)
+
+
+def _enrol(detector: Any, rules: Any, faces: Any, back: Any, deck_name: str, seed: int, size: tuple[int, int]) -> None:
+    """Enrol the rendered deck on the rendered mat and read with its profile from now on (stderr: how it went)."""
+    from lab.sim_enrol import onnx_enrolment, simulate_enrolment
+    from table.cards import deck
+    from vision.errors import UserError
+    from vision.onnx_detector import OnnxDetector
+
+    if not isinstance(detector, OnnxDetector) or detector.classifier is None:
+        raise UserError("simulate: --enrol needs the two-stage ONNX reader (finder and corner classifier)")
+    cards = deck(rules.deck_size)
+    run = simulate_enrolment(cards, faces, back, onnx_enrolment(detector, cards), rules, seed=seed, frame_size=size)
+    e = run.enrolment
+    profile = e.build("simulated")
+    detector.classifier.use_profile(profile)
+    missing = " ".join(str(c) for c in e.missing) or "none"
+    print(
+        f"simulate: enrolled {len(e.enrolled)} of {len(cards)} cards of {deck_name} in {run.seconds:.1f} s of video "
+        f"({run.batches} batches, {run.asked} named on the panel in {run.presses} presses, {run.wrong_reads} wrong "
+        f"readings undone; missing: {missing})",
+        file=sys.stderr,
+    )
 
 
 def table_rules(args: argparse.Namespace) -> Any:
