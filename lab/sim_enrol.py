@@ -57,6 +57,7 @@ class EnrolRun:
     batches: int = 0
     wrong_named: list[tuple[Card, Card]] = field(default_factory=list)  # (enrolled as, truth) left at the end
     pressed: list[tuple[int, Action]] = field(default_factory=list)  # (frame, button), as ``run --buttons`` reads
+    renderer: TableRenderer | None = None  # what drew the frames (its ``visible`` gives each frame's ground truth)
 
     @property
     def seconds(self) -> float:
@@ -92,8 +93,10 @@ def simulate_enrolment(
     seed: int = 0,
     frame_size: tuple[int, int] = FRAME_SIZE,
     on_frame: Callable[[int, Image, Enrolment], None] | None = None,
+    batches: int | None = None,
 ) -> EnrolRun:
-    """Lay ``deck`` on the rendered mat in batches and enrol it (see the module docstring)."""
+    """Lay ``deck`` on the rendered mat in batches and enrol it (see the module docstring); ``batches``: stop
+    after that many (the enrolment then ends without the rest of the deck)."""
     script = enrol_script(rules, seed)
     renderer = TableRenderer(script, faces, back, frame_size=frame_size, seed=seed)
     rng = random.Random(seed * 31 + 5)
@@ -102,10 +105,12 @@ def simulate_enrolment(
     e = enrolment_for()
     frame = 0
     e.clock = lambda: frame / DEFAULT_FPS  # video time
-    run = EnrolRun(e)
+    run = EnrolRun(e, renderer=renderer)
     truth_of: dict[int, Card] = {}  # OnMat id -> the card it is
     next_press = 0
     for b in range(0, len(order), PER_BATCH):
+        if batches is not None and run.batches >= batches:
+            break
         batch = order[b : b + PER_BATCH]
         run.batches += 1
         sprites: list[Sprite] = []
