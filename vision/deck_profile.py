@@ -56,7 +56,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cv2
 import numpy as np
@@ -66,7 +66,7 @@ from table.cards import Card, CardParseError
 from vision.errors import UserError
 
 if TYPE_CHECKING:
-    from vision.onnx_detector import CornerClassifier, OnnxDetector
+    from vision.calibration import ConfidenceCalibration
 
 FORMAT = "euchre-table deck profile"
 VERSION = 1
@@ -83,6 +83,8 @@ FACE_W, FACE_H = 72, 100
 FACE_U = (0.2, 0.8)
 FACE_V = (0.22, 0.78)
 CORNERS = ("TL", "TR", "BR", "BL")
+# The key in models/classes.json of the reading confidence refitted for reading with a profile.
+PROFILE_CALIBRATION_KEY = "profile_calibration"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _CROP = re.compile(rf"{CROPS_DIR}/[A-Za-z0-9_.-]{{1,80}}\.png")
 
@@ -353,10 +355,33 @@ def face_crop(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDAr
     q = cardcrop.order_corners(quad)
     h = cardcrop._region_homography(q, FACE_U[0], FACE_U[1], FACE_V[0], FACE_V[1])
     out = cv2.warpPerspective(
-        frame_bgr, h, (cardcrop.CROP_W, cardcrop.CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        frame_bgr,
+        h,
+        (cardcrop.CROP_W, cardcrop.CROP_H),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
     return np.asarray(out, np.uint8)
+
+
+class FeatureClassifier(Protocol):
+    """What a profile needs of the corner classifier (``vision.onnx_detector.CornerClassifier``)."""
+
+    path: Path
+    classes: list[str]
+
+    def run(self, crops: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Logits (n, classes) and features (n, width) of a batch of crops."""
+        ...
+
+
+class TwoStageReader(Protocol):
+    """What enrolment needs of the reader (``vision.onnx_detector.OnnxDetector``)."""
+
+    path: Path
+
+    @property
+    def classifier(self) -> FeatureClassifier | None: ...
 
 
 @dataclass
@@ -371,12 +396,12 @@ class _View:
 class ProfileBuilder:
     """Collects the cards of one deck, seen one by one or many to a frame, into a :class:`DeckProfile`."""
 
-    def __init__(self, classifier: CornerClassifier) -> None:
+    def __init__(self, classifier: FeatureClassifier) -> None:
         self.classifier = classifier
         self._views: dict[Card, list[_View]] = {}
 
     @classmethod
-    def for_detector(cls, detector: OnnxDetector) -> ProfileBuilder:
+    def for_detector(cls, detector: TwoStageReader) -> ProfileBuilder:
         if detector.classifier is None:
             raise UserError(f"{detector.path}: enrolment needs the two-stage reader (finder and corner classifier)")
         return cls(detector.classifier)
@@ -459,11 +484,17 @@ def _unit(v: npt.ArrayLike) -> FloatArray:
 
 # --- Reading with a profile ---------------------------------------------------------------------------
 
-# How the classifier's prediction and the prototypes' similarity are combined (see ProfileMatcher).
-TEMPERATURE = 0.05  # cosine similarity / TEMPERATURE are the prototypes' logits
+# How the classifier's prediction and the prototypes' similarity are combined (see ProfileMatcher). Chosen by
+# lab/profile_study.py on the five held-out synthetic decks, each enrolled from rendered frames
+# (lab/profile_synth.py), with the reading confidence refitted leaving one deck out (models/MODEL_CARD.md).
+TEMPERATURE = 0.1  # cosine similarity / TEMPERATURE are the prototypes' logits
 PROTO_WEIGHT = 1.0  # the prototypes' log-probabilities' weight beside the classifier's
 UNENROLLED_SIMILARITY = 0.6  # the similarity a card that the profile lacks is given
-SEEN_SIMILARITY = 0.85  # a crop this like a prototype sees an index, whatever the classifier says
+# A crop at least this like a prototype sees an index whatever the classifier says (None: the classifier
+# alone says which crops see an index; 0.85 and 0.9 both added false readings).
+SEEN_SIMILARITY: float | None = None
+TEMPERED = False  # fuse as a weighted geometric mean (as sharp as its parts) rather than a product
+CENTRE = False  # compare features after taking away the mean of the deck's prototypes
 
 
 class ProfileMatcher:
@@ -484,7 +515,10 @@ class ProfileMatcher:
         temperature: float = TEMPERATURE,
         proto_weight: float = PROTO_WEIGHT,
         unenrolled: float = UNENROLLED_SIMILARITY,
-        seen_similarity: float = SEEN_SIMILARITY,
+        seen_similarity: float | None = SEEN_SIMILARITY,
+        centre: bool = CENTRE,
+        classifier_weight: float = 1.0,
+        tempered: bool = TEMPERED,
     ) -> None:
         from vision.cardcrop import NONE_CLASS
 
@@ -518,11 +552,26 @@ class ProfileMatcher:
         self.face_owner = np.asarray(face_owner, np.int64)
         self.enrolled = np.zeros(len(self.card_names), bool)
         self.enrolled[self.owner] = True
+        self.classifier_weight = classifier_weight
+        self.tempered = tempered
+        # Centred: the features (all >= 0, so all alike in angle) are compared after taking away the
+        # mean of the deck's prototypes, so that what one card's corner has and the others lack counts.
+        self.centre = self.prototypes.mean(axis=0) if centre and len(self.prototypes) else None
+        if self.centre is not None:
+            self.prototypes = self._unit_rows(self.prototypes - self.centre)
+            self.faces = self._unit_rows(self.faces - self.centre) if len(self.faces) else self.faces
+
+    @staticmethod
+    def _unit_rows(a: npt.ArrayLike) -> FloatArray:
+        f = np.asarray(a, np.float32)
+        out: FloatArray = (f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+        return out
 
     def similarity(self, features: npt.ArrayLike) -> FloatArray:
         """(n, cards): each crop's cosine similarity to each card's nearest prototype (unenrolled: the default)."""
-        f = np.asarray(features, np.float32)
-        f = f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
+        f = self._unit_rows(features)
+        if self.centre is not None:
+            f = self._unit_rows(f - self.centre)
         sims = f @ self.prototypes.T  # (n, m)
         out = np.full((len(f), len(self.card_names)), -1.0, np.float32)
         for col in np.unique(self.owner):
@@ -537,7 +586,9 @@ class ProfileMatcher:
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
         p = softmax(lg)
         sims = self.similarity(features)
-        seen = np.maximum(1.0 - p[:, self.none_idx], (sims.max(axis=1) >= self.seen_similarity).astype(np.float32))
+        seen = 1.0 - p[:, self.none_idx]
+        if self.seen_similarity is not None:
+            seen = np.maximum(seen, (sims.max(axis=1) >= self.seen_similarity).astype(np.float32))
         if float(seen.max()) < min_index:
             return NONE_CLASS, float(1.0 - seen.max())
         w = seen * (seen >= 0.5 * float(seen.max()))
@@ -547,10 +598,42 @@ class ProfileMatcher:
         z = sims / self.temperature
         log_proto = z - z.max(axis=1, keepdims=True)
         log_proto = log_proto - np.log(np.exp(log_proto).sum(axis=1, keepdims=True))
-        fused = softmax(log_cls + self.proto_weight * log_proto)
+        fused_log = self.classifier_weight * log_cls + self.proto_weight * log_proto
+        if self.tempered:  # a weighted geometric mean: as sharp as its parts, not sharper
+            fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
+        fused = softmax(fused_log)
         mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
         best = int(np.argmax(mix))
         return self.card_names[best], float(mix[best] * seen.max())
+
+    def nearest(self, logits: npt.ArrayLike, features: npt.ArrayLike) -> tuple[str, float]:
+        """As :meth:`combine` with the prototypes alone (the classifier only says which crops see an index)."""
+        saved = self.classifier_weight
+        self.classifier_weight = 0.0
+        try:
+            return self.combine(logits, features)
+        finally:
+            self.classifier_weight = saved
+
+
+def profile_calibration_for(classifier_path: Path) -> ConfidenceCalibration | None:
+    """The reading confidence refitted for reading with a profile: ``"profile_calibration"`` in the
+    ``classes.json`` beside the classifier (None where there is none: the shipped one is used)."""
+    from vision.calibration import ConfidenceCalibration
+
+    path = Path(classifier_path).parent / "classes.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path}: cannot read the class list ({exc})") from None
+    if not isinstance(data, dict) or PROFILE_CALIBRATION_KEY not in data:
+        return None
+    try:
+        return ConfidenceCalibration.from_json(data[PROFILE_CALIBRATION_KEY], f"{path} ({PROFILE_CALIBRATION_KEY})")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def profile_summary(profile: DeckProfile) -> Mapping[str, object]:

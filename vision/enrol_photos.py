@@ -147,8 +147,9 @@ def enrol_from_photos(
         frame = np.ascontiguousarray(read, np.uint8)
         fh, fw = frame.shape[:2]
         quads, _ = detector.outlines(frame)
-        boxes = [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-                 for q in quads]
+        boxes = [
+            (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())) for q in quads
+        ]
         pairs = []
         for li, lab in enumerate(labels[image]):
             x, y, w, h = lab.box

@@ -185,15 +185,17 @@ class CornerClassifier:
             except CardParseError:
                 raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
         self.profile: ProfileMatcher | None = None
+        self.shipped_calibration = calibration
         if profile is not None:
             self.use_profile(profile)
 
     def use_profile(self, profile: DeckProfile | None) -> None:
         """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
-        from vision.deck_profile import ProfileMatcher
+        from vision.deck_profile import ProfileMatcher, profile_calibration_for
 
         if profile is None:
             self.profile = None
+            self.calibration = self.shipped_calibration
             return
         if self.features_name is None:
             raise UserError(f"{self.path}: this classifier has no features output, so it cannot use a deck profile")
@@ -204,6 +206,9 @@ class CornerClassifier:
                 f"this one has {width[-1]}); enrol the deck again"
             )
         self.profile = ProfileMatcher(profile, self.classes)
+        # The fused confidence is sharper than the classifier's: its chance of being right is refitted.
+        if self.shipped_calibration is not None:
+            self.calibration = profile_calibration_for(self.path) or self.shipped_calibration
 
     def run(self, crops: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The classifier's logits (n, classes) and features (n, width) for a batch of crops."""
@@ -522,7 +527,8 @@ class OnnxDetector:
     (:data:`MERGE_GAP_WHOLE_CARDS` with a classifier, else
     :data:`MERGE_GAP_CORNERS`). ``profile``: a deck profile (``vision.deck_profile``; the profile, its
     folder or its ``profile.json``) with which the classifier names the cards of that deck; None reads as
-    shipped.
+    shipped. ``zoom_out``: where a frame names no card, look again with the frame shrunk to 1/``zoom_out``
+    of the finder's input (:meth:`zoomed_out_outlines`), for cards far larger than at the table.
     """
 
     def __init__(
@@ -535,6 +541,7 @@ class OnnxDetector:
         classifier: Path | None = None,
         min_confidence: float | None = None,
         profile: DeckProfile | str | Path | None = None,
+        zoom_out: float | None = None,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.models import calibration_for, classifier_classes_for, classifier_path_for
@@ -565,6 +572,7 @@ class OnnxDetector:
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
         self.merge_gap = merge_gap
+        self.zoom_out: float | None = zoom_out
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -599,11 +607,32 @@ class OnnxDetector:
         answers = self.classifier.classify(frame_bgr, pp.frame_quads(raw, box))
         return [(float(s), card, conf) for s, (card, conf) in zip(raw.scores, answers, strict=True)]
 
+    def zoomed_out_outlines(
+        self, frame_bgr: npt.NDArray[np.uint8], scale: float
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The finder's outlines of ``frame_bgr`` seen as from further away: the frame in the middle of a
+        canvas ``scale`` times its size (letterbox grey), so each card spans fewer of the finder's input
+        pixels. Outlines (K, 4, 2) in the frame's own pixels, and their scores."""
+        h, w = frame_bgr.shape[:2]
+        big_h, big_w = round(h * scale), round(w * scale)
+        canvas = np.full((big_h, big_w, 3), pp.PAD_VALUE, np.uint8)
+        y0, x0 = (big_h - h) // 2, (big_w - w) // 2
+        canvas[y0 : y0 + h, x0 : x0 + w] = frame_bgr
+        raw, box = self._candidates(canvas)
+        quads = pp.frame_quads(raw, box) - np.array([x0, y0], np.float32)
+        return quads.astype(np.float32), np.asarray(raw.scores, np.float32)
+
     def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
         raw, box = self._candidates(frame_bgr)
         if self.classifier is not None:
             quads = pp.frame_quads(raw, box)
             dets = name_outlines(frame_bgr, quads, raw.scores, self.classifier, frame, self.min_confidence)
+            if not dets and self.zoom_out is not None:
+                # Nothing named: a card far larger in the frame than at the table (held up to the camera,
+                # photographed from near) is looked for again as from further away.
+                quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
+                if len(quads):
+                    dets = name_outlines(frame_bgr, quads, scores, self.classifier, frame, self.min_confidence)
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)

@@ -1,0 +1,305 @@
+"""Deck profiles (vision.deck_profile, vision.enrol_photos): files, hostile input, enrolment, and the reader.
+
+The reader without a profile must read exactly as it did before profiles existed: it asks the classifier
+for its logits only, and a detector that had a profile and dropped it reads like one that never had one.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from table.cards import Card
+from vision.deck_profile import (
+    FORMAT,
+    MAX_PROFILE_BYTES,
+    PROFILE_FILE,
+    CardPrototypes,
+    DeckProfile,
+    ProfileBuilder,
+    ProfileMatcher,
+    Prototype,
+    load_profile,
+    profile_folder,
+    save_profile,
+)
+from vision.enrol_photos import enrol_from_photos, read_photo_labels, split_halves
+from vision.errors import UserError
+from vision.models import default_model_path
+from vision.onnx_detector import FEATURES_OUTPUT, OnnxDetector
+from vision.sources.files import load_image
+
+DEV = Path(__file__).resolve().parent / "data" / "dev-photos"
+PHOTOS = [
+    "edje_test_IMG_2580.jpg",
+    "edje_test_cam_image2.jpg",
+    "edje_test_cam_image6.jpg",
+    "edje_train_cam_image42.jpg",
+]
+
+
+@pytest.fixture(scope="module")
+def detector() -> OnnxDetector:
+    return OnnxDetector(default_model_path(), threads=1)
+
+
+@pytest.fixture(scope="module")
+def enrolled(tmp_path_factory: pytest.TempPathFactory, detector: OnnxDetector) -> Path:
+    """A profile enrolled from the four dev photos' labels (15 cards)."""
+    out = tmp_path_factory.mktemp("decks") / "house"
+    result = enrol_from_photos(DEV, DEV / "labels.csv", "house", detector=detector, out=out, images=PHOTOS)
+    assert result.folder == out
+    return out
+
+
+def tiny_profile(width: int = 8) -> DeckProfile:
+    rng = np.random.default_rng(0)
+    cards = {}
+    images = {}
+    for name in ("Qh", "Qd", "B"):
+        protos = []
+        for corner in ("TL", "BR"):
+            rel = f"crops/{name}-{corner}.png"
+            images[rel] = rng.integers(0, 255, (64, 48, 3), dtype=np.uint8)
+            protos.append(Prototype(corner, rel, rng.random(width).astype(np.float32)))
+        face = f"crops/{name}-face.png"
+        images[face] = rng.integers(0, 255, (100, 72, 3), dtype=np.uint8)
+        cards[Card.parse(name)] = CardPrototypes(
+            protos, face, rng.random(width).astype(np.float32) if name == "B" else None
+        )
+    return DeckProfile(name="tiny", cards=cards, features=width, classifier_sha256="ab" * 32, images=images)
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    profile = tiny_profile()
+    path = save_profile(profile, tmp_path / "tiny")
+    assert path.name == PROFILE_FILE
+    assert (tmp_path / "tiny" / "crops" / "Qh-TL.png").is_file()
+    back = load_profile(tmp_path / "tiny", images=True)
+    assert back.name == "tiny" and back.features == 8 and len(back) == 3
+    assert [str(c) for c in back.card_list()] == ["Qd", "Qh", "B"]
+    for card, entry in profile.cards.items():
+        got = back.cards[card]
+        assert [p.corner for p in got.prototypes] == [p.corner for p in entry.prototypes]
+        for a, b in zip(got.prototypes, entry.prototypes, strict=True):
+            np.testing.assert_allclose(a.features, b.features, atol=1e-5)
+        assert (got.face_features is None) == (entry.face_features is None)
+    np.testing.assert_array_equal(back.images["crops/Qh-TL.png"], profile.images["crops/Qh-TL.png"])
+    doc = json.loads(path.read_text())
+    assert doc["format"] == FORMAT and doc["version"] == 1 and doc["created"]
+
+
+def test_profile_folder_is_under_decks(tmp_path: Path) -> None:
+    assert profile_folder(tmp_path, "house") == tmp_path / "decks" / "house"
+    for bad in ("../x", "", ".hidden", "a/b", "x" * 65):
+        with pytest.raises(UserError, match="deck name"):
+            profile_folder(tmp_path, bad)
+
+
+def test_missing_profile_is_one_clear_line(tmp_path: Path) -> None:
+    with pytest.raises(UserError) as err:
+        load_profile(tmp_path / "nope")
+    assert str(tmp_path / "nope" / PROFILE_FILE) in str(err.value) and "not found" in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    (tmp_path / PROFILE_FILE).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def _good_doc() -> dict[str, object]:
+    return {
+        "format": FORMAT,
+        "version": 1,
+        "name": "tiny",
+        "created": "2026-01-01T00:00:00+00:00",
+        "classifier": {"features": 2, "sha256": ""},
+        "cards": {"Qh": {"prototypes": [{"corner": "TL", "crop": "crops/Qh-TL.png", "features": [0.1, 0.2]}]}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "what"),
+    [
+        (lambda d: d.update(version=99), "newer"),
+        (lambda d: d.update(version="1"), "version"),
+        (lambda d: d.update(format="other"), "not a deck profile"),
+        (lambda d: d.update(cards={"Zz": {"prototypes": []}}), "not a card"),
+        (lambda d: d.update(cards=[]), "cards"),
+        (lambda d: d["cards"]["Qh"]["prototypes"][0].update(features=[0.1]), "2 numbers"),
+        (lambda d: d["cards"]["Qh"]["prototypes"][0].update(features=["a", "b"]), "numbers"),
+        (lambda d: d["cards"]["Qh"]["prototypes"][0].update(features=[1e400, 0]), "finite"),
+        (lambda d: d["cards"]["Qh"]["prototypes"][0].update(crop="../../etc/passwd.png"), "crop"),
+        (lambda d: d["cards"]["Qh"]["prototypes"][0].update(corner="XX"), "corner"),
+        (lambda d: d["classifier"].update(features=10**9), "width"),
+        (lambda d: d.update(name="../up"), "name"),
+    ],
+)
+def test_corrupt_profiles_are_refused(tmp_path: Path, change: object, what: str) -> None:
+    doc = _good_doc()
+    load_profile(_write(tmp_path, json.dumps(doc)))  # the unchanged document loads
+    change(doc)  # type: ignore[operator]
+    with pytest.raises(UserError) as err:
+        load_profile(_write(tmp_path, json.dumps(doc)))
+    message = str(err.value)
+    assert str(tmp_path / PROFILE_FILE) in message and what in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[" * 100_000 + "]" * 100_000,
+        json.dumps({"format": FORMAT, "a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": 1}}}}}}}}}),
+        "\udcff",
+        "null",
+    ],
+)
+def test_hostile_json_is_refused(tmp_path: Path, text: str) -> None:
+    (tmp_path / PROFILE_FILE).write_bytes(text.encode("utf-8", "surrogateescape"))
+    with pytest.raises(UserError, match="deck profile"):
+        load_profile(tmp_path)
+
+
+def test_huge_profile_is_refused_unread(tmp_path: Path) -> None:
+    with (tmp_path / PROFILE_FILE).open("wb") as fh:
+        fh.truncate(MAX_PROFILE_BYTES + 1)
+    with pytest.raises(UserError, match="too big"):
+        load_profile(tmp_path)
+
+
+def test_missing_crop_is_named(tmp_path: Path) -> None:
+    save_profile(tiny_profile(), tmp_path)
+    (tmp_path / "crops" / "Qd-BR.png").unlink()
+    load_profile(tmp_path)  # the features alone are enough to read with
+    with pytest.raises(UserError, match="Qd-BR.png"):
+        load_profile(tmp_path, images=True)
+
+
+def test_the_classifier_has_logits_and_features(detector: OnnxDetector) -> None:
+    assert detector.classifier is not None
+    names = [o.name for o in detector.classifier.session.get_outputs()]
+    assert names == ["logits", FEATURES_OUTPUT]
+    crops = np.random.default_rng(1).uniform(0, 1.2, (6, 3, 64, 48)).astype(np.float32)
+    logits_only = detector.classifier.session.run(["logits"], {"crops": crops})[0]
+    logits, feats = detector.classifier.run(crops)
+    assert np.array_equal(logits_only, logits)  # fetching the features changes no logit
+    assert feats.shape == (6, 128)
+
+
+def test_without_a_profile_the_reader_asks_for_logits_only(detector: OnnxDetector) -> None:
+    assert detector.classifier is not None and detector.classifier.profile is None
+    session = detector.classifier.session
+    asked: list[object] = []
+
+    class Spy:
+        def __getattr__(self, name: str) -> object:
+            return getattr(session, name)
+
+        def run(self, outputs: object, feeds: object) -> object:
+            asked.append(outputs)
+            return session.run(outputs, feeds)
+
+    detector.classifier.session = Spy()
+    try:
+        detector.detect(load_image(DEV / PHOTOS[1]))
+    finally:
+        detector.classifier.session = session
+    assert asked and all(a == ["logits"] for a in asked)
+
+
+def test_a_dropped_profile_reads_as_none_at_all(detector: OnnxDetector, enrolled: Path) -> None:
+    other = OnnxDetector(default_model_path(), threads=1, profile=enrolled)
+    assert other.classifier is not None
+    other.classifier.use_profile(None)
+    for photo in PHOTOS:
+        frame = load_image(DEV / photo)
+        assert other.detect(frame) == detector.detect(frame)
+
+
+def test_enrolment_from_photos(enrolled: Path) -> None:
+    profile = load_profile(enrolled, images=True)
+    labels = read_photo_labels(DEV / "labels.csv")
+    views: dict[str, int] = {}
+    for photo in PHOTOS:
+        for lab in labels[photo]:
+            views[str(lab.card)] = views.get(str(lab.card), 0) + 1
+    assert len(profile) == len(views) == 11  # 15 labelled cards, 4 of them in two photos
+    assert profile.features == 128
+    for card, entry in profile.cards.items():
+        assert len(entry.prototypes) == 2 * views[str(card)]  # both index corners of every view
+        assert {p.corner for p in entry.prototypes[:2]} in ({"TL", "BR"}, {"TR", "BL"})
+        assert entry.face == f"crops/{card}-face.png" and entry.face in profile.images
+        for p in entry.prototypes:
+            assert profile.images[p.crop].shape == (64, 48, 3)
+            assert abs(float(np.linalg.norm(p.features)) - 1.0) < 1e-3
+
+
+def test_the_reader_reads_with_a_profile(enrolled: Path) -> None:
+    reader = OnnxDetector(default_model_path(), threads=1, profile=enrolled)
+    found = reader.detect(load_image(DEV / "edje_test_cam_image2.jpg"))
+    assert sorted(str(d.card) for d in found) == ["Kc", "Kd", "Kh", "Ks"]
+
+
+def test_profile_matcher_prefers_the_enrolled_look() -> None:
+    """Two cards the classifier cannot tell apart: the prototypes decide."""
+    classes = ["Qh", "Qd", "B", "none"]
+    a, b = np.eye(4, dtype=np.float32)[0], np.eye(4, dtype=np.float32)[1]
+    profile = DeckProfile(
+        name="t",
+        features=4,
+        cards={
+            Card.parse("Qh"): CardPrototypes([Prototype("TL", "crops/Qh-TL.png", a)]),
+            Card.parse("Qd"): CardPrototypes([Prototype("TL", "crops/Qd-TL.png", b)]),
+        },
+    )
+    m = ProfileMatcher(profile, classes)
+    logits = np.array([[2.0, 2.0, -5.0, -5.0]], np.float32)
+    assert m.combine(logits, b[None] + 0.05)[0] == "Qd"
+    assert m.combine(logits, a[None] + 0.05)[0] == "Qh"
+    # a crop that sees no index stays unnamed, whatever it looks like
+    assert m.combine(np.array([[-5.0, -5.0, -5.0, 5.0]], np.float32), a[None])[0] == "none"
+
+
+def test_builder_missing_and_remove(detector: OnnxDetector) -> None:
+    frame = load_image(DEV / "edje_test_cam_image2.jpg")
+    quads, _ = detector.outlines(frame)
+    builder = ProfileBuilder.for_detector(detector)
+    builder.add("Kh", frame, quads[0])
+    builder.add(Card.parse("Kh"), frame, quads[0])  # a second view
+    assert [str(c) for c in builder.missing(["Kh", "Ks", "B"])] == ["Ks", "B"]
+    profile = builder.build("two-views")
+    assert len(profile.cards[Card.parse("Kh")].prototypes) == 4
+    builder.remove("Kh")
+    with pytest.raises(UserError, match="no card"):
+        builder.build("empty")
+
+
+def test_split_halves_is_stable() -> None:
+    names = read_photo_labels(DEV / "labels.csv")
+    a, b = split_halves(names)
+    assert a == sorted(names)[0::2] and b == sorted(names)[1::2]
+    assert split_halves(reversed(sorted(names))) == (a, b)
+
+
+def test_enrolment_of_nothing_is_an_error(tmp_path: Path, detector: OnnxDetector) -> None:
+    (tmp_path / "labels.csv").write_text("image,class,x_center,y_center,width,height\n")
+    with pytest.raises(UserError, match="no labelled card"):
+        enrol_from_photos(DEV, tmp_path / "labels.csv", "x", detector=detector)
+
+
+def test_reading_with_a_profile_needs_no_torch(enrolled: Path) -> None:
+    code = (
+        "import sys; from pathlib import Path; from vision.models import default_model_path;"
+        "from vision.onnx_detector import OnnxDetector; from vision.sources.files import load_image;"
+        f"d = OnnxDetector(default_model_path(), threads=1, profile=Path({str(enrolled)!r}));"
+        f"d.detect(load_image(Path({str(DEV / PHOTOS[0])!r})));"
+        "assert 'torch' not in sys.modules and 'onnx' not in sys.modules, 'torch or onnx imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
