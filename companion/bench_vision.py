@@ -39,6 +39,8 @@ from companion.summary import summary_line
 REPO = Path(__file__).resolve().parent.parent
 DEV_PHOTOS = REPO.parent / "shared" / "data" / "real-photos-dev" / "images"
 CHILD_TIMEOUT_S = 600
+# The deck profile (--vision-profile) reaches the ONNX child through this variable.
+PROFILE_ENV = "EUCHRE_TABLE_BENCH_PROFILE"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vision-images", type=Path, default=None, help=f"photos to detect on (default: {DEV_PHOTOS})")
     parser.add_argument("--vision-frames", type=int, default=10, help="how many photos (default 10)")
     parser.add_argument("--vision-runs", type=int, default=3, help="passes over the photos (default 3)")
+    parser.add_argument(
+        "--vision-profile", type=Path, default=None, help="read with this deck profile (ONNX backend; a folder)"
+    )
 
 
 @dataclass(frozen=True)
@@ -92,12 +97,21 @@ def _input_size(model: Path) -> int:
 
 
 def _run_child(
-    python: str, backend: str, model: Path, threads: int | None, photos: list[Path], runs: int, imgsz: int
+    python: str,
+    backend: str,
+    model: Path,
+    threads: int | None,
+    photos: list[Path],
+    runs: int,
+    imgsz: int,
+    profile: Path | None = None,
 ) -> ChildResult:
     cmd = [python, "-m", "companion.bench_vision", "--child", backend, str(model), str(threads or 0), str(runs)]
     cmd += [str(imgsz)]
     cmd += [str(p) for p in photos]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    if profile is not None and backend == "onnx":
+        env[PROFILE_ENV] = str(profile.resolve())
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, env=env, cwd=REPO)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
@@ -120,7 +134,7 @@ def bench_vision(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, ChildResult | None] = {}
     for n in (1, None):
         results[f"onnx_{n or 'default'}"] = _run_child(
-            sys.executable, "onnx", model, n, photos, args.vision_runs, imgsz
+            sys.executable, "onnx", model, n, photos, args.vision_runs, imgsz, args.vision_profile
         )
     python, why = _python_with_ultralytics()
     if python is None:
@@ -151,6 +165,7 @@ def bench_vision(args: argparse.Namespace) -> dict[str, Any]:
     print(
         summary_line(
             model=model.name,
+            profile=args.vision_profile.name if args.vision_profile is not None else "none",
             imgsz=imgsz,
             frames=len(photos) * args.vision_runs,
             onnx_threads_default=threads_used("onnx_default"),
@@ -179,7 +194,8 @@ def _child(backend: str, model: Path, threads: int, runs: int, imgsz: int, photo
     if backend == "onnx":
         from vision.onnx_detector import OnnxDetector
 
-        detector = OnnxDetector(model, threads=threads or None)
+        profile = os.environ.get(PROFILE_ENV)
+        detector = OnnxDetector(model, threads=threads or None, profile=Path(profile) if profile else None)
     else:
         from vision.ultralytics_detector import UltralyticsDetector
 

@@ -548,6 +548,10 @@ class ProfileMatcher:
         empty = np.zeros((0, profile.features), np.float32)
         self.prototypes = np.stack(rows).astype(np.float32) if rows else empty
         self.owner = np.asarray(owner, np.int64)
+        # Prototypes grouped by card, so one reduceat takes each card's nearest.
+        order = np.argsort(self.owner, kind="stable")
+        self.prototypes, self.owner = self.prototypes[order], self.owner[order]
+        self._cols, self._starts = np.unique(self.owner, return_index=True)
         self.faces = np.stack(face_rows).astype(np.float32) if face_rows else empty
         self.face_owner = np.asarray(face_owner, np.int64)
         self.enrolled = np.zeros(len(self.card_names), bool)
@@ -573,10 +577,9 @@ class ProfileMatcher:
         if self.centre is not None:
             f = self._unit_rows(f - self.centre)
         sims = f @ self.prototypes.T  # (n, m)
-        out = np.full((len(f), len(self.card_names)), -1.0, np.float32)
-        for col in np.unique(self.owner):
-            out[:, col] = sims[:, self.owner == col].max(axis=1)
-        out[:, ~self.enrolled] = self.unenrolled
+        out = np.full((len(f), len(self.card_names)), self.unenrolled, np.float32)
+        if len(self._cols):
+            out[:, self._cols] = np.maximum.reduceat(sims, self._starts, axis=1)
         return out
 
     def combine(self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5) -> tuple[str, float]:
