@@ -178,7 +178,7 @@ def _camera(c: Canvas, e: Enrolment, frame_bgr: Image | None) -> None:
         pts = [(c.px(ox + float(px) * scale), c.px(oy + float(py) * scale)) for px, py in card.quad]
         if card.id == asked:
             colour, width = GOLD, 4
-        elif card.state in (CardState.ENROLLED, CardState.KNOWN):
+        elif card.state is CardState.ENROLLED:
             colour, width = GREEN, 2
         elif card.state is CardState.SKIPPED:
             colour, width = (120, 120, 120), 1
@@ -189,7 +189,7 @@ def _camera(c: Canvas, e: Enrolment, frame_bgr: Image | None) -> None:
         cy = oy + float(card.quad[:, 1].mean()) * scale
         if card.id == asked:
             pill(c, "?", (cx, cy), 16, INK, GOLD)
-        elif card.card is not None and card.state in (CardState.ENROLLED, CardState.KNOWN):
+        elif card.card is not None and card.state is CardState.ENROLLED:
             pill(c, card_text(card.card), (cx, cy), 11, WHITE, (20, 110, 60))
     c.surface.set_clip(None)
 

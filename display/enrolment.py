@@ -177,7 +177,6 @@ class CardState(enum.Enum):
     READING = "reading"
     ASKING = "asking"  # waits for the players to name it
     ENROLLED = "enrolled"
-    KNOWN = "known"  # a card enrolled before, laid again
     SKIPPED = "skipped"  # the players said it is not a card of the deck
 
 

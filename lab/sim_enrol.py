@@ -9,8 +9,9 @@ same camera, light and noise as the game) and go to ``display.enrolment.Enrolmen
 A scripted player answers the questions from the ground truth with the panel's buttons, one press
 every :data:`PRESS_FRAMES` frames: a suit button until the right card is chosen (Alone for the Joker),
 then Call. A card the reader enrolled under a wrong name is taken back with Undo (the screen shows
-each name as read; a player sees the mistake) and then named. Time is the video's: frames over the
-frame rate, laying and taking away the cards included.
+each name as read; a player sees the mistake) and then named. A card the screen has still not got
+after :data:`NUDGE_AFTER` frames (the finder does not outline it) is pushed a little, as players do.
+Time is the video's: frames over the frame rate, laying and taking away the cards included.
 """
 
 from __future__ import annotations
