@@ -374,6 +374,8 @@ def name_outlines(
         _second_look(frame_bgr, quads, scores, classifier, readings, floor)
     if complete_cut:
         _complete_cut(frame_bgr, quads, scores, classifier, readings, floor)
+    if classifier.profile is not None and classifier.profile.reads_benny_faces:
+        _benny_by_face(frame_bgr, quads, classifier, readings, floor)
     # The Joker has no index common to decks (its corner shows a picture, a star or a word), so a
     # calibrated reading of it must reach a line of its own.
     joker_floor = max(floor, MIN_JOKER_CONFIDENCE) if classifier.calibration is not None else floor
@@ -470,6 +472,40 @@ def _complete_cut(
         if new is not None:
             readings[i] = [new]
             named.add(new[1])
+
+
+def _benny_by_face(
+    frame_bgr: npt.NDArray[np.uint8],
+    quads: npt.NDArray[np.float32],
+    classifier: CornerClassifier,
+    readings: list[list[Reading]],
+    floor: float,
+) -> None:
+    """With a deck profile that knows the Joker's face: the outline that names no other card surely and
+    whose face is most like the Joker's (``ProfileMatcher.benny_margin``) is read as the Joker (in place)."""
+    from vision.deck_profile import BENNY_FACE_CONFIDENCE, face_crop
+
+    assert classifier.profile is not None
+    joker_line = max(floor, MIN_JOKER_CONFIDENCE)
+    if any(c is not None and c.is_benny and p >= joker_line for per in readings for _, c, p in per):
+        return  # the corners read it already
+    open_ = [i for i, per in enumerate(readings) if not any(c is not None and p >= floor for _, c, p in per)]
+    open_ += [i for i, per in enumerate(readings) if len(per) == 1 and per[0][1] is not None and per[0][1].is_benny]
+    if not open_:
+        return
+    from vision import cardcrop
+
+    faces = np.stack([cardcrop.normalise_crop(face_crop(frame_bgr, quads[i])) for i in open_]).astype(np.float32)
+    _, feats = classifier.run(faces)
+    margins = classifier.profile.benny_margin(feats)
+    best = int(np.argmax(margins))
+    if margins[best] < classifier.profile.face_margin:
+        return
+    i = open_[best]
+    quad, card, p = readings[i][0]
+    benny = next(c for c in classifier.cards.values() if c.is_benny)
+    # A deck holds one Joker: only the outline most like it is read so.
+    readings[i] = [(cardcrop.order_corners(quads[i]), benny, max(p if card == benny else 0.0, BENNY_FACE_CONFIDENCE))]
 
 
 def _sure_readings(

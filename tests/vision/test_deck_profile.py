@@ -70,7 +70,7 @@ def tiny_profile(width: int = 8) -> DeckProfile:
         face = f"crops/{name}-face.png"
         images[face] = rng.integers(0, 255, (100, 72, 3), dtype=np.uint8)
         cards[Card.parse(name)] = CardPrototypes(
-            protos, face, rng.random(width).astype(np.float32) if name == "B" else None
+            protos, face, rng.random((2, width)).astype(np.float32) if name == "B" else None
         )
     return DeckProfile(name="tiny", cards=cards, features=width, classifier_sha256="ab" * 32, images=images)
 
@@ -236,6 +236,7 @@ def test_enrolment_from_photos(enrolled: Path) -> None:
         assert len(entry.prototypes) == 2 * views[str(card)]  # both index corners of every view
         assert {p.corner for p in entry.prototypes[:2]} in ({"TL", "BR"}, {"TR", "BL"})
         assert entry.face == f"crops/{card}-face.png" and entry.face in profile.images
+        assert entry.face_features is not None and entry.face_features.shape == (2 * views[str(card)], 128)
         for p in entry.prototypes:
             assert profile.images[p.crop].shape == (64, 48, 3)
             assert abs(float(np.linalg.norm(p.features)) - 1.0) < 1e-3
@@ -265,6 +266,28 @@ def test_profile_matcher_prefers_the_enrolled_look() -> None:
     assert m.combine(logits, a[None] + 0.05)[0] == "Qh"
     # a crop that sees no index stays unnamed, whatever it looks like
     assert m.combine(np.array([[-5.0, -5.0, -5.0, 5.0]], np.float32), a[None])[0] == "none"
+
+
+def test_the_joker_is_read_by_its_face() -> None:
+    classes = ["Qh", "Qd", "B", "none"]
+    eye = np.eye(4, dtype=np.float32)
+    profile = DeckProfile(
+        name="t",
+        features=4,
+        cards={
+            Card.parse("Qh"): CardPrototypes([Prototype("TL", "crops/Qh-TL.png", eye[0])], None, eye[[0]]),
+            Card.parse("B"): CardPrototypes([Prototype("TL", "crops/B-TL.png", eye[2])], None, eye[[2, 3]]),
+        },
+    )
+    m = ProfileMatcher(profile, classes)
+    assert m.reads_benny_faces
+    margins = m.benny_margin(np.stack([eye[2], eye[3], eye[0], eye[1]]))
+    assert margins[0] > m.face_margin and margins[1] > m.face_margin  # either way up
+    assert margins[2] < 0 and abs(float(margins[3])) < 1e-6
+    without_faces = DeckProfile(
+        name="t", features=4, cards={c: CardPrototypes(e.prototypes) for c, e in profile.cards.items()}
+    )
+    assert not ProfileMatcher(without_faces, classes).reads_benny_faces
 
 
 def test_builder_missing_and_remove(detector: OnnxDetector) -> None:
