@@ -61,16 +61,29 @@ def render_frame(
     return degrade(rng, img, strength=0.5), quads
 
 
-def enrol_deck(deck: str, art: Path, detector: OnnxDetector, seed: int = 0) -> tuple[DeckProfile, list[str]]:
-    """The deck's profile from rendered enrolment frames, and the cards never outlined."""
+def enrol_deck(
+    deck: str, art: Path, detector: OnnxDetector, seed: int = 0, views: int = 1
+) -> tuple[DeckProfile, list[str]]:
+    """The deck's profile from rendered enrolment frames (the deck laid out ``views`` times), and the cards
+    never outlined."""
     fs = load_manifest(art, {deck})
     if deck not in fs.faces:
         raise SystemExit(f"{deck}: no faces in {art}")
     faces = fs.faces[deck]
     builder = ProfileBuilder.for_detector(detector)
+    rng = np.random.default_rng(SEED_ENROL + seed)
+    missed: set[str] = set()
+    for _ in range(views):
+        missed |= _lay_out(faces, builder, detector, rng)
+    return builder.build(deck), sorted(missed)
+
+
+def _lay_out(
+    faces: dict[str, npt.NDArray[np.uint8]], builder: ProfileBuilder, detector: OnnxDetector, rng: np.random.Generator
+) -> set[str]:
+    """Lay the deck out once, six cards a frame; the cards never outlined."""
     todo = sorted(faces)
     tries = dict.fromkeys(todo, 0)
-    rng = np.random.default_rng(SEED_ENROL + seed)
     while todo:
         batch, todo = todo[:6], todo[6:]
         frame, quads = render_frame(rng, [faces[c] for c in batch])
@@ -90,8 +103,7 @@ def enrol_deck(deck: str, art: Path, detector: OnnxDetector, seed: int = 0) -> t
                 tries[card] += 1
                 if tries[card] < 3:
                     todo.append(card)
-    missed = [c for c in sorted(faces) if tries[c] >= 3]
-    return builder.build(deck), missed
+    return {c for c in faces if tries[c] >= 3}
 
 
 def fit_profile_calibration(tests: Path, profiles: Path, decks: list[str], write: Path | None) -> None:
@@ -124,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--art", type=Path, default=Path("work-data/art"))
     parser.add_argument("--out", type=Path, required=True, help="the profile's folder (with --fit: profiles' root)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--views", type=int, default=1, help="lay the deck out this many times (default 1)")
     parser.add_argument(
         "--fit",
         type=Path,
@@ -137,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         fit_profile_calibration(args.fit, args.out, args.deck.split(","), args.write)
         return 0
     detector = OnnxDetector(default_model_path(), threads=1)
-    profile, missed = enrol_deck(args.deck, args.art, detector, args.seed)
+    profile, missed = enrol_deck(args.deck, args.art, detector, args.seed, args.views)
     save_profile(profile, args.out)
     print(f"deck={args.deck} cards={len(profile)} missed={' '.join(missed) or '-'} out={args.out}")
     return 0
