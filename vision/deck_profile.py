@@ -36,7 +36,8 @@ API (stable; the enrolment screen builds on it):
 - :func:`save_profile` ``(profile, folder)`` writes the files above into ``folder`` (made if needed).
 - :func:`load_profile` ``(folder) -> DeckProfile``: a missing, corrupt or hostile profile raises
   ``vision.errors.UserError`` with one line naming the file and what is wrong.
-- :func:`profile_folder` ``(data_dir, name)``: ``<data_dir>/decks/<name>``; :func:`check_name`.
+- :func:`profile_folder` ``(data_dir, name)``: ``<data_dir>/decks/<name>``; :func:`check_name`;
+  :func:`configured_profile` ``(data_dir, deck)``: the profile ``[camera] deck`` names, or None.
 - :class:`ProfileBuilder` ``(classifier)`` (a ``vision.onnx_detector.CornerClassifier``; or
   ``ProfileBuilder.for_detector(detector)``): ``add(card, frame_bgr, quad)`` adds one card seen in a
   frame (``quad``: its (4, 2) float32 outline in frame pixels, as ``OnnxDetector.outlines`` gives;
@@ -329,6 +330,19 @@ def load_profile(folder: str | Path, images: bool = False) -> DeckProfile:
                     raise UserError(f"{folder / rel}: crop of the deck profile missing or unreadable")
                 profile.images[rel] = np.asarray(image, np.uint8)
     return profile
+
+
+def configured_profile(data_dir: str | Path, deck: str) -> DeckProfile | None:
+    """The profile the config's ``[camera] deck`` names, from ``<data_dir>/decks/<deck>`` (None: no deck named).
+
+    A missing or corrupt profile raises UserError, one line naming the deck and the file.
+    """
+    if not deck:
+        return None
+    try:
+        return load_profile(profile_folder(data_dir, deck))
+    except UserError as exc:
+        raise UserError(f"[camera] deck = {deck!r}: {exc}") from None
 
 
 def resolve_profile(profile: DeckProfile | str | Path | None) -> DeckProfile | None:

@@ -24,6 +24,7 @@ from vision.deck_profile import (
     ProfileBuilder,
     ProfileMatcher,
     Prototype,
+    configured_profile,
     load_profile,
     profile_folder,
     save_profile,
@@ -99,6 +100,16 @@ def test_profile_folder_is_under_decks(tmp_path: Path) -> None:
     for bad in ("../x", "", ".hidden", "a/b", "x" * 65):
         with pytest.raises(UserError, match="deck name"):
             profile_folder(tmp_path, bad)
+
+
+def test_the_configured_deck(tmp_path: Path) -> None:
+    assert configured_profile(tmp_path, "") is None
+    with pytest.raises(UserError) as err:
+        configured_profile(tmp_path, "house")
+    assert "[camera] deck = 'house'" in str(err.value) and "decks/house/profile.json" in str(err.value)
+    save_profile(tiny_profile(), profile_folder(tmp_path, "house"))
+    profile = configured_profile(tmp_path, "house")
+    assert profile is not None and profile.name == "tiny"
 
 
 def test_missing_profile_is_one_clear_line(tmp_path: Path) -> None:
