@@ -435,6 +435,7 @@ class App:
             score_style=p.score_style,
             rules=p.session.match.rules,
         )
+        self.view = p.session.dress(self.view)  # the declarations offered now, and a question the panel is in
         if self.notice:
             self.view = dataclasses.replace(self.view, announcement=self.notice)
         if self.question is not None:

@@ -23,8 +23,23 @@ The mapping rules, in one place:
 - ``CardLifted`` of the last card played, while its trick is still open, is
   a card taken back before the trick was turned: ``Undo``.
 - Buttons: Pass, Call (order up / name the chosen suit), a suit, suit-cycle,
-  Alone (arms the next call, or declares the maker alone after the call),
-  Undo, New game, and the renege decision (see ``display.actions.in_context``).
+  Alone, Undo, New game, and the renege decision (see ``display.actions.in_context``).
+- Declarations, each in at most three presses, offered (``offers``) only where the
+  rules and the moment allow them:
+  - bidding: Alone arms the next call (Alone, Call: order up alone); in round 2
+    (or naming trump under a turned-up Benny) Call with no suit chosen asks
+    "no trump?" where the rules play it, and Call again names it. The dealer's
+    partner who orders up goes alone where the rules say so (Canadian loner).
+  - after trump, before the lead: Alone asks who goes alone, the maker first;
+    Alone again steps to the next seat allowed, a suit button picks the seat that
+    suit stands for (``display.actions.SEAT_SUITS``), Call declares it, Pass
+    drops it. So a defender goes alone while the maker plays with a partner.
+  - the declarations menu (hold Alone, a Declare button, E): blind lone, call for
+    best, farmer's hand (going under), nines and tens (redeal or swap), misdeal;
+    a suit button (or Call for the fifth) picks the item, a suit button then picks
+    the seat that claims it.
+  A refused declaration is submitted as the table made it, and the engine's
+  refusal (an irregularity naming the reason) is what the table sees and hears.
 - Misdeal asks first (``misdeal_asked``); pressed again within
   ``MISDEAL_CONFIRM_S`` while the same deal is in progress, it becomes
   ``Misdeal()``: the deal is void and its dealer deals again. Any other press
@@ -34,6 +49,7 @@ The mapping rules, in one place:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -43,14 +59,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from display.actions import Action, ButtonAction, in_context, next_suit
+from display import phrases
+from display.actions import SEAT_SUITS, SUIT_ORDER, Action, ButtonAction, in_context, next_suit, seat_of_suit
+from display.view import Choice, Offer, ScoreboardView
 from table.announcements import Announcement, Expect
-from table.cards import Card, Suit, deck
+from table.cards import Card, Rank, Suit, deck
 from table.deal import DealRecord, Phase
 from table.inputs import (
     AcceptPenalty,
     Discard,
     DismissRenege,
+    Exchange,
     GoAlone,
     Input,
     Misdeal,
@@ -240,6 +259,28 @@ def look_alikes(card: Card, deck_cards: Sequence[Card]) -> list[Card]:
 
 
 @dataclass
+class _Pick:
+    """A question the panel is in the middle of: whose go alone, the declarations menu, whose claim, no trump?"""
+
+    kind: str  # "alone", "menu", "seat" (who claims ``item``), "no_trump"
+    deal: int  # the deal it is about
+    phase: Phase  # the phase it was asked in: it lapses when the deal moves on
+    item: str = ""
+    seat: int | None = None
+    seats: tuple[int, ...] = ()  # the seats that may answer a "seat" question (all four where any may)
+
+
+# The menu's items are picked by these buttons, in this order.
+_MENU_KEYS: tuple[Action, ...] = (*(Action(ButtonAction.SUIT, s) for s in SUIT_ORDER), Action(ButtonAction.CALL))
+_WINDOW = (Phase.DISCARD, Phase.GO_ALONE)
+_BEFORE_LEAD = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND, *_WINDOW)
+
+
+def _key_label(action: Action) -> str:
+    return action.suit.symbol if action.suit is not None else action.kind.value.capitalize()
+
+
+@dataclass
 class SessionNotes:
     """What the session has to say that is not an engine announcement (for the screen's last line)."""
 
@@ -285,6 +326,7 @@ class TableSession:
         self._clock = clock
         # Misdeal pressed once: (when, the number of the deal it would void), until confirmed, cancelled or stale.
         self._misdeal_asked: tuple[float, int] | None = None
+        self._pick: _Pick | None = None
 
     # ---- the one way in ----
 
@@ -328,6 +370,7 @@ class TableSession:
         self.alone_armed = False
         self.alone_candidate = None
         self.chosen_suit = None
+        self._pick = None
 
     # ---- a restart on a recording: judge it again from the first frame ----
 
@@ -481,6 +524,7 @@ class TableSession:
         self._script = script_number
         now = self._clock() if now is None else now
         if action.kind is ButtonAction.MISDEAL:
+            self._pick = None
             self._misdeal(frame, now)
             return
         if self._misdeal_asked is not None:  # any other press: the deal goes on
@@ -491,6 +535,9 @@ class TableSession:
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
+        if self.pick is not None and self._answer(action, frame):
+            return
+        self._pick = None
         kind, seat = action.kind, expected.seat
         phase = self.match.phase
         bidding = expected.expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2, Expect.NAME_TRUMP_BLIND)
@@ -505,23 +552,23 @@ class TableSession:
         elif kind is ButtonAction.DISMISS_RENEGE:
             if self.match.view().pending_renege is not None:
                 self.submit(DismissRenege(), frame=frame, source="button", script=self._script)
+        elif kind is ButtonAction.DECLARE:
+            self._open_menu()
         elif kind is ButtonAction.PASS and bidding and seat is not None:
             self.submit(Pass(seat), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.CALL and bidding and seat is not None:
             self._call(seat, expected.expected, None, frame)
         elif kind is ButtonAction.SUIT and bidding and seat is not None and action.suit is not None:
             self._call(seat, expected.expected, action.suit, frame)
+        elif kind is ButtonAction.SUIT and phase in _WINDOW and action.suit is not None:
+            self._pick_alone(seat_of_suit(action.suit))
         elif kind is ButtonAction.SUIT_CYCLE and bidding:
             up = expected.up_card
             skip = up.suit if up is not None and expected.expected is Expect.BID_ROUND_2 else None
             self.chosen_suit = next_suit(self.chosen_suit, skip)
             self.notes.messages.append(f"suit chosen: {self.chosen_suit.noun}")
-        elif kind is ButtonAction.CALL and self.alone_candidate is not None and not bidding:
-            candidate, self.alone_candidate = self.alone_candidate, None
-            if candidate in self.match.view().may_go_alone:
-                self.submit(GoAlone(candidate), frame=frame, source="button", script=self._script)
         elif kind is ButtonAction.ALONE:
-            self._alone(bidding, phase, frame)
+            self._alone(bidding, phase)
         elif kind is ButtonAction.NEXT_READING:
             self._next_reading(frame)
 
@@ -530,6 +577,9 @@ class TableSession:
         if expected is Expect.BID_ROUND_1:
             up = self.match.expected.up_card
             if suit is None or (up is not None and suit is up.suit):
+                rules = self.match.rules
+                if rules.dealer_partner_must_go_alone and seat == (self.match.dealer + 2) % 4:
+                    alone = True  # the Canadian loner: the dealer's partner who orders up plays alone
                 self.submit(OrderUp(seat, alone), frame=frame, source="button", script=self._script)
             else:
                 self.notes.messages.append("round 1: only the up-card's suit can be ordered up")
@@ -537,36 +587,252 @@ class TableSession:
         else:
             chosen = suit if suit is not None else self.chosen_suit
             if chosen is None:
-                self.notes.messages.append("choose a suit first")
+                if self.match.rules.no_trump:
+                    self._ask("no_trump", "No trump? Call again to name it, or press a suit")
+                else:
+                    self.notes.messages.append("choose a suit first")
                 return
             self.submit(NameTrump(seat, chosen, alone), frame=frame, source="button", script=self._script)
         self.alone_armed = False
         self.chosen_suit = None
 
-    def _alone(self, bidding: bool, phase: Phase, frame: int | None) -> None:
+    def _alone(self, bidding: bool, phase: Phase) -> None:
         if bidding:
             self.alone_armed = not self.alone_armed
             self.notes.messages.append("alone: armed for the next call" if self.alone_armed else "alone: off")
             return
+        if phase not in _WINDOW:
+            self.notes.messages.append("going alone is declared after trump is made and before the first lead")
+            return
         view = self.match.view()
-        maker = view.maker_seat
-        if phase not in (Phase.GO_ALONE, Phase.DISCARD):
-            return
-        if maker is not None and maker in view.may_go_alone:
-            self.submit(GoAlone(maker), frame=frame, source="button", script=self._script)
-            return
-        # The maker is alone already (or may not be): a defender may go alone where the rules allow.
-        # One panel serves the table, so Alone picks the defender in turn and Call confirms.
-        others = [s for s in view.may_go_alone if s != maker]
-        if not others:
+        if not view.may_go_alone:
             self.notes.messages.append("nobody else may go alone now")
             return
-        if self.alone_candidate in others:
-            self.alone_candidate = others[(others.index(self.alone_candidate) + 1) % len(others)]
+        maker = view.maker_seat
+        first = maker if maker in view.may_go_alone else self._next_allowed(maker if maker is not None else 0)
+        self._pick_alone(first)
+
+    def _next_allowed(self, seat: int) -> int:
+        """The first seat clockwise after ``seat`` that may go alone now (``seat`` itself if none other may)."""
+        allowed = self.match.view().may_go_alone
+        for k in range(1, 5):
+            if (seat + k) % 4 in allowed:
+                return (seat + k) % 4
+        return seat
+
+    def _pick_alone(self, seat: int) -> None:
+        """Ask whether ``seat`` goes alone (Call declares it); a seat that may not is refused by the engine."""
+        view = self.match.view()
+        if seat not in view.may_go_alone:
+            if view.may_go_alone or seat in view.alone_seats:
+                self.submit(GoAlone(seat), source="button", script=self._script)  # the engine says why not
+            else:
+                self.notes.messages.append("nobody else may go alone now")
+            self._pick = None
+            return
+        self.alone_candidate = seat
+        self._ask("alone", f"{self.names[seat]} alone? Call to confirm, Alone for another player", seat=seat)
+
+    # ---- questions: whose go alone, the declarations menu, whose claim, no trump ----
+
+    def _ask(self, kind: str, note: str, **fields: Any) -> None:
+        deal = self._deal_in_progress()
+        self._pick = _Pick(kind, deal.number if deal is not None else -1, self.match.phase, **fields)
+        self.notes.messages.append(note)
+
+    @property
+    def pick(self) -> _Pick | None:
+        """The question the panel is in the middle of, or None (a question lapses when its deal moves on)."""
+        p = self._pick
+        if p is None:
+            return None
+        deal = self._deal_in_progress()
+        phase = self.match.phase
+        same_phase = phase is p.phase or (phase in _WINDOW and p.phase in _WINDOW)
+        if deal is None or deal.number != p.deal or not same_phase:
+            return None
+        return p
+
+    def _answer(self, action: Action, frame: int | None) -> bool:
+        """A press while a question is open: True when it answered (or closed) the question."""
+        p = self.pick
+        assert p is not None
+        kind = action.kind
+        if kind in (ButtonAction.PASS, ButtonAction.UNDO) or (kind is ButtonAction.DECLARE and p.kind == "menu"):
+            self._pick = None
+            self.alone_candidate = None
+            self.notes.messages.append("nobody goes alone" if p.kind == "alone" else "declaration dropped")
+            return True
+        if p.kind == "alone":
+            if kind is ButtonAction.ALONE and p.seat is not None:
+                self._pick_alone(self._next_allowed(p.seat))
+                return True
+            same = kind is ButtonAction.SUIT and action.suit is not None and seat_of_suit(action.suit) == p.seat
+            if kind is ButtonAction.SUIT and action.suit is not None and not same:
+                self._pick_alone(seat_of_suit(action.suit))
+                return True
+            if (kind is ButtonAction.CALL or same) and p.seat is not None:  # the seat's suit again: a second tap
+                self._pick = None
+                self.alone_candidate = None
+                self.submit(GoAlone(p.seat), frame=frame, source="button", script=self._script)
+                return True
+            return False
+        if p.kind == "menu":
+            if action in _MENU_KEYS:
+                items = self.declarations()
+                i = _MENU_KEYS.index(action)
+                if i < len(items):
+                    self._choose(items[i][0], frame)
+                else:
+                    self.notes.messages.append("no declaration on that button now")
+                return True
+            return False
+        if p.kind == "seat":
+            if kind is ButtonAction.SUIT and action.suit is not None:
+                seat = seat_of_suit(action.suit)
+                if seat in p.seats:
+                    self._pick = None
+                    self._declare(p.item, seat, frame)
+                else:
+                    label = phrases.declaration_label(p.item, self.names)
+                    self.notes.messages.append(f"{self.names[seat]} may not declare that: {label}")
+                return True
+            if kind is ButtonAction.DECLARE:
+                self._open_menu()
+                return True
+            return False
+        if p.kind == "no_trump" and kind is ButtonAction.CALL:
+            turn = self.match.expected.seat
+            self._pick = None
+            if turn is not None:
+                self.submit(NameTrump(turn, None, self.alone_armed), frame=frame, source="button", script=self._script)
+            self.alone_armed = False
+            return True
+        return False
+
+    def declarations(self) -> list[tuple[str, int | None]]:
+        """The declarations menu's items now, in their order: (item, the seat that makes it where only one may).
+
+        Items: "blind_lone" (the dealer who turned up a jack, before any bid), "call_for_best" (a lone
+        player, before the lead), "farmers_hand", "nines_and_tens" (a redeal), "nines_swap" (a swap with
+        the kitty), all before the first lead and where the rules play them, and "misdeal" (any time in a deal).
+        """
+        deal = self._deal_in_progress()
+        if deal is None:
+            return []
+        rules, phase = self.match.rules, self.match.phase
+        before_lead = phase in _BEFORE_LEAD and not (deal.tricks and deal.tricks[0])
+        items: list[tuple[str, int | None]] = []
+        up = deal.up_card
+        jack_up = up is not None and up.rank is Rank.JACK
+        if rules.blind_lone and phase is Phase.BID_ROUND_1 and not deal.calls and jack_up:
+            items.append(("blind_lone", deal.dealer))
+        if rules.call_for_best and phase in _WINDOW and deal.alone_seats and before_lead:
+            loners = deal.alone_seats
+            items.append(("call_for_best", loners[0] if len(loners) == 1 else None))
+        if rules.farmers_hand and before_lead:
+            items.append(("farmers_hand", None))
+        if rules.nines_and_tens and before_lead:
+            items += [("nines_and_tens", None), ("nines_swap", None)]
+        items.append(("misdeal", None))
+        return items
+
+    def _open_menu(self) -> None:
+        items = self.declarations()
+        if not items:
+            self.notes.messages.append(f"no deal in progress: {self.names[self.match.dealer]} deals next")
+            return
+        self._ask("menu", "Declare: press the button beside what to declare, Pass to leave")
+
+    def _choose(self, item: str, frame: int | None) -> None:
+        seat = dict(self.declarations()).get(item)
+        if item == "misdeal":
+            self._pick = None
+            self.submit(Misdeal(), frame=frame, source="button", script=self._script)
+        elif seat is not None:
+            self._pick = None
+            self._declare(item, seat, frame)
         else:
-            self.alone_candidate = others[0]
-        who = self.names[self.alone_candidate]
-        self.notes.messages.append(f"{who} alone? Call to confirm, Alone for another player")
+            deal = self._deal_in_progress()
+            seats = deal.alone_seats if item == "call_for_best" and deal is not None else (0, 1, 2, 3)
+            label = phrases.declaration_label(item, self.names)
+            self._ask("seat", f"{label}: whose? Press that player's suit", item=item, seats=tuple(sorted(seats)))
+
+    def _declare(self, item: str, seat: int, frame: int | None) -> None:
+        inp: Input
+        if item == "blind_lone":
+            inp = GoAlone(seat)  # before any bid, the dealer's Alone is the blind lone
+        elif item == "nines_and_tens":
+            inp = Misdeal(nines_and_tens=seat)
+        elif item == "nines_swap":
+            inp = Exchange(seat, "nines_and_tens")
+        else:
+            inp = Exchange(seat, item)
+        self.submit(inp, frame=frame, source="button", script=self._script)
+        self.notes.messages.append(phrases.declaration_label(item, self.names, seat))
+
+    # ---- what the screen offers ----
+
+    def offers(self) -> tuple[Offer, ...]:
+        """The declarations the table may make now, for the prompt line (each a touch button as well)."""
+        if self.pick is not None:
+            return ()
+        e = self.match.expected
+        out: list[Offer] = []
+        if e.expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2, Expect.NAME_TRUMP_BLIND) and e.seat is not None:
+            label = "Alone: on" if self.alone_armed else "Alone"
+            out.append(Offer(label, "Alone", Action(ButtonAction.ALONE), selected=self.alone_armed))
+            if e.expected is not Expect.BID_ROUND_1 and self.match.rules.no_trump and self.chosen_suit is None:
+                out.append(Offer("No trump", "Call", Action(ButtonAction.CALL)))
+        elif self.match.phase in _WINDOW and self.match.view().may_go_alone:
+            out.append(Offer("Alone", "Alone", Action(ButtonAction.ALONE)))
+        if self.match.phase in _BEFORE_LEAD and self.declarations():
+            out.append(Offer("Declare\u2026", "hold Alone", Action(ButtonAction.DECLARE)))
+        return tuple(out)
+
+    def choice(self) -> Choice | None:
+        """The open question as the screen shows it, or None."""
+        p = self.pick
+        if p is None:
+            return None
+        names = self.names
+        if p.kind == "alone":
+            view = self.match.view()
+            options = tuple(
+                Offer(
+                    phrases.alone_option_label(s, view.maker_seat, names),
+                    SEAT_SUITS[s].symbol,
+                    Action(ButtonAction.SUIT, SEAT_SUITS[s]),
+                    selected=s == p.seat,
+                )
+                for s in range(4)
+                if s in view.may_go_alone
+            )
+            hint = "Call or a second tap: confirm \u00b7 Alone: next \u00b7 Pass: nobody"
+            return Choice("Who goes alone?", options, hint)
+        if p.kind == "menu":
+            options = tuple(
+                Offer(phrases.declaration_label(item, names, seat), _key_label(key), key)
+                for (item, seat), key in zip(self.declarations(), _MENU_KEYS, strict=False)
+            )
+            return Choice("Declare", options, "Pass: back")
+        if p.kind == "seat":
+            options = tuple(
+                Offer(names[s], SEAT_SUITS[s].symbol, Action(ButtonAction.SUIT, SEAT_SUITS[s])) for s in p.seats
+            )
+            hint = "Whose? Press the player's suit \u00b7 Pass: back"
+            return Choice(phrases.declaration_label(p.item, names), options, hint)
+        seat = self.match.expected.seat
+        who = names[seat] if seat is not None else "Table"
+        alone = " alone" if self.alone_armed else ""
+        option = Offer(f"{who}: no trump{alone}", "Call", Action(ButtonAction.CALL), selected=True)
+        return Choice("No trump?", (option,), "Call: confirm \u00b7 a suit: name it \u00b7 Pass: pass")
+
+    def dress(self, view: ScoreboardView) -> ScoreboardView:
+        """``view`` with what the panel offers now and the question it is in the middle of."""
+        if view.renege is not None:
+            return view
+        return dataclasses.replace(view, offers=self.offers(), choice=self.choice())
 
     def _deal_in_progress(self) -> DealRecord | None:
         """The deal being played now, or None between deals (``Match.last_deal``: no copy of every deal)."""

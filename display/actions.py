@@ -5,6 +5,8 @@ becomes `table.inputs.Pass(seat)` there. Buttons are reused by context so a
 small panel is enough: while a renege alert is up, Call accepts the penalty
 and Pass dismisses it (`in_context`). Holding Undo starts a new game.
 Misdeal voids the deal in progress only when pressed again to confirm.
+Holding Alone (or a Declare button, or the E key) opens the declarations
+menu, whose items and seats the suit buttons pick (`SEAT_SUITS`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class ButtonAction(enum.Enum):
     DISMISS_RENEGE = "dismiss_renege"
     NEXT_READING = "next_reading"  # step a misread card through the camera's likely alternatives
     MISDEAL = "misdeal"  # void the deal in progress (pressed twice: the second press confirms)
+    DECLARE = "declare"  # the declarations menu (blind lone, farmer's hand, nines and tens, call for best, misdeal)
     # keyboard only: things about the screen and sound, not the game
     TOGGLE_MUTE = "toggle_mute"
     TOGGLE_SCORE_STYLE = "toggle_score_style"
@@ -58,6 +61,15 @@ def in_context(action: Action, renege_pending: bool) -> Action:
 
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+# Where a declaration needs a seat (who goes alone, who holds the farmer's hand), seat k is picked with the suit
+# button SEAT_SUITS[k]: seat 0 clubs, seat 1 diamonds, seat 2 hearts, seat 3 spades. The screen shows each seat's.
+SEAT_SUITS: tuple[Suit, ...] = SUIT_ORDER
+
+
+def seat_of_suit(suit: Suit) -> int:
+    """The seat a suit button picks where a declaration asks whose it is."""
+    return SEAT_SUITS.index(suit)
 
 
 def next_suit(current: Suit | None, skip: Suit | None = None) -> Suit:

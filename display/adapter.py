@@ -118,7 +118,7 @@ def build_view(
         trick_number=_trick_number(match, alone) if stage is Stage.PLAYING else 0,
         up_card=match.up_card if stage is Stage.BIDDING else None,
         up_card_turned_down=match.phase in (Phase.BID_ROUND_2,),
-        prompt=phrases.prompt_text(match.expected, names, match.dealer),
+        prompt=phrases.prompt_text(_prompt(match), names, match.dealer),
         announcement=_last_words(recent, names, match.trump, match.dealer) or fallback_announcement,
         result=_result(match, recent, names, last_row),
         winner=match.winner,
@@ -129,6 +129,14 @@ def build_view(
         muted=muted,
         score_style=score_style,
     )
+
+
+def _prompt(match: MatchView) -> Prompt:
+    """What the engine waits for; before the first lead, while someone may still go alone, that is said first."""
+    e = match.expected
+    if match.phase is Phase.GO_ALONE and match.may_go_alone and e.expected is Expect.LEAD and not match.current_trick:
+        return Prompt(e.seat, Expect.GO_ALONE)
+    return e
 
 
 def _trump_state(

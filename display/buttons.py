@@ -51,16 +51,18 @@ BUTTON_ACTIONS: Mapping[str, tuple[Action, Action | None]] = MappingProxyType({
     "diamonds": (Action(_A.SUIT, Suit.DIAMONDS), None),
     "hearts": (Action(_A.SUIT, Suit.HEARTS), None),
     "spades": (Action(_A.SUIT, Suit.SPADES), None),
-    "alone": (Action(_A.ALONE), None),
+    "alone": (Action(_A.ALONE), Action(_A.DECLARE)),  # held: the declarations menu
     "undo": (Action(_A.UNDO), Action(_A.NEW_GAME)),  # held: a new game, for a panel without its own button
     "new_game": (Action(_A.NEW_GAME), None),
     "next_reading": (Action(_A.NEXT_READING), None),
     "misdeal": (Action(_A.MISDEAL), None),  # the app asks for a second press before it voids the deal
+    "declare": (Action(_A.DECLARE), None),  # the declarations menu, for a panel that wants it without a hold
     "mute": (Action(_A.TOGGLE_MUTE), None),
 })
 BUTTON_NAMES: tuple[str, ...] = tuple(BUTTON_ACTIONS)
 
-# The standard panel's BCM pins (the config's defaults); "next_reading", "misdeal" and "mute" are optional extras.
+# The standard panel's BCM pins (the config's defaults); "next_reading", "misdeal", "declare" and "mute" are
+# optional extras.
 DEFAULT_PINS: Mapping[str, int] = MappingProxyType({
     "pass": 5,
     "order_up": 6,

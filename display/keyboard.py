@@ -4,6 +4,7 @@ Keys: P or Space pass; O, Return or K call / order up; C D H S name clubs,
 diamonds, hearts, spades; Tab cycles the suit; A alone; U or Backspace undo;
 N new game; Y accept a renege penalty; X dismiss it; R next reading of a
 misread card; V misdeal (void the deal in progress: press it again to confirm);
+E the declarations menu (as holding Alone);
 M mute; F toggles the 6-and-4 score cards; Escape or Q quits.
 """
 
@@ -35,6 +36,7 @@ KEYMAP: dict[int, Action] = {
     pygame.K_x: Action(_A.DISMISS_RENEGE),
     pygame.K_r: Action(_A.NEXT_READING),
     pygame.K_v: Action(_A.MISDEAL),
+    pygame.K_e: Action(_A.DECLARE),
     pygame.K_m: Action(_A.TOGGLE_MUTE),
     pygame.K_f: Action(_A.TOGGLE_SCORE_STYLE),
     pygame.K_ESCAPE: Action(_A.QUIT),

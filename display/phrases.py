@@ -394,3 +394,35 @@ def speech_text(
     if isinstance(a, TrumpMade | GameWon | GameDrawn | WentAlone):
         return announcement_text(a, names, trump=trump, dealer=dealer, voice=Voice.SPEECH)
     return None
+
+
+# ---- declarations: the words of the panel's questions and of the menu ----
+
+DECLARATIONS: dict[str, str] = {
+    "blind_lone": "Blind lone",
+    "call_for_best": "Call for best",
+    "farmers_hand": "Farmer's hand (going under)",
+    "nines_and_tens": "Nines & tens: redeal",
+    "nines_swap": "Nines & tens: swap with the kitty",
+    "misdeal": "Misdeal",
+}
+"""The declarations menu's items, by the session's name for each."""
+
+
+def declaration_label(item: str, names: Sequence[str], seat: int | None = None) -> str:
+    """A menu item as the screen shows it: "Blind lone: West" (with the seat that makes it, where known)."""
+    words = DECLARATIONS.get(item, item.replace("_", " ").capitalize())
+    return f"{words}: {names[seat]}" if seat is not None else words
+
+
+def alone_option_label(seat: int, maker: int | None, names: Sequence[str]) -> str:
+    """A seat in the question "who goes alone?": "North (maker)", "East (defends)", "South (partner)"."""
+    if maker is None:
+        return names[seat]
+    if seat == maker:
+        role = "maker"
+    elif seat % 2 == maker % 2:
+        role = "maker's partner"
+    else:
+        role = "defends"
+    return f"{names[seat]} ({role})"

@@ -34,7 +34,17 @@ from display.canvas import (
     hatch,
     pill,
 )
-from display.view import BannerKind, HistoryRow, RenegeAlert, ScoreboardView, ScoreStyle, Snapshot, Stage
+from display.view import (
+    BannerKind,
+    Choice,
+    HistoryRow,
+    Offer,
+    RenegeAlert,
+    ScoreboardView,
+    ScoreStyle,
+    Snapshot,
+    Stage,
+)
 from table.cards import Suit
 
 BG: Color = (9, 38, 29)  # dark felt green: bright text and white cards stand out
@@ -99,8 +109,9 @@ def render(surface: pygame.Surface, view: ScoreboardView, t: float = 0.0) -> Dra
     _trump(c, view)
     _history(c, view)
     _table(c, view)
-    _strips(c, view)
-    buttons: tuple[TouchButton, ...] = ()
+    buttons = _strips(c, view)
+    if view.choice is not None and view.renege is None:
+        buttons += _choice(c, view.choice)
     if view.renege is not None:
         buttons = _renege(c, view.renege, t)
     return Drawn(buttons, tuple(c.texts))
@@ -448,7 +459,7 @@ def _game_over(c: Canvas, view: ScoreboardView) -> None:
 # --- bottom strips ---------------------------------------------------------------------------------------------
 
 
-def _strips(c: Canvas, view: ScoreboardView) -> None:
+def _strips(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
     ann = (0.0, MAIN_H, c.width, ANN_H)
     if view.banner is not None:
         bg, fg = BANNER_COLORS[view.banner.kind]
@@ -472,9 +483,64 @@ def _strips(c: Canvas, view: ScoreboardView) -> None:
             w = c.text_size(text, 16, True)[0] + 16
             pill(c, text, (right - w / 2, mid), 16, fg, bg)
             right -= w + 10
+    buttons, right = _offers(c, view.offers, right, top)
     if view.prompt:
         c.text(f"\u25b6 {view.prompt}", PROMPT_SIZE, GOLD, (12, mid), anchor="midleft", bold=True,
                max_width=right - 22, min_size=PROMPT_MIN)
+    return buttons
+
+
+OFFER_LABEL, OFFER_KEY = 17.0, 12.0  # an offer's words, and the panel button that gives it
+
+
+def _offers(c: Canvas, offers: tuple[Offer, ...], right: float, top: float) -> tuple[tuple[TouchButton, ...], float]:
+    """The declarations that may be made now, right-aligned in the prompt strip up to ``right``: each a button
+    with its words and, under them, its panel button. Returns the buttons and where the prompt must end."""
+    widths = [
+        max(c.text_size(o.label.upper(), OFFER_LABEL, True)[0], c.text_size(o.key, OFFER_KEY)[0]) + 20 for o in offers
+    ]
+    x = right - sum(widths) - 8 * max(0, len(offers) - 1)
+    buttons = []
+    for offer, w in zip(offers, widths, strict=True):
+        box = (x, top + 5, w, c.height - top - 10)
+        c.fill(box, GOLD if offer.selected else WHITE, radius=8)
+        cx = x + w / 2
+        c.text(offer.label.upper(), OFFER_LABEL, INK, (cx, box[1] + 14), bold=True)
+        c.text(offer.key, OFFER_KEY, (70, 70, 78), (cx, box[1] + box[3] - 10))
+        r = c.rect(box)
+        buttons.append(TouchButton(offer.action, (r.x, r.y, r.width, r.height)))
+        x += w + 8
+    left = right - sum(widths) - 8 * len(offers) if offers else right
+    return tuple(buttons), left
+
+
+def _choice(c: Canvas, choice: Choice) -> tuple[TouchButton, ...]:
+    """The question the panel is in the middle of, over the table: a row per option, each a button."""
+    row_h, gap = 44.0, 6.0
+    w = c.width - 2 * SIDE - 12
+    h = 48 + len(choice.options) * (row_h + gap) + 30
+    x, y = c.width / 2 - w / 2, max(6.0, MAIN_H / 2 - h / 2)
+    c.fill((x, y, w, h), PANEL, radius=14)
+    c.fill((x, y, w, h), GOLD, radius=14, width=3)
+    c.text(choice.title, 22, GOLD, (x + w / 2, y + 25), bold=True, max_width=w - 24, min_size=16)
+    buttons = []
+    for i, option in enumerate(choice.options):
+        box = (x + 12, y + 48 + i * (row_h + gap), w - 24, row_h)
+        c.fill(box, GOLD if option.selected else SEAT_BG, radius=10)
+        key_box = (box[0] + 6, box[1] + 5, 52, row_h - 10)
+        c.fill(key_box, WHITE, radius=6)
+        red = option.action.suit is not None and option.action.suit.is_red
+        key_size = 24 if len(option.key) == 1 else 14
+        c.text(option.key, key_size, CARD_RED if red else INK, (key_box[0] + 26, key_box[1] + key_box[3] / 2),
+               bold=True)
+        fg = INK if option.selected else WHITE
+        c.text(option.label, 19, fg, (box[0] + 68, box[1] + row_h / 2), anchor="midleft", bold=True,
+               max_width=box[2] - 76, min_size=13)
+        r = c.rect(box)
+        buttons.append(TouchButton(option.action, (r.x, r.y, r.width, r.height)))
+    if choice.hint:
+        c.text(choice.hint, 15, DIM, (x + w / 2, y + h - 17), max_width=w - 20, min_size=12)
+    return tuple(buttons)
 
 
 def _strip_text(c: Canvas, text: str, x: float, max_width: float, color: Color, bold: bool = False) -> None:

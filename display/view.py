@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from display.actions import Action
 from table.cards import Card, Suit
 
 SEATS = 4
@@ -99,6 +100,29 @@ class Banner:
 
 
 @dataclass(frozen=True)
+class Offer:
+    """A declaration the table may make now, or one option of a question: its words, its key and its action.
+
+    ``key`` names the panel button that gives it ("Alone", "♣", "Call", "hold Alone"); a tap on the screen
+    gives ``action``, the same action as that button.
+    """
+
+    label: str
+    key: str
+    action: Action
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A question the panel is in the middle of: pick one option (the declarations menu, whose go alone)."""
+
+    title: str
+    options: tuple[Offer, ...]
+    hint: str = ""  # how to confirm or leave: "Call: confirm · Pass: nobody"
+
+
+@dataclass(frozen=True)
 class ScoreboardView:
     """Everything the scoreboard shows at one moment."""
 
@@ -130,6 +154,8 @@ class ScoreboardView:
     muted: bool = False
     score_style: ScoreStyle = ScoreStyle.NUMBERS
     team_names: tuple[str, str] = field(default=("", ""))  # "" = built from the seat names
+    offers: tuple[Offer, ...] = ()  # declarations that may be made now (beside the prompt; each a touch button)
+    choice: Choice | None = None  # a question the panel is in the middle of (over the table)
 
     def team_name(self, team: int) -> str:
         """ "North–South": the two partners' names, unless the view names the team."""

@@ -238,7 +238,8 @@ def test_next_reading_skips_cards_already_on_the_table(tmp_path: Path) -> None:
     assert str(session.match.deals[-1].tricks[-1][-1][1]) == "Jc"  # not the jack of diamonds: seat 1 played it
 
 
-def test_a_defender_goes_alone_from_the_panel_by_alone_then_call(tmp_path: Path) -> None:
+def test_alone_after_the_call_asks_first_and_call_declares_it(tmp_path: Path) -> None:
+    """Alone after trump no longer makes the maker alone at once: it asks whose, so a defender can go alone too."""
     from table.inputs import GoAlone
     from table.rules import DefenderAlone
 
@@ -246,13 +247,11 @@ def test_a_defender_goes_alone_from_the_panel_by_alone_then_call(tmp_path: Path)
     session = TableSession(MatchLog.create(tmp_path / "match.jsonl", rules, first_dealer=0))
     session.observe(UpCardShown(C("9h"), 0.97, frame=1))
     session.act(Action(ButtonAction.CALL), frame=2)  # seat 1 orders up
-    session.act(Action(ButtonAction.ALONE), frame=3)  # the maker goes alone at once
-    assert _logged(tmp_path)[-1] == GoAlone(1)
-    session.act(Action(ButtonAction.ALONE), frame=4)  # then a defender: picked, not yet declared
-    assert session.alone_candidate == 0 and _logged(tmp_path)[-1] == GoAlone(1)
-    session.act(Action(ButtonAction.ALONE), frame=5)  # the other defender
+    session.act(Action(ButtonAction.ALONE), frame=3)  # asks: the maker first
+    assert session.alone_candidate == 1 and _logged(tmp_path)[-1] == OrderUp(1, False)
+    session.act(Action(ButtonAction.ALONE), frame=4)  # the next seat that may: seat 2, the defender on its left
     assert session.alone_candidate == 2
-    session.act(Action(ButtonAction.CALL), frame=6)
+    session.act(Action(ButtonAction.CALL), frame=5)
     assert _logged(tmp_path)[-1] == GoAlone(2) and session.alone_candidate is None
 
 

@@ -104,7 +104,7 @@ def test_default_panel_has_the_bidding_buttons() -> None:
 # Every button the config can name, each on its own pin (the optional ones too).
 ALL_PINS = {
     "pass": 5, "order_up": 6, "clubs": 13, "diamonds": 19, "hearts": 26, "spades": 21, "alone": 20,
-    "undo": 16, "new_game": 12, "next_reading": 7, "mute": 8, "misdeal": 25,
+    "undo": 16, "new_game": 12, "next_reading": 7, "mute": 8, "misdeal": 25, "declare": 11,
 }
 
 
@@ -130,6 +130,12 @@ def test_every_button_the_config_can_wire_reaches_the_queue(
         clock.t += 2.1
         panel.poll()
         assert drain(actions) == [Action(A.NEW_GAME)]
+        factory.pin(ALL_PINS["undo"]).drive_high()
+        clock.t += 0.2
+        factory.pin(ALL_PINS["alone"]).drive_low()  # held: the declarations menu
+        clock.t += 2.1
+        panel.poll()
+        assert drain(actions) == [Action(A.DECLARE)]
     finally:
         panel.close()
 
