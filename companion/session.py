@@ -742,7 +742,7 @@ class TableSession:
         if not items:
             self.notes.messages.append(f"no deal in progress: {self.names[self.match.dealer]} deals next")
             return
-        self._ask("menu", "Declare: press the button beside what to declare, Pass to leave")
+        self._ask("menu", "Declare what? Press the button beside it")
 
     def _choose(self, item: str, frame: int | None) -> None:
         seat = dict(self.declarations()).get(item)
@@ -808,25 +808,23 @@ class TableSession:
                 for s in range(4)
                 if s in view.may_go_alone
             )
-            hint = "Call or a second tap: confirm \u00b7 Alone: next \u00b7 Pass: nobody"
-            return Choice("Who goes alone?", options, hint)
+            return Choice("Who goes alone?", options, phrases.ALONE_HINT)
         if p.kind == "menu":
             options = tuple(
                 Offer(phrases.declaration_label(item, names, seat), _key_label(key), key)
                 for (item, seat), key in zip(self.declarations(), _MENU_KEYS, strict=False)
             )
-            return Choice("Declare", options, "Pass: back")
+            return Choice("Declare", options, phrases.MENU_HINT)
         if p.kind == "seat":
             options = tuple(
                 Offer(names[s], SEAT_SUITS[s].symbol, Action(ButtonAction.SUIT, SEAT_SUITS[s])) for s in p.seats
             )
-            hint = "Whose? Press the player's suit \u00b7 Pass: back"
-            return Choice(phrases.declaration_label(p.item, names), options, hint)
+            return Choice(phrases.declaration_label(p.item, names), options, phrases.SEAT_HINT)
         seat = self.match.expected.seat
         who = names[seat] if seat is not None else "Table"
         alone = " alone" if self.alone_armed else ""
         option = Offer(f"{who}: no trump{alone}", "Call", Action(ButtonAction.CALL), selected=True)
-        return Choice("No trump?", (option,), "Call: confirm \u00b7 a suit: name it \u00b7 Pass: pass")
+        return Choice("No trump?", (option,), phrases.NO_TRUMP_HINT)
 
     def dress(self, view: ScoreboardView) -> ScoreboardView:
         """``view`` with what the panel offers now and the question it is in the middle of."""

@@ -96,7 +96,7 @@ def prompt_text(prompt: Prompt, names: Sequence[str], dealer: int | None = None,
         not_this = turned_down.symbol if voice is Voice.SCREEN else turned_down.noun
         return f"{who}: pass or name trump (not {not_this})?"
     if e is Expect.NAME_TRUMP_BLIND:
-        return f"{who}: the Benny is up, name trump"
+        return f"{who}: name trump, unseen"
     if e is Expect.DISCARD:
         return f"{who}: pick up {up} and discard a card"
     if e is Expect.GO_ALONE:
@@ -426,3 +426,9 @@ def alone_option_label(seat: int, maker: int | None, names: Sequence[str]) -> st
     else:
         role = "defends"
     return f"{names[seat]} ({role})"
+
+
+ALONE_HINT = "Call or a second tap: confirm \u00b7 Alone: next \u00b7 Pass: nobody"
+MENU_HINT = "Pass: back"
+SEAT_HINT = "Whose? Press the player's suit \u00b7 Pass: back"
+NO_TRUMP_HINT = "Call: confirm \u00b7 a suit: name it \u00b7 Pass: pass"

@@ -108,8 +108,8 @@ def render(surface: pygame.Surface, view: ScoreboardView, t: float = 0.0) -> Dra
     _scores(c, view)
     _trump(c, view)
     _history(c, view)
-    _table(c, view)
-    buttons = _strips(c, view)
+    buttons = _table(c, view)
+    _strips(c, view)
     if view.choice is not None and view.renege is None:
         buttons += _choice(c, view.choice)
     if view.renege is not None:
@@ -323,10 +323,13 @@ def _seat_positions(c: Canvas, stage: Stage) -> list[tuple[tuple[float, float], 
     ]
 
 
-def _table(c: Canvas, view: ScoreboardView) -> None:
+def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
     cx, cy = c.width / 2, MAIN_H / 2
     positions = _seat_positions(c, view.stage)
-    if view.stage is Stage.PLAYING:
+    offering = bool(view.offers) and view.stage in (Stage.BIDDING, Stage.PLAYING) and view.choice is None
+    if view.stage is Stage.PLAYING and offering:
+        c.text("before the lead", 15, DIM, (cx, cy + 6), bold=True)
+    elif view.stage is Stage.PLAYING:
         for seat, (_, card_pos) in enumerate(positions):
             s = view.seats[seat]
             if s.card is not None:
@@ -355,6 +358,7 @@ def _table(c: Canvas, view: ScoreboardView) -> None:
         _result_box(c, view)
     elif view.stage is Stage.GAME_OVER:
         _game_over(c, view)
+    return _offers(c, view.offers) if offering else ()
 
 
 def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float, float]) -> None:
@@ -459,7 +463,7 @@ def _game_over(c: Canvas, view: ScoreboardView) -> None:
 # --- bottom strips ---------------------------------------------------------------------------------------------
 
 
-def _strips(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
+def _strips(c: Canvas, view: ScoreboardView) -> None:
     ann = (0.0, MAIN_H, c.width, ANN_H)
     if view.banner is not None:
         bg, fg = BANNER_COLORS[view.banner.kind]
@@ -483,35 +487,39 @@ def _strips(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
             w = c.text_size(text, 16, True)[0] + 16
             pill(c, text, (right - w / 2, mid), 16, fg, bg)
             right -= w + 10
-    buttons, right = _offers(c, view.offers, right, top)
     if view.prompt:
         c.text(f"\u25b6 {view.prompt}", PROMPT_SIZE, GOLD, (12, mid), anchor="midleft", bold=True,
                max_width=right - 22, min_size=PROMPT_MIN)
-    return buttons
 
 
-OFFER_LABEL, OFFER_KEY = 17.0, 12.0  # an offer's words, and the panel button that gives it
+OFFER_LABEL, OFFER_KEY = 16.0, 12.0  # an offer's words, and the panel button that gives it
+OFFERS_Y, OFFERS_H = 286.0, 46.0  # the band of the table the offers take, under the up-card
 
 
-def _offers(c: Canvas, offers: tuple[Offer, ...], right: float, top: float) -> tuple[tuple[TouchButton, ...], float]:
-    """The declarations that may be made now, right-aligned in the prompt strip up to ``right``: each a button
-    with its words and, under them, its panel button. Returns the buttons and where the prompt must end."""
+def _offers(c: Canvas, offers: tuple[Offer, ...]) -> tuple[TouchButton, ...]:
+    """The declarations that may be made now, in a row across the table under the up-card: each a button with
+    its words and, under them, the panel button that gives it."""
+    if not offers:
+        return ()
+    gap = 8.0
+    room = c.width - 2 * SIDE - 16
     widths = [
         max(c.text_size(o.label.upper(), OFFER_LABEL, True)[0], c.text_size(o.key, OFFER_KEY)[0]) + 20 for o in offers
     ]
-    x = right - sum(widths) - 8 * max(0, len(offers) - 1)
+    scale = min(1.0, (room - gap * (len(offers) - 1)) / sum(widths))
+    widths = [w * scale for w in widths]
+    x = c.width / 2 - (sum(widths) + gap * (len(offers) - 1)) / 2
     buttons = []
     for offer, w in zip(offers, widths, strict=True):
-        box = (x, top + 5, w, c.height - top - 10)
+        box = (x, OFFERS_Y, w, OFFERS_H)
         c.fill(box, GOLD if offer.selected else WHITE, radius=8)
         cx = x + w / 2
-        c.text(offer.label.upper(), OFFER_LABEL, INK, (cx, box[1] + 14), bold=True)
-        c.text(offer.key, OFFER_KEY, (70, 70, 78), (cx, box[1] + box[3] - 10))
+        c.text(offer.label.upper(), OFFER_LABEL, INK, (cx, box[1] + 15), bold=True, max_width=w - 8)
+        c.text(offer.key, OFFER_KEY, (70, 70, 78), (cx, box[1] + box[3] - 11), max_width=w - 8)
         r = c.rect(box)
         buttons.append(TouchButton(offer.action, (r.x, r.y, r.width, r.height)))
-        x += w + 8
-    left = right - sum(widths) - 8 * len(offers) if offers else right
-    return tuple(buttons), left
+        x += w + gap
+    return tuple(buttons)
 
 
 def _choice(c: Canvas, choice: Choice) -> tuple[TouchButton, ...]:

@@ -13,12 +13,15 @@ from dataclasses import replace
 import pygame
 
 from display import phrases
+from display.actions import SEAT_SUITS, Action, ButtonAction
 from display.canvas import Canvas, draw_card
 from display.view import (
     DEFAULT_SEAT_NAMES,
     Banner,
     BannerKind,
+    Choice,
     HistoryRow,
+    Offer,
     RenegeAlert,
     ScoreboardView,
     ScoreStyle,
@@ -68,6 +71,12 @@ def history(hands: int, names: Names = NAMES) -> tuple[HistoryRow, ...]:
 
 HISTORY = history(6)
 
+# The declarations offered beside the prompt, as the table session offers them (tests hold the two together).
+ALONE = Offer("Alone", "Alone", Action(ButtonAction.ALONE))
+ALONE_ON = Offer("Alone: on", "Alone", Action(ButtonAction.ALONE), selected=True)
+NO_TRUMP = Offer("No trump", "Call", Action(ButtonAction.CALL))
+DECLARE = Offer("Declare\u2026", "hold Alone", Action(ButtonAction.DECLARE))
+
 
 def bidding_round_1(names: Names = NAMES) -> ScoreboardView:
     up = C("Jd")
@@ -82,6 +91,7 @@ def bidding_round_1(names: Names = NAMES) -> ScoreboardView:
         prompt=phrases.prompt_text(Prompt(0, Expect.BID_ROUND_1, up_card=up), names),
         announcement=f"{names[3]} deals. J\u2666 is up",
         history=history(6, names),
+        offers=(ALONE, DECLARE),
     )
 
 
@@ -94,6 +104,7 @@ def bidding_round_2(names: Names = NAMES) -> ScoreboardView:
         up_card_turned_down=True,
         prompt=phrases.prompt_text(Prompt(2, Expect.BID_ROUND_2, up_card=up), names),
         announcement="Everyone passed J\u2666: it is turned down",
+        offers=(ALONE, NO_TRUMP, DECLARE),
     )
 
 
@@ -221,6 +232,93 @@ def irregularity(names: Names = NAMES) -> ScoreboardView:
     )
 
 
+def _seat_key(seat: int) -> tuple[str, Action]:
+    return SEAT_SUITS[seat].symbol, Action(ButtonAction.SUIT, SEAT_SUITS[seat])
+
+
+def dealing(names: Names = NAMES) -> ScoreboardView:
+    """Between deals: the next dealer turns up the up-card."""
+    return ScoreboardView(
+        seats=seats_named(names),
+        score=(4, 8),
+        stage=Stage.DEALING,
+        dealer=0,
+        prompt=phrases.prompt_text(Prompt(0, Expect.UP_CARD), names, 0),
+        announcement=phrases.hand_result_text(
+            HandScored(points=(0, 2), tricks=(2, 3), makers=0, reason="euchre", score=(4, 8)), names
+        ),
+        history=history(7, names),
+    )
+
+
+def benny_up(names: Names = NAMES) -> ScoreboardView:
+    """British rules: the Benny turned up; the dealer names trump before looking (or no trump, where played)."""
+    up = Card(None, None)
+    return replace(
+        bidding_round_1(names),
+        turn=3,
+        target=11,
+        up_card=up,
+        prompt=phrases.prompt_text(Prompt(3, Expect.NAME_TRUMP_BLIND, up_card=up), names),
+        announcement=f"{names[3]} deals. The Benny is up",
+        offers=(ALONE, NO_TRUMP, DECLARE),
+    )
+
+
+def alone_question(names: Names = NAMES) -> ScoreboardView:
+    """British rules, after East ordered up hearts: Alone asked who goes alone; South, a defender, is picked."""
+    roles = ((0, "defends"), (1, "maker"), (2, "defends"), (3, "maker's partner"))
+    options = tuple(Offer(f"{names[s]} ({role})", *_seat_key(s), selected=s == 2) for s, role in roles)
+    return ScoreboardView(
+        seats=seats_named(names),
+        score=(4, 6),
+        target=11,
+        stage=Stage.PLAYING,
+        dealer=0,
+        turn=0,
+        trump=Suit.HEARTS,
+        maker=1,
+        trick_number=1,
+        prompt=phrases.prompt_text(Prompt(0, Expect.DISCARD, up_card=C("9h")), names),
+        announcement=f"{names[2]} alone? Call to confirm, Alone for another player",
+        history=history(6, names),
+        choice=Choice("Who goes alone?", options, phrases.ALONE_HINT),
+    )
+
+
+def declare_menu(names: Names = NAMES) -> ScoreboardView:
+    """The declarations menu (hold Alone) with every house rule on, East alone before the lead."""
+    items = (
+        phrases.declaration_label("call_for_best", names, 1),
+        phrases.declaration_label("farmers_hand", names),
+        phrases.declaration_label("nines_and_tens", names),
+        phrases.declaration_label("nines_swap", names),
+        phrases.declaration_label("misdeal", names),
+    )
+    keys = [_seat_key(k) for k in range(4)] + [("Call", Action(ButtonAction.CALL))]
+    options = tuple(Offer(label, key, action) for label, (key, action) in zip(items, keys, strict=True))
+    return replace(
+        alone_question(names),
+        alone=(1,),
+        turn=2,
+        seats=(SeatView(names[0]), SeatView(names[1]), SeatView(names[2]), SeatView(names[3], sitting_out=True)),
+        prompt=phrases.prompt_text(Prompt(2, Expect.GO_ALONE), names),
+        announcement="Declare what? Press the button beside it",
+        choice=Choice("Declare", options, phrases.MENU_HINT),
+    )
+
+
+def no_trump_question(names: Names = NAMES) -> ScoreboardView:
+    """Round 2 where no trump is played: Call with no suit chosen asks first."""
+    option = Offer(f"{names[2]}: no trump", "Call", Action(ButtonAction.CALL), selected=True)
+    return replace(
+        bidding_round_2(names),
+        offers=(),
+        announcement="No trump? Call again to name it, or press a suit",
+        choice=Choice("No trump?", (option,), phrases.NO_TRUMP_HINT),
+    )
+
+
 SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "bidding-round-1": bidding_round_1,
     "bidding-round-2": bidding_round_2,
@@ -230,4 +328,8 @@ SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "hand-review": hand_review,
     "game-won": game_won,
     "irregularity": irregularity,
+    "benny-up": benny_up,
+    "alone-question": alone_question,
+    "declare-menu": declare_menu,
+    "no-trump-question": no_trump_question,
 }

@@ -524,3 +524,39 @@ def test_a_declaration_survives_a_restart(tmp_path: Path) -> None:
     resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"), names=NAMES)
     assert resumed.match.view() == before and resumed.match.view().alone_seats == (2,)
 
+
+
+# ---- the screenshots' questions and offers are the session's own ----
+
+
+def test_the_sample_screens_show_what_the_session_offers(tmp_path: Path) -> None:
+    from display import samples
+
+    session = TableSession(MatchLog.create(tmp_path / "match.jsonl", NA, first_dealer=3), names=NAMES)
+    session.observe(UpCardShown(C("Jd"), 0.97, frame=1))
+    assert _view(session).offers == samples.bidding_round_1().offers
+
+    session = TableSession(
+        MatchLog.create(tmp_path / "nt.jsonl", NA.replace(no_trump=True), first_dealer=3), names=NAMES
+    )
+    session.observe(UpCardShown(C("Jd"), 0.97, frame=1))
+    for _ in range(6):  # round 1 all pass; in round 2 North and East pass: South to bid
+        session.act(Action(A.PASS))
+    assert _view(session).offers == samples.bidding_round_2().offers
+    session.act(Action(A.CALL))
+    assert _view(session).choice == samples.no_trump_question().choice
+
+
+def test_the_sample_questions_are_the_sessions_own(tmp_path: Path) -> None:
+    from display import samples
+
+    session = _ordered_up_by_east(tmp_path / "a", BRITISH)
+    _key(session, "alone")
+    _key(session, "hearts")
+    assert _view(session).choice == samples.alone_question().choice
+
+    rules = BRITISH.replace(call_for_best=True, farmers_hand=True, nines_and_tens=True)
+    session = _session(tmp_path / "b", rules)
+    for name in ("alone", "order_up", "declare"):  # East orders up alone, then the menu
+        _key(session, name)
+    assert _view(session).choice == samples.declare_menu().choice

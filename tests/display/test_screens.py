@@ -45,6 +45,11 @@ CASES = [
     ("hand-review", (800, 480)),
     ("game-won", (800, 480)),
     ("irregularity", (800, 480)),
+    ("benny-up", (800, 480)),
+    ("alone-question", (800, 480)),
+    ("declare-menu", (800, 480)),
+    ("no-trump-question", (800, 480)),
+    ("declare-menu", (1024, 600)),
     ("play-mid-trick", (1920, 1080)),
     ("bidding-round-1", (1024, 600)),
 ]
