@@ -374,7 +374,8 @@ def name_outlines(
         _second_look(frame_bgr, quads, scores, classifier, readings, floor)
     if complete_cut:
         _complete_cut(frame_bgr, quads, scores, classifier, readings, floor)
-    if classifier.profile is not None and classifier.profile.reads_benny_faces:
+    profile = getattr(classifier, "profile", None)  # stand-in classifiers in tests have none
+    if profile is not None and profile.reads_benny_faces:
         _benny_by_face(frame_bgr, quads, classifier, readings, floor)
     # The Joker has no index common to decks (its corner shows a picture, a star or a word), so a
     # calibrated reading of it must reach a line of its own.
