@@ -145,8 +145,9 @@ def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
     if won:
         c.fill(box, GOLD, radius=12, width=4)
     score = view.score[team]
-    if view.score_style is ScoreStyle.CARDS and view.target == 10:
-        _six_and_four(c, score, team, (x + 8, y + 44, 132, 100))
+    cards = score_cards(view.target) if view.score_style is ScoreStyle.CARDS else None
+    if cards is not None:
+        _score_cards(c, score, team, (x + 8, y + 44, 132, 100), cards)
     else:
         shows_tricks = view.stage in (Stage.PLAYING, Stage.HAND_OVER)
         center = (x + (72 if shows_tricks else w / 2), y + 94)
@@ -197,18 +198,41 @@ def _team_tag(view: ScoreboardView, team: int) -> str:
     return "ALONE" if view.maker in view.alone else "MAKERS"
 
 
-def _six_and_four(c: Canvas, score: int, team: int, box: Box) -> None:
-    """The traditional score cards: a six and a four, one pip showing per point (suits pick the team)."""
+def score_cards(target: int) -> tuple[int, int] | None:
+    """The two spare cards a table keeps the score with for a game to ``target``, or None for plain numerals.
+
+    A six and a four count to 10 (pagat, Wikipedia), so games to 5, 7 and 10 use them. British pubs play
+    to 11 with a six and a five ("two Fives with two Sixes for scorekeeping", The Hangman's Guide's British
+    Euchre). For 15, and for a fixed number of deals, the sources name no pair of cards: two spare cards
+    would have to be an eight and a seven, which a 32-card game plays with, so the numerals are shown.
+    """
+    if 0 < target <= 10:
+        return (6, 4)
+    if target == 11:
+        return (6, 5)
+    return None
+
+
+# Where the pips of each score card lie (column, row), in the order they are uncovered.
+_PIPS: dict[int, list[tuple[float, float]]] = {
+    4: [(0, 0), (1, 0), (0, 2), (1, 2)],
+    5: [(0, 0), (1, 0), (0.5, 1), (0, 2), (1, 2)],
+    6: [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)],
+}
+
+
+def _score_cards(c: Canvas, score: int, team: int, box: Box, cards: tuple[int, int]) -> None:
+    """The traditional score cards (a six and a four, or a six and a five): one pip showing per point (suits
+    pick the team)."""
     x, y, w, h = box
     suit = Suit.SPADES if team == 0 else Suit.HEARTS
     pip_color = CARD_RED if suit.is_red else INK
     cw, ch = 56.0, 78.0
-    layouts = ((6, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]), (4, [(0, 0), (1, 0), (0, 2), (1, 2)]))
     shown = score
-    for k, (n, spots) in enumerate(layouts):
+    for k, n in enumerate(cards):
         cx = x + k * (cw + 10)
         c.fill((cx, y, cw, ch), WHITE, radius=6)
-        for i, (col, row) in enumerate(spots):
+        for i, (col, row) in enumerate(_PIPS[n]):
             center = (cx + 14 + col * 23, y + 14 + row * 23)
             if i < shown:
                 c.text(suit.symbol, 20, pip_color, center)

@@ -319,6 +319,11 @@ def no_trump_question(names: Names = NAMES) -> ScoreboardView:
     )
 
 
+def score_cards_11(names: Names = NAMES) -> ScoreboardView:
+    """A British game to 11 kept on a six and a five, as pubs do."""
+    return replace(play_mid_trick(names), target=11, score=(7, 10), score_style=ScoreStyle.CARDS)
+
+
 SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "bidding-round-1": bidding_round_1,
     "bidding-round-2": bidding_round_2,
@@ -332,4 +337,5 @@ SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "alone-question": alone_question,
     "declare-menu": declare_menu,
     "no-trump-question": no_trump_question,
+    "score-cards-11": score_cards_11,
 }

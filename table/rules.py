@@ -82,9 +82,14 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "renege_penalty": RenegePenalty,
 }
 
-# Switches the engine does not honour yet: validate() refuses them when switched on.
-# setback_scoring needs a choice input (add to own score or take off the opponents') that does not exist yet.
-UNSUPPORTED_SWITCHES: tuple[str, ...] = ("setback_scoring",)
+# Switches the engine does not honour yet: validate() refuses them when switched on, saying why.
+UNSUPPORTED_SWITCHES: dict[str, str] = {
+    "setback_scoring": (
+        'setback scoring ("Robson rules": after a 2- or 4-point win a side may take the points off the '
+        "opponents' score instead of adding to its own) needs that choice made at the table after each such "
+        "hand, and no input records it yet"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -137,9 +142,9 @@ class Rules:
                 raise RulesError(f"rules: {name} must not be negative, not {getattr(self, name)}")
         if self.target == 0 and self.num_deals == 0:
             raise RulesError("rules: target and num_deals are both 0: the game would never end")
-        for name in UNSUPPORTED_SWITCHES:
+        for name, why in UNSUPPORTED_SWITCHES.items():
             if getattr(self, name):
-                raise UnsupportedRule(f"rules: {name} is not supported by this engine yet")
+                raise UnsupportedRule(f"rules: {name} is not supported by this engine yet: {why}")
 
     @property
     def has_benny(self) -> bool:

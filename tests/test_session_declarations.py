@@ -560,3 +560,15 @@ def test_the_sample_questions_are_the_sessions_own(tmp_path: Path) -> None:
     for name in ("alone", "order_up", "declare"):  # East orders up alone, then the menu
         _key(session, name)
     assert _view(session).choice == samples.declare_menu().choice
+
+
+def test_setback_scoring_is_refused_with_its_reason_in_the_rules_words() -> None:
+    from companion.config import parse_config
+    from companion.errors import UserError
+
+    config = parse_config('[rules]\npreset = "british"\nsetback_scoring = true\n', path="table.toml")
+    with pytest.raises(UserError) as refused:
+        config.rules()
+    message = str(refused.value)
+    assert message.startswith("table.toml: [rules]: rules: setback_scoring is not supported")
+    assert "after a 2- or 4-point win a side may take the points off the opponents' score" in message

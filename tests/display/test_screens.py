@@ -50,6 +50,7 @@ CASES = [
     ("declare-menu", (800, 480)),
     ("no-trump-question", (800, 480)),
     ("declare-menu", (1024, 600)),
+    ("score-cards-11", (800, 480)),
     ("play-mid-trick", (1920, 1080)),
     ("bidding-round-1", (1024, 600)),
 ]
@@ -202,6 +203,24 @@ def test_six_and_four_cards_style_draws_differently() -> None:
     numbers = pixels(render_surface(view))
     cards = pixels(render_surface(replace(view, score_style=ScoreStyle.CARDS)))
     assert not np.array_equal(numbers, cards)
+
+
+@pytest.mark.parametrize(
+    ("target", "cards"), [(5, (6, 4)), (7, (6, 4)), (10, (6, 4)), (11, (6, 5)), (15, None), (0, None)]
+)
+def test_score_cards_for_every_target(target: int, cards: tuple[int, int] | None) -> None:
+    from display.render import score_cards
+
+    assert score_cards(target) == cards
+    view = replace(samples.play_mid_trick(), target=target, score=(4, 9))
+    numbers = pixels(render_surface(view))
+    as_cards = pixels(render_surface(replace(view, score_style=ScoreStyle.CARDS)))
+    assert np.array_equal(numbers, as_cards) == (cards is None)  # 15 and fixed deals: the numerals
+
+
+def test_a_six_and_five_differs_from_a_six_and_four() -> None:
+    view = replace(samples.play_mid_trick(), score=(4, 9), score_style=ScoreStyle.CARDS)
+    assert not np.array_equal(pixels(render_surface(view)), pixels(render_surface(replace(view, target=11))))
 
 
 def test_snapshot_from_bytes_and_a_bad_one_is_shown_as_missing(tmp_path: Path) -> None:
