@@ -219,6 +219,10 @@ def test_simulate_rules_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert table_rules(ns("british", config)) == BRITISH.replace(deck_size=32)
     assert main(["simulate", "--hands", "1", "--rules", "nowhere", "--detector", "oracle"]) == 2
     assert "no preset 'nowhere'" in capsys.readouterr().err
+    assert main(["simulate", "--hands", "1", "--enrol", "--detector", "oracle"]) == 2
+    assert "--enrol builds a deck profile for the model detector" in capsys.readouterr().err
+    assert main(["simulate", "--clip", str(tmp_path), "--rules", "british"]) == 2
+    assert "takes no --rules" in capsys.readouterr().err
 
 
 @pytest.mark.slow
