@@ -428,7 +428,7 @@ def alone_option_label(seat: int, maker: int | None, names: Sequence[str]) -> st
     return f"{names[seat]} ({role})"
 
 
-ALONE_HINT = "Call or a second tap: confirm \u00b7 Alone: next \u00b7 Pass: nobody"
+ALONE_HINT = "Call: confirm \u00b7 Alone: next \u00b7 Pass: nobody"
 MENU_HINT = "Pass: back"
 SEAT_HINT = "Whose? Press the player's suit \u00b7 Pass: back"
 NO_TRUMP_HINT = "Call: confirm \u00b7 a suit: name it \u00b7 Pass: pass"
