@@ -123,7 +123,8 @@ class LogEntry:
     """One input line as read back: the file index ``i`` and the caller's metadata.
 
     Read-only by convention: not frozen, because a frozen dataclass is five times slower to build, and
-    resuming a long night builds one per input.
+    resuming a long night builds one per input. Entries read from one file may share their ``input`` and
+    ``meta`` objects (lines that differ only in "i" and "frame").
     """
 
     i: int
@@ -305,6 +306,122 @@ def _parse_at_once(body: list[bytes]) -> list[Any] | None:
     return objs
 
 
+# Lines that differ only in their numbers. MatchLog.append writes ``{"i":N,`` then the input's fields, then
+# ``"frame":F`` and the metadata: in a long night most lines repeat an earlier one but for N and F (the same
+# bid, the same card from the same seat). A line is split at those two numbers; the rest of its bytes (the
+# "template") is parsed and checked once, with the full checks, and every later line with the same template
+# reuses what that found. The template is trusted only after the line was parsed again with both numbers
+# changed and gave the same input and metadata, with "i" and "frame" following the numbers: so the two are
+# the only values they can change (no second "i" later on the line, no "frame" inside a string). A line
+# that fits no trusted template is parsed in full, as before.
+_I_OPEN = b'{"i":'
+_FRAME_KEY = b',"frame":'
+_TEMPLATES_MAX = 4096  # distinct templates per file (a few hundred in practice: seats x cards, bids)
+_ATOMIC = (str, int, float, bool, type(None))
+# One template's findings: the input, "time" and "meta", shared by every line that has it (entries are
+# read-only; an input is immutable, and "meta" holds plain values only).
+_Template = tuple[Input, Any, Any]
+
+
+def _number_token(digits: bytes) -> bool:
+    """Whether ``digits`` is a JSON whole number as MatchLog writes them (no sign, no leading zero, 18 digits
+    at most: far below Python's limit on the digits of an int)."""
+    return digits.isdigit() and len(digits) <= 18 and (digits[0] != 48 or len(digits) == 1)
+
+
+def _learn_template(raw: bytes, c: int, f: int, e: int, lineno: int) -> tuple[LogEntry, _Template] | None:
+    """Parse ``raw`` in full (``c``: the comma after "i", ``f``: the ``,"frame":``, ``e``: the end of the
+    frame number), and once more with other numbers; its entry and its template when both agree."""
+    i_digits, f_digits = raw[5:c], raw[f + len(_FRAME_KEY) : e]
+    if not (_number_token(i_digits) and _number_token(f_digits)):
+        return None
+    other_i = b"1" if i_digits == b"0" else b"0"
+    other_f = b"1" if f_digits == b"0" else b"0"
+    try:
+        first = _parse_entry(raw, lineno)
+        second = _parse_entry(raw[:5] + other_i + raw[c : f + len(_FRAME_KEY)] + other_f + raw[e:], lineno)
+    except ValueError:
+        return None  # a damaged line: judged alone
+    time, meta = first.time, first.meta
+    if not (
+        first.i == int(i_digits)
+        and second.i == int(other_i)
+        and type(first.frame) is int
+        and type(second.frame) is int
+        and first.frame == int(f_digits)
+        and second.frame == int(other_f)
+        and type(first.input) is type(second.input)
+        and first.input == second.input
+        and type(time) in _ATOMIC
+        and type(time) is type(second.time)
+        and time == second.time
+        and (type(meta) in _ATOMIC or (type(meta) is dict and all(type(v) in _ATOMIC for v in meta.values())))
+        and type(meta) is type(second.meta)
+        and meta == second.meta
+    ):
+        return None
+    return first, (first.input, time, meta)
+
+
+def _decode_lines(body: list[bytes]) -> list[LogEntry | ValueError]:
+    """Each line's entry, or the error that says what is wrong with it (line numbers from 2: after the header)."""
+    out: list[LogEntry | ValueError | None] = []
+    missed: list[int] = []  # positions in ``body`` of the lines no template fits
+    templates: dict[tuple[bytes, bytes], _Template | None] = {}  # None: a template that cannot be trusted
+    get = templates.get
+    append = out.append
+    i_open, frame_key = _I_OPEN, _FRAME_KEY
+    if body and max(map(len, body)) > MAX_LINE_BYTES:
+        body_fast: list[bytes] = []  # a line too long: every line is judged alone
+        missed = list(range(len(body)))
+        out = [None] * len(body)
+    else:
+        body_fast = body
+    lineno = 1
+    for raw in body_fast:
+        lineno += 1
+        c = raw.find(b",", 5)
+        f = raw.find(frame_key, c)  # (-1 when c is: too short to hold it)
+        if f > 0 and raw.startswith(i_open):
+            e = raw.find(b",", f + 9)
+            if e < 0:
+                e = len(raw) - 1
+            key = (raw[c:f], raw[e:])
+            known = get(key)
+            if known is not None:
+                i_digits = raw[5:c]
+                f_digits = raw[f + 9 : e]
+                # Whole numbers as JSON writes them: digits, no leading zero (int() refuses over 4,300 digits).
+                if (
+                    i_digits.isdigit()
+                    and f_digits.isdigit()
+                    and (i_digits[0] != 48 or len(i_digits) == 1)
+                    and (f_digits[0] != 48 or len(f_digits) == 1)
+                ):
+                    try:
+                        append(LogEntry(int(i_digits), known[0], known[1], int(f_digits), known[2], lineno))
+                        continue
+                    except ValueError:
+                        pass
+            elif key not in templates and len(templates) < _TEMPLATES_MAX:
+                learnt = _learn_template(raw, c, f, e, lineno)
+                templates[key] = None if learnt is None else learnt[1]
+                if learnt is not None:
+                    append(learnt[0])
+                    continue
+        missed.append(lineno - 2)
+        append(None)
+    if missed:
+        rest = [body[k] for k in missed]
+        parsed = _parse_at_once(rest)
+        for n, k in enumerate(missed):
+            try:
+                out[k] = _parse_entry(rest[n], k + 2) if parsed is None else _entry_from(parsed[n], k + 2)
+            except ValueError as exc:  # (CodecError and LimitError too)
+                out[k] = exc
+    return out  # type: ignore[return-value]  # (no None is left)
+
+
 def read_log(path: str | os.PathLike[str]) -> LogContents:
     """Read a log and recover what it holds (see the module docstring); the file is not changed."""
     with paused_gc():
@@ -333,35 +450,39 @@ def _read_log(path: str | os.PathLike[str]) -> LogContents:
     skipped = False  # the line before was skipped (its number is not missing by accident)
     position_of_i: dict[int, int] = {}  # the latest line holding each number
     body = lines[1:]
-    parsed = _parse_at_once(body)
     entries = contents.entries
-    for lineno, raw in enumerate(body, start=2):
-        try:
-            entry = _parse_entry(raw, lineno) if parsed is None else _entry_from(parsed[lineno - 2], lineno)
-            if isinstance(entry.input, ReviseCard):
-                if entry.input.index not in position_of_i:
-                    raise ValueError(f"revises input i={entry.input.index}, which is not in the log")
-                revised = ReviseCard(index=position_of_i[entry.input.index], card=entry.input.card)
-                entry = dataclasses.replace(entry, input=revised)
-        except (CodecError, ValueError) as exc:
-            contents.warnings.append(f"{p}: line {lineno}: skipped a damaged line: {exc}")
+    warnings = contents.warnings
+    expected_i = 0  # previous_i + 1 (0 before any)
+    for lineno, entry in enumerate(_decode_lines(body), start=2):
+        if type(entry) is not LogEntry:
+            warnings.append(f"{p}: line {lineno}: skipped a damaged line: {entry}")
             skipped = True
             continue
+        if type(entry.input) is ReviseCard:
+            revises = entry.input.index
+            if revises not in position_of_i:
+                warnings.append(
+                    f"{p}: line {lineno}: skipped a damaged line: revises input i={revises}, which is not in the log"
+                )
+                skipped = True
+                continue
+            entry = dataclasses.replace(entry, input=ReviseCard(index=position_of_i[revises], card=entry.input.card))
         i = entry.i
-        if i != (0 if previous_i is None else previous_i + 1):  # (the common case: counting up by one)
-            odd = _number_warning(entry, previous_i, _raw_i(raw) if i == _NO_I else i)
+        if i != expected_i:  # (the common case: counting up by one)
+            odd = _number_warning(entry, previous_i, _raw_i(body[lineno - 2]) if i == _NO_I else i)
             if odd is not None and not (skipped and i > (previous_i if previous_i is not None else -1)):
-                contents.warnings.append(f"{p}: line {lineno}: {odd}")
+                warnings.append(f"{p}: line {lineno}: {odd}")
         skipped = False
         if i != _NO_I:
             previous_i = i
+            expected_i = i + 1
             if i > highest_i:
                 highest_i = i
             position_of_i[i] = len(entries)
         entries.append(entry)
     if torn:
         contents.torn_tail_offset = len(data) - len(torn)
-        contents.warnings.append(
+        warnings.append(
             f"{p}: line {len(lines) + 1}: skipped a torn last line ({len(torn)} bytes, no newline; "
             "cut off before it was saved)"
         )
@@ -514,20 +635,26 @@ def fold_entries(path: Path, header: LogHeader, entries: Sequence[LogEntry]) -> 
 
 def _fold_entries(path: Path, header: LogHeader, entries: Sequence[LogEntry]) -> tuple[Match, list[str]]:
     match = Match(header.rules, header.first_dealer, header.score)
+    apply = match.apply
     warnings: list[str] = []
-    history_index: dict[int, int] = {}  # position in ``entries`` -> index in match.history
-    for position, entry in enumerate(entries):
+    history_index: list[int] = []  # position in ``entries`` -> index in match.history (-1: refused)
+    n = len(match)  # len(match.history), kept here (each input applied adds one)
+    for entry in entries:
         inp = entry.input
         try:
-            if isinstance(inp, ReviseCard):
-                if inp.index not in history_index:
+            if type(inp) is ReviseCard:
+                k = inp.index
+                if type(k) is not int or not 0 <= k < len(history_index) or history_index[k] < 0:
                     raise EngineError(f"{inp!r}: it revises an input that was skipped")
-                inp = ReviseCard(index=history_index[inp.index], card=inp.card)
-            match.apply(inp)
+                inp = ReviseCard(index=history_index[k], card=inp.card)
+            apply(inp)
         except EngineError as exc:
             warnings.append(f"{path}: line {entry.line}: skipped an input the engine refused: {exc}")
+            history_index.append(-1)
+            n = len(match)
             continue
-        history_index[position] = len(match) - 1  # (len(match.history) would copy the history each time)
+        history_index.append(n)
+        n += 1
     return match, warnings
 
 
