@@ -30,16 +30,18 @@ The mapping rules, in one place:
     (or naming trump under a turned-up Benny) Call with no suit chosen asks
     "no trump?" where the rules play it, and Call again names it. The dealer's
     partner who orders up goes alone where the rules say so (Canadian loner).
-  - after trump, before the lead: Alone asks who goes alone, the maker first;
-    Alone again steps to the next seat allowed, a suit button picks the seat that
-    suit stands for (``display.actions.SEAT_SUITS``), Call declares it, Pass
-    drops it. So a defender goes alone while the maker plays with a partner.
+  - after trump, before the lead: where only one player may go alone, Alone
+    declares it at once; else Alone asks who goes alone, the maker first; Alone
+    again steps to the next seat allowed, a suit button picks the seat that suit
+    stands for (``display.actions.SEAT_SUITS``), Call declares it, Pass drops it.
+    So a defender goes alone while the maker plays with a partner.
   - the declarations menu (hold Alone, a Declare button, E): blind lone, call for
     best, farmer's hand (going under), nines and tens (redeal or swap), misdeal;
     a suit button (or Call for the fifth) picks the item, a suit button then picks
     the seat that claims it.
-  A refused declaration is submitted as the table made it, and the engine's
-  refusal (an irregularity naming the reason) is what the table sees and hears.
+  A declaration the engine would refuse is not logged: the engine's reason is
+  said on the screen instead (``_refusal``). ``panel_presses`` gives the presses
+  that make a given input, for scripts.
 - Misdeal asks first (``misdeal_asked``); pressed again within
   ``MISDEAL_CONFIRM_S`` while the same deal is in progress, it becomes
   ``Misdeal()``: the deal is void and its dealer deals again. Any other press
@@ -49,6 +51,7 @@ The mapping rules, in one place:
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import logging
 import queue
@@ -62,7 +65,7 @@ from typing import Any, Protocol
 from display import phrases
 from display.actions import SEAT_SUITS, SUIT_ORDER, Action, ButtonAction, in_context, next_suit, seat_of_suit
 from display.view import Choice, Offer, ScoreboardView
-from table.announcements import Announcement, Expect
+from table.announcements import Announcement, Expect, Irregularity, IrregularityKind
 from table.cards import Card, Rank, Suit, deck
 from table.deal import DealRecord, Phase
 from table.inputs import (
@@ -278,6 +281,85 @@ _BEFORE_LEAD = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND, *_
 
 def _key_label(action: Action) -> str:
     return action.suit.symbol if action.suit is not None else action.kind.value.capitalize()
+
+
+def declarations(match: Match) -> list[tuple[str, int | None]]:
+    """The declarations menu's items now, in their order: (item, the seat that makes it where only one may).
+
+    Items: "blind_lone" (the dealer who turned up a jack, before any bid), "call_for_best" (a lone
+    player, before the lead), "farmers_hand", "nines_and_tens" (a redeal), "nines_swap" (a swap with
+    the kitty), all before the first lead and where the rules play them, and "misdeal" (any time in a deal).
+    """
+    deal = match.last_deal
+    if deal is None or deal.finished:
+        return []
+    rules, phase = match.rules, match.phase
+    before_lead = phase in _BEFORE_LEAD and not (deal.tricks and deal.tricks[0])
+    items: list[tuple[str, int | None]] = []
+    up = deal.up_card
+    jack_up = up is not None and up.rank is Rank.JACK
+    if rules.blind_lone and phase is Phase.BID_ROUND_1 and not deal.calls and jack_up:
+        items.append(("blind_lone", deal.dealer))
+    if rules.call_for_best and phase in _WINDOW and deal.alone_seats and before_lead:
+        loners = deal.alone_seats
+        items.append(("call_for_best", loners[0] if len(loners) == 1 else None))
+    if rules.farmers_hand and before_lead:
+        items.append(("farmers_hand", None))
+    if rules.nines_and_tens and before_lead:
+        items += [("nines_and_tens", None), ("nines_swap", None)]
+    items.append(("misdeal", None))
+    return items
+
+
+def first_alone_candidate(match: Match) -> int | None:
+    """The seat a first press of Alone after trump asks about: the maker where it may, else the next clockwise
+    from the maker that may; None where nobody may go alone now."""
+    view = match.view()
+    allowed = view.may_go_alone
+    if not allowed:
+        return None
+    maker = view.maker_seat if view.maker_seat is not None else 0
+    return maker if maker in allowed else next((maker + k) % 4 for k in range(1, 5) if (maker + k) % 4 in allowed)
+
+
+def panel_presses(match: Match, inp: Input) -> list[Action]:
+    """The presses of the standard panel that make ``inp`` now, ``match`` standing just before it (the
+    simulated table's scripts are made of these). A declaration the panel cannot make now raises ValueError.
+
+    Bids: Pass; (Alone,) Call; (Alone,) a suit; no trump is (Alone,) Call, Call. Going alone after trump:
+    Alone where only that seat may, else Alone, (the seat's suit,) Call. The menu's declarations: hold
+    Alone (``DECLARE``), the item's button, then (where it asks) the seat's suit.
+    """
+    a = ButtonAction
+    alone = [Action(a.ALONE)]
+    if isinstance(inp, Pass):
+        return [Action(a.PASS)]
+    if isinstance(inp, OrderUp):
+        return [*(alone if inp.alone else []), Action(a.CALL)]
+    if isinstance(inp, NameTrump):
+        name = [Action(a.CALL), Action(a.CALL)] if inp.suit is None else [Action(a.SUIT, inp.suit)]
+        return [*(alone if inp.alone else []), *name]
+    if isinstance(inp, GoAlone) and match.phase in _WINDOW:
+        allowed = match.view().may_go_alone
+        if allowed == (inp.seat,):
+            return alone
+        if inp.seat not in allowed:
+            raise ValueError(f"{inp!r}: that seat may not go alone now")
+        first = first_alone_candidate(match)
+        return [*alone, *([] if first == inp.seat else [Action(a.SUIT, SEAT_SUITS[inp.seat])]), Action(a.CALL)]
+    items = [item for item, _ in declarations(match)]
+    item = {
+        GoAlone: "blind_lone",
+        Exchange: getattr(inp, "kind", "").replace("nines_and_tens", "nines_swap"),
+        Misdeal: "misdeal" if getattr(inp, "nines_and_tens", None) is None else "nines_and_tens",
+    }.get(type(inp), "")
+    if item not in items:
+        raise ValueError(f"no panel press makes {inp!r} now")
+    presses = [Action(a.DECLARE), _MENU_KEYS[items.index(item)]]
+    seat = getattr(inp, "nines_and_tens", None) if isinstance(inp, Misdeal) else getattr(inp, "seat", None)
+    if dict(declarations(match))[item] is None and item != "misdeal" and seat is not None:
+        presses.append(Action(a.SUIT, SEAT_SUITS[seat]))
+    return presses
 
 
 @dataclass
@@ -606,11 +688,26 @@ class TableSession:
             return
         view = self.match.view()
         if not view.may_go_alone:
-            self.notes.messages.append("nobody else may go alone now")
+            free = [x for x in range(4) if x not in view.alone_seats and (x + 2) % 4 not in view.alone_seats]
+            why = self._refusal(GoAlone(free[0])) if free else None
+            because = f" ({why.removeprefix('Not allowed: ')})" if why else ""
+            self.notes.messages.append(f"nobody else may go alone now{because}")
             return
-        maker = view.maker_seat
-        first = maker if maker in view.may_go_alone else self._next_allowed(maker if maker is not None else 0)
-        self._pick_alone(first)
+        if len(view.may_go_alone) == 1:  # nobody to choose between: that player goes alone at once
+            self.submit(GoAlone(view.may_go_alone[0]), source="button", script=self._script)
+            return
+        first = first_alone_candidate(self.match)
+        if first is not None:
+            self._pick_alone(first)
+
+    def _refusal(self, inp: Input) -> str | None:
+        """What the engine would say, refusing ``inp`` now ("Not allowed: South — defenders may not go alone
+        at this table"), or None where it would take it. Nothing is applied or logged."""
+        trial = copy.deepcopy(self.match)
+        for a in trial.apply(inp):
+            if isinstance(a, Irregularity) and a.kind is IrregularityKind.NOT_ALLOWED:
+                return phrases.irregularity_text(a, self.names)
+        return None
 
     def _next_allowed(self, seat: int) -> int:
         """The first seat clockwise after ``seat`` that may go alone now (``seat`` itself if none other may)."""
@@ -624,10 +721,7 @@ class TableSession:
         """Ask whether ``seat`` goes alone (Call declares it); a seat that may not is refused by the engine."""
         view = self.match.view()
         if seat not in view.may_go_alone:
-            if view.may_go_alone or seat in view.alone_seats:
-                self.submit(GoAlone(seat), source="button", script=self._script)  # the engine says why not
-            else:
-                self.notes.messages.append("nobody else may go alone now")
+            self.notes.messages.append(self._refusal(GoAlone(seat)) or f"{self.names[seat]} is alone already")
             self._pick = None
             return
         self.alone_candidate = seat
@@ -711,31 +805,8 @@ class TableSession:
         return False
 
     def declarations(self) -> list[tuple[str, int | None]]:
-        """The declarations menu's items now, in their order: (item, the seat that makes it where only one may).
-
-        Items: "blind_lone" (the dealer who turned up a jack, before any bid), "call_for_best" (a lone
-        player, before the lead), "farmers_hand", "nines_and_tens" (a redeal), "nines_swap" (a swap with
-        the kitty), all before the first lead and where the rules play them, and "misdeal" (any time in a deal).
-        """
-        deal = self._deal_in_progress()
-        if deal is None:
-            return []
-        rules, phase = self.match.rules, self.match.phase
-        before_lead = phase in _BEFORE_LEAD and not (deal.tricks and deal.tricks[0])
-        items: list[tuple[str, int | None]] = []
-        up = deal.up_card
-        jack_up = up is not None and up.rank is Rank.JACK
-        if rules.blind_lone and phase is Phase.BID_ROUND_1 and not deal.calls and jack_up:
-            items.append(("blind_lone", deal.dealer))
-        if rules.call_for_best and phase in _WINDOW and deal.alone_seats and before_lead:
-            loners = deal.alone_seats
-            items.append(("call_for_best", loners[0] if len(loners) == 1 else None))
-        if rules.farmers_hand and before_lead:
-            items.append(("farmers_hand", None))
-        if rules.nines_and_tens and before_lead:
-            items += [("nines_and_tens", None), ("nines_swap", None)]
-        items.append(("misdeal", None))
-        return items
+        """The declarations menu's items now (see `declarations`)."""
+        return declarations(self.match)
 
     def _open_menu(self) -> None:
         items = self.declarations()
@@ -785,7 +856,9 @@ class TableSession:
             if e.expected is not Expect.BID_ROUND_1 and self.match.rules.no_trump and self.chosen_suit is None:
                 out.append(Offer("No trump", "Call", Action(ButtonAction.CALL)))
         elif self.match.phase in _WINDOW and self.match.view().may_go_alone:
-            out.append(Offer("Alone", "Alone", Action(ButtonAction.ALONE)))
+            allowed = self.match.view().may_go_alone
+            label = f"{self.names[allowed[0]]} alone" if len(allowed) == 1 else "Alone"
+            out.append(Offer(label, "Alone", Action(ButtonAction.ALONE)))
         if self.match.phase in _BEFORE_LEAD and self.declarations():
             out.append(Offer("Declare\u2026", "hold Alone", Action(ButtonAction.DECLARE)))
         return tuple(out)

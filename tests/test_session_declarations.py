@@ -214,13 +214,17 @@ def test_a_defender_goes_alone_by_touch(tmp_path: Path) -> None:
 def test_where_defenders_may_not_go_alone_only_the_maker_is_offered_and_a_defender_is_refused(tmp_path: Path) -> None:
     session = _ordered_up_by_east(tmp_path, NA)
     session.release()
-    _key(session, "alone")
-    choice = _view(session).choice
-    assert choice is not None and [o.label for o in choice.options] == ["East (maker)"]
-    _key(session, "hearts")  # South, a defender
-    assert _logged(tmp_path)[-1] == GoAlone(2)  # the table's attempt is recorded...
-    assert _refusals(session) == ["Not allowed: South \u2014 defenders may not go alone at this table"]  # ...refused
-    assert session.match.view().alone_seats == ()
+    assert [o.label for o in _view(session).offers] == ["East alone", "Declare\u2026"]  # the only one who may
+    logged = _logged(tmp_path)
+    _key(session, "hearts")  # South, a defender: refused with the engine's reason, and nothing logged
+    assert session.notes.messages[-1] == "Not allowed: South \u2014 defenders may not go alone at this table"
+    assert _logged(tmp_path) == logged and session.match.view().alone_seats == () and session.pick is None
+    _key(session, "alone")  # East, the only one who may: alone at once, one press
+    assert _logged(tmp_path)[-1] == GoAlone(1) and session.match.view().alone_seats == (1,)
+    _key(session, "alone")  # now nobody else may, and the screen says why
+    assert session.notes.messages[-1] == (
+        "nobody else may go alone now (North \u2014 defenders may not go alone at this table)"
+    )
 
 
 def test_against_a_lone_maker_a_defender_is_offered_once_the_maker_is_alone(tmp_path: Path) -> None:
@@ -258,6 +262,16 @@ def test_after_the_first_lead_alone_says_why_not(tmp_path: Path) -> None:
 
 
 # ---- bidding: alone with the call, the Canadian loner, no trump, blind lone ----
+
+
+def test_against_a_lone_maker_alone_asks_between_the_two_defenders(tmp_path: Path) -> None:
+    rules = NA.replace(defender_may_go_alone=DefenderAlone.AGAINST_LONE_MAKER)
+    session = _ordered_up_by_east(tmp_path, rules)
+    _key(session, "alone")  # East alone at once (only the maker may, yet)
+    assert _logged(tmp_path)[-1] == GoAlone(1) and session.pick is None
+    for name in ("alone", "alone", "order_up"):  # South first (clockwise from the maker), then North
+        _key(session, name)
+    assert _logged(tmp_path)[-1] == GoAlone(0) and session.match.view().alone_seats == (1, 0)
 
 
 def test_alone_then_call_orders_up_alone_in_two_presses(tmp_path: Path, factory: MockFactory) -> None:
@@ -497,7 +511,7 @@ def test_offers_follow_the_moment(tmp_path: Path) -> None:
     assert _offers(session) == ["Alone: on", "Declare\u2026"] and _view(session).offers[0].selected
     session.act(Action(A.ALONE))
     session.act(Action(A.CALL))  # East orders up
-    assert _offers(session) == ["Alone", "Declare\u2026"]  # the maker may still go alone
+    assert _offers(session) == ["East alone", "Declare\u2026"]  # the maker may still go alone
     view = _view(session)
     assert view.prompt == "North: pick up 9\u2665 and discard a card"
     session.observe(CardLanded(Zone.of_seat(1), C("Ah"), 0.95, 10, seat=1))
@@ -511,7 +525,7 @@ def test_the_prompt_asks_who_goes_alone_before_the_lead(tmp_path: Path) -> None:
     session.act(Action(A.SUIT, Suit.SPADES))  # East names spades: nobody picks up, the window opens
     view = _view(session)
     assert view.prompt == "Anyone going alone? Then East leads" and [o.label for o in view.offers] == [
-        "Alone", "Declare\u2026"
+        "East alone", "Declare\u2026"
     ]
 
 
@@ -572,3 +586,62 @@ def test_setback_scoring_is_refused_with_its_reason_in_the_rules_words() -> None
     message = str(refused.value)
     assert message.startswith("table.toml: [rules]: rules: setback_scoring is not supported")
     assert "after a 2- or 4-point win a side may take the points off the opponents' score" in message
+
+
+# ---- the presses that make an input: what scripts (the simulated table) press ----
+
+
+def _presses_case(rules: Rules, up: str, before: list[Action], wanted: Input, tmp_path: Path) -> None:
+    from companion.session import panel_presses
+
+    session = _session(tmp_path, rules, up=up)
+    for action in before:
+        session.act(action)
+    presses = panel_presses(session.match, wanted)
+    assert len(presses) <= 3, presses
+    for action in presses:
+        session.act(action)
+    assert _logged(tmp_path)[-1] == wanted, (presses, _logged(tmp_path)[-3:])
+
+
+_ALL_ON = BRITISH.replace(
+    no_trump=True, farmers_hand=True, nines_and_tens=True, call_for_best=True, blind_lone=True, deck_size=24
+)
+_PASS4 = [Action(A.PASS)] * 4
+
+
+@pytest.mark.parametrize(
+    ("rules", "up", "before", "wanted"),
+    [
+        (NA, "9h", [], OrderUp(1, True)),
+        (NA, "9h", _PASS4, NameTrump(1, Suit.SPADES, True)),
+        (_ALL_ON, "9h", _PASS4, NameTrump(1, None, True)),
+        (_ALL_ON, "Jh", [], GoAlone(0)),  # blind lone
+        (NA, "9h", [Action(A.CALL)], GoAlone(1)),
+        (_ALL_ON, "9h", [Action(A.CALL)], GoAlone(1)),
+        (_ALL_ON, "9h", [Action(A.CALL)], GoAlone(2)),
+        (_ALL_ON, "9h", [Action(A.CALL)], GoAlone(3)),
+        (_ALL_ON, "9h", [Action(A.CALL)], GoAlone(0)),
+        (_ALL_ON, "9h", [], Exchange(3, "farmers_hand")),
+        (_ALL_ON, "9h", [], Exchange(0, "nines_and_tens")),
+        (_ALL_ON, "9h", [], Misdeal(nines_and_tens=2)),
+        (_ALL_ON, "9h", [Action(A.ALONE), Action(A.CALL)], Exchange(1, "call_for_best")),
+        (NA, "9h", [], Misdeal()),
+    ],
+    ids=lambda v: repr(v) if isinstance(v, Input.__args__) else None,  # type: ignore[attr-defined]
+)
+def test_panel_presses_make_each_declaration_in_at_most_three(
+    tmp_path: Path, rules: Rules, up: str, before: list[Action], wanted: Input
+) -> None:
+    _presses_case(rules, up, before, wanted, tmp_path)
+
+
+def test_panel_presses_refuse_what_the_panel_cannot_make_now(tmp_path: Path) -> None:
+    from companion.session import panel_presses
+
+    session = _session(tmp_path, NA)
+    with pytest.raises(ValueError, match="no panel press"):
+        panel_presses(session.match, Exchange(1, "farmers_hand"))
+    session.act(Action(A.CALL))
+    with pytest.raises(ValueError, match="may not go alone"):
+        panel_presses(session.match, GoAlone(2))
