@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from table.cards import Card, CardParseError
-from table.codec import CodecError, input_from_dict, input_to_dict
+from table.codec import input_from_dict, input_to_dict
 from table.inputs import Input, Play, ReviseCard
 from table.limits import MAX_DEPTH, LimitError, check_regular_file, loads_json, paused_gc
 from table.match import EngineError, Match
@@ -177,7 +177,7 @@ def _parse_header(path: Path, raw: bytes) -> LogHeader:
     version = obj.get("version")
     if isinstance(version, bool) or version != LOG_VERSION:
         raise LogError(
-            f'{where}: log version {json.dumps(version)} is not supported (expected the integer {LOG_VERSION})'
+            f"{where}: log version {json.dumps(version)} is not supported (expected the integer {LOG_VERSION})"
         )
     rules_obj = obj.get("rules")
     if not isinstance(rules_obj, dict):
