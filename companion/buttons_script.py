@@ -3,7 +3,7 @@
 One JSON object a line: ``{"frame": 120, "action": "pass"}``,
 ``{"frame": 131, "action": "suit", "suit": "h"}``. Actions are the panel's
 (``pass``, ``call``, ``suit``, ``suit_cycle``, ``alone``, ``undo``,
-``new_game``, ``accept_penalty``, ``dismiss_renege``). Blank lines and lines
+``new_game``, ``accept_penalty``, ``dismiss_renege``, ``declare``). Blank lines and lines
 starting with ``#`` are skipped; anything else wrong is a ``UserError`` naming
 the file and line.
 """
@@ -30,6 +30,7 @@ _GAME_ACTIONS = {
     ButtonAction.NEW_GAME,
     ButtonAction.ACCEPT_PENALTY,
     ButtonAction.DISMISS_RENEGE,
+    ButtonAction.DECLARE,
 }
 
 

@@ -145,7 +145,8 @@ PHASES: tuple[Phase, ...] = (
             "alone": "who goes alone? the maker first; again: the next",
             "undo": "leave the question",
         },
-        "Alone, Call: the maker alone. Alone, the player's suit, Call: anyone the rules allow, a defender "
+        "Where only one player may go alone (the maker, at a North American table), Alone declares it at "
+        "once. Else Alone, Call: the maker alone. Alone, the player's suit, Call: anyone the rules allow, a defender "
         "while the maker plays with a partner, or the maker's partner. Only the players who may are listed; "
         "on the screen, tap a player, then tap again.",
     ),

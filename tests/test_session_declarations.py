@@ -645,3 +645,14 @@ def test_panel_presses_refuse_what_the_panel_cannot_make_now(tmp_path: Path) -> 
     session.act(Action(A.CALL))
     with pytest.raises(ValueError, match="may not go alone"):
         panel_presses(session.match, GoAlone(2))
+
+
+def test_a_buttons_file_can_hold_the_declarations_menu(tmp_path: Path) -> None:
+    from companion.buttons_script import parse_buttons
+
+    session = _session(tmp_path, NA.replace(farmers_hand=True))
+    text = '{"frame": 5, "action": "declare"}\n{"frame": 6, "action": "suit", "suit": "c"}\n'
+    text += '{"frame": 7, "action": "suit", "suit": "h"}\n'
+    for timed in parse_buttons(text, "buttons.jsonl"):
+        session.act(timed.action, frame=timed.frame, script_number=timed.number)
+    assert _logged(tmp_path)[-1] == Exchange(2, "farmers_hand")
