@@ -319,6 +319,18 @@ def no_trump_question(names: Names = NAMES) -> ScoreboardView:
     )
 
 
+def whose_claim(names: Names = NAMES) -> ScoreboardView:
+    """The declarations menu's nines and tens picked during the bidding: whose hand is it?"""
+    options = tuple(Offer(names[s], *_seat_key(s)) for s in range(4))
+    label = phrases.declaration_label("nines_and_tens", names)
+    return replace(
+        bidding_round_1(names),
+        offers=(),
+        announcement=f"{label}: whose? Press that player's suit",
+        choice=Choice(label, options, phrases.SEAT_HINT),
+    )
+
+
 def score_cards_11(names: Names = NAMES) -> ScoreboardView:
     """A British game to 11 kept on a six and a five, as pubs do."""
     return replace(play_mid_trick(names), target=11, score=(7, 10), score_style=ScoreStyle.CARDS)
@@ -337,5 +349,6 @@ SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "alone-question": alone_question,
     "declare-menu": declare_menu,
     "no-trump-question": no_trump_question,
+    "whose-claim": whose_claim,
     "score-cards-11": score_cards_11,
 }

@@ -575,6 +575,16 @@ def test_the_sample_questions_are_the_sessions_own(tmp_path: Path) -> None:
         _key(session, name)
     assert _view(session).choice == samples.declare_menu().choice
 
+    session = TableSession(
+        MatchLog.create(tmp_path / "c.jsonl", NA.replace(nines_and_tens=True), first_dealer=3), names=NAMES
+    )
+    session.observe(UpCardShown(C("Jd"), 0.97, frame=1))
+    for name in ("declare", "clubs"):
+        _key(session, name)
+    view = _view(session)
+    assert view.choice == samples.whose_claim().choice and view.offers == samples.whose_claim().offers
+    assert session.notes.messages[-1] == samples.whose_claim().announcement
+
 
 def test_setback_scoring_is_refused_with_its_reason_in_the_rules_words() -> None:
     from companion.config import parse_config

@@ -51,6 +51,7 @@ CASES = [
     ("no-trump-question", (800, 480)),
     ("declare-menu", (1024, 600)),
     ("score-cards-11", (800, 480)),
+    ("whose-claim", (800, 480)),
     ("play-mid-trick", (1920, 1080)),
     ("bidding-round-1", (1024, 600)),
 ]
