@@ -118,7 +118,7 @@ def build_view(
         trick_number=_trick_number(match, alone) if stage is Stage.PLAYING else 0,
         up_card=match.up_card if stage is Stage.BIDDING else None,
         up_card_turned_down=match.phase in (Phase.BID_ROUND_2,),
-        prompt=phrases.prompt_text(_prompt(match), names, match.dealer),
+        prompt=phrases.prompt_text(_prompt(match), names, match.dealer, stuck=_stuck(match, rules)),
         announcement=_last_words(recent, names, match.trump, match.dealer) or fallback_announcement,
         result=_result(match, recent, names, last_row),
         winner=match.winner,
@@ -137,6 +137,12 @@ def _prompt(match: MatchView) -> Prompt:
     if match.phase is Phase.GO_ALONE and match.may_go_alone and e.expected is Expect.LEAD and not match.current_trick:
         return Prompt(e.seat, Expect.GO_ALONE)
     return e
+
+
+def _stuck(match: MatchView, rules: Rules | None) -> bool:
+    """The dealer bids in round 2 under stick the dealer: passing is not allowed."""
+    e = match.expected
+    return bool(rules and rules.stick_the_dealer and e.expected is Expect.BID_ROUND_2 and e.seat == match.dealer)
 
 
 def _trump_state(

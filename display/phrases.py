@@ -77,8 +77,13 @@ def trick_card_text(card: Card, trump: Suit | None, voice: Voice = Voice.SCREEN)
     return card_text(card, voice)
 
 
-def prompt_text(prompt: Prompt, names: Sequence[str], dealer: int | None = None, voice: Voice = Voice.SCREEN) -> str:
-    """Whose turn and what is expected: "North: pass or order up J♦?"."""
+def prompt_text(
+    prompt: Prompt, names: Sequence[str], dealer: int | None = None, voice: Voice = Voice.SCREEN, stuck: bool = False
+) -> str:
+    """Whose turn and what is expected: "North: pass or order up J♦?".
+
+    ``stuck``: the dealer in round 2 under stick the dealer, who may not pass ("West: name trump, stuck (not ♦)").
+    """
     who = names[prompt.seat] if prompt.seat is not None else "Table"
     up = card_text(prompt.up_card, voice) if prompt.up_card is not None else "the up-card"
     e = prompt.expected
@@ -91,10 +96,11 @@ def prompt_text(prompt: Prompt, names: Sequence[str], dealer: int | None = None,
         return f"{who}: pass or order up {up}?"
     if e is Expect.BID_ROUND_2:
         turned_down = prompt.up_card.suit if prompt.up_card is not None else None
+        ask = "name trump, stuck" if stuck else "pass or name trump"
         if turned_down is None:
-            return f"{who}: pass or name trump?"
+            return f"{who}: {ask}?" if not stuck else f"{who}: {ask}"
         not_this = turned_down.symbol if voice is Voice.SCREEN else turned_down.noun
-        return f"{who}: pass or name trump (not {not_this})?"
+        return f"{who}: {ask} (not {not_this})" + ("" if stuck else "?")
     if e is Expect.NAME_TRUMP_BLIND:
         return f"{who}: name trump, unseen"
     if e is Expect.DISCARD:

@@ -666,3 +666,15 @@ def test_a_buttons_file_can_hold_the_declarations_menu(tmp_path: Path) -> None:
     for timed in parse_buttons(text, "buttons.jsonl"):
         session.act(timed.action, frame=timed.frame, script_number=timed.number)
     assert _logged(tmp_path)[-1] == Exchange(2, "farmers_hand")
+
+
+def test_under_stick_the_dealer_the_dealers_prompt_says_stuck_and_a_pass_is_refused(tmp_path: Path) -> None:
+    session = _session(tmp_path, NA.replace(stick_the_dealer=True))
+    for _ in range(7):
+        session.act(Action(A.PASS))
+    assert _view(session).prompt == "North: name trump, stuck (not \u2665)"
+    session.release()
+    session.act(Action(A.PASS))
+    assert _refusals(session) == ["Not allowed: North \u2014 stick the dealer: the dealer must name a suit"]
+    session.act(Action(A.PASS))  # refused again: still the dealer to name trump
+    assert session.match.expected.seat == 0
