@@ -118,7 +118,9 @@ def build_view(
         trick_number=_trick_number(match, alone) if stage is Stage.PLAYING else 0,
         up_card=match.up_card if stage is Stage.BIDDING else None,
         up_card_turned_down=match.phase in (Phase.BID_ROUND_2,),
-        prompt=phrases.prompt_text(_prompt(match), names, match.dealer, stuck=_stuck(match, rules)),
+        prompt=phrases.prompt_text(
+            _prompt(match), names, match.dealer, stuck=_stuck(match, rules), alone=_alone_only(match, rules)
+        ),
         announcement=_last_words(recent, names, match.trump, match.dealer) or fallback_announcement,
         result=_result(match, recent, names, last_row),
         winner=match.winner,
@@ -143,6 +145,13 @@ def _stuck(match: MatchView, rules: Rules | None) -> bool:
     """The dealer bids in round 2 under stick the dealer: passing is not allowed."""
     e = match.expected
     return bool(rules and rules.stick_the_dealer and e.expected is Expect.BID_ROUND_2 and e.seat == match.dealer)
+
+
+def _alone_only(match: MatchView, rules: Rules | None) -> bool:
+    """The dealer's partner bids in round 1 where ordering up means playing alone (the Canadian loner)."""
+    e = match.expected
+    partner = (match.dealer + 2) % 4
+    return bool(rules and rules.dealer_partner_must_go_alone and e.expected is Expect.BID_ROUND_1 and e.seat == partner)
 
 
 def _trump_state(

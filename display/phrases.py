@@ -78,11 +78,17 @@ def trick_card_text(card: Card, trump: Suit | None, voice: Voice = Voice.SCREEN)
 
 
 def prompt_text(
-    prompt: Prompt, names: Sequence[str], dealer: int | None = None, voice: Voice = Voice.SCREEN, stuck: bool = False
+    prompt: Prompt,
+    names: Sequence[str],
+    dealer: int | None = None,
+    voice: Voice = Voice.SCREEN,
+    stuck: bool = False,
+    alone: bool = False,
 ) -> str:
     """Whose turn and what is expected: "North: pass or order up J♦?".
 
     ``stuck``: the dealer in round 2 under stick the dealer, who may not pass ("West: name trump, stuck (not ♦)").
+    ``alone``: the dealer's partner in round 1 where ordering up means playing alone ("pass or order up J♦ alone?").
     """
     who = names[prompt.seat] if prompt.seat is not None else "Table"
     up = card_text(prompt.up_card, voice) if prompt.up_card is not None else "the up-card"
@@ -93,7 +99,7 @@ def prompt_text(
         deals = f"{names[dealer]} deals" if dealer is not None else "Deal"
         return f"{deals}: turn up the top card of the kitty"
     if e is Expect.BID_ROUND_1:
-        return f"{who}: pass or order up {up}?"
+        return f"{who}: pass or order up {up}{' alone' if alone else ''}?"
     if e is Expect.BID_ROUND_2:
         turned_down = prompt.up_card.suit if prompt.up_card is not None else None
         ask = "name trump, stuck" if stuck else "pass or name trump"

@@ -288,6 +288,7 @@ def test_alone_then_call_orders_up_alone_in_two_presses(tmp_path: Path, factory:
 def test_the_dealers_partner_who_orders_up_goes_alone_where_the_rules_say_so(tmp_path: Path) -> None:
     session = _session(tmp_path, BRITISH)
     _key(session, "pass")  # East
+    assert _view(session).prompt == "South: pass or order up 9\u2665 alone?"
     _key(session, "order_up")  # South, the dealer's partner: "I'll play alone"
     assert _logged(tmp_path)[-1] == OrderUp(2, True)
     assert _refusals(session) == []  # not an irregularity: the panel said it right
