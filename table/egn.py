@@ -300,7 +300,7 @@ def _parse_egn_card(text: Any, trump: Suit | None, allow_benny: bool) -> Card:
             raise ValueError(f"{s!r} names a bower, but trump is not known here")
         if rest not in ("", trump.value) and not (s[0] == "L" and rest == trump.partner.value):
             raise ValueError(f"{s!r} does not name a bower when {trump.noun} are trump")
-        return Card(Rank.JACK, trump if s[0] == "R" else trump.partner)
+        return Card.of(Rank.JACK, trump if s[0] == "R" else trump.partner)
     if len(s) == 2 and s[1] in ("t", "n", "g"):
         raise ValueError(f"{s!r} uses a generic suit (t/n/g); cards with generic suits cannot be scored")
     try:
@@ -818,10 +818,14 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
     all_inputs: list[list[Input]] = []
 
     prompt: list[Prompt | None] = [None]  # the prompt after the last input fed (apply returns it last)
-    plays: dict[tuple[int, Card], Play] = {}  # one (immutable) Play per seat and card, shared by every deal
+    # Inputs are immutable: one instance of each, shared by every deal that feeds it.
+    plays: list[dict[int, Play]] = [{}, {}, {}, {}]  # by seat, then by the card's id (the Play keeps it alive)
+    up_cards: dict[int, UpCard] = {}
+    bids: dict[tuple[str, int, bool], Input] = {}
+    apply = match.apply
 
     def feed(inp: Input, into: list[Input]) -> None:
-        said = match.apply(inp)
+        said = apply(inp)
         into.append(inp)
         last = said[-1] if said else None
         prompt[0] = last if isinstance(last, Prompt) else None
@@ -853,7 +857,13 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
             unseen += 1
             continue
         for k, card in enumerate([*deal.set_aside, deal.up_card]):
-            feed(UpCard(card, next_deal=unfinished and k == 0, unseen_deals=unseen if k == 0 else 0), inputs)
+            if k or not (unfinished or unseen):
+                up = up_cards.get(id(card))  # (keyed like plays: the UpCard keeps its card alive)
+                if up is None:
+                    up = up_cards[id(card)] = UpCard(card)
+            else:
+                up = UpCard(card, next_deal=unfinished, unseen_deals=unseen)
+            feed(up, inputs)
             if (unfinished or unseen) and match.game_over:
                 break  # the unfinished hand's points, or the deals not seen, ended the game
         if match.game_over and (unfinished or unseen):
@@ -878,9 +888,14 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
         )
         for k, call in enumerate(deal.calls):
             seat = deal.call_seat(k)
-            feed(_call_input(call, seat, k == maker_k and seat in alone and not late), inputs)
+            key = (call, seat, k == maker_k and seat in alone and not late)
+            bid = bids.get(key)
+            if bid is None:
+                bid = bids[key] = _call_input(*key)
+            feed(bid, inputs)
         void_before_discard = deal.misdeal is not None and deal.discard is None and not deal.tricks
-        if match.expected.expected is Expect.DISCARD and not void_before_discard:
+        due = prompt[0]  # (what match.expected would say: apply ends with the prompt)
+        if (due if due is not None else match.expected).expected is Expect.DISCARD and not void_before_discard:
             # The dealer took up: the discard, seen or not (None), opens the play and its lead.
             feed(Discard(deal.dealer, deal.discard), inputs)
         elif deal.discard is not None:
@@ -890,34 +905,51 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
                 feed(GoAlone(seat), inputs)
         for seat, kind in deal.exchanges:
             feed(Exchange(seat, kind), inputs)
+        last_trick = len(deal.tricks) - 1
         for t, trick in enumerate(deal.tricks):
-            tpath = f"{deal.path}.phases[1].tricks[{t}]"
+            seats = None if deal.play_seats is None else deal.play_seats[t]
+            short = False
+            due = prompt[0]
             for c, played in enumerate(trick):
                 if played is None:
+                    short = True
                     continue  # a card not seen: the next trick's lead closes this one
-                finished, closed = match.play_check
-                if finished:
-                    raise _fail(src, f"{tpath}[{c}]", f"a card after the hand ended ({_last(match).reason})")
-                if closed > t:
-                    players = 4 - len(_out(_progress(match).alone_seats))
-                    raise _fail(src, tpath, f"{len(trick)} cards, but only {players} players are in this hand")
-                if deal.play_seats is not None:
-                    seat = deal.play_seats[t][c]
+                # A card the engine asks for (the lead of a new trick, or a card to follow the one open): the
+                # hand is not over and no trick closed early. Anything else is checked in full.
+                if due is None or due.expected is not (_FOLLOW if c else _LEAD):
+                    finished, closed = match.play_check
+                    if finished:
+                        where = f"{deal.path}.phases[1].tricks[{t}][{c}]"
+                        raise _fail(src, where, f"a card after the hand ended ({_last(match).reason})")
+                    if closed > t:
+                        players = 4 - len(_out(_progress(match).alone_seats))
+                        where = f"{deal.path}.phases[1].tricks[{t}]"
+                        raise _fail(src, where, f"{len(trick)} cards, but only {players} players are in this hand")
+                if seats is not None:
+                    seat = seats[c]
                 else:
-                    due = prompt[0]
                     next_seat = due.seat if due is not None else match.expected.seat
                     if next_seat is None:
-                        raise _fail(src, f"{tpath}[{c}]", "no one is due to play here")
+                        raise _fail(src, f"{deal.path}.phases[1].tricks[{t}][{c}]", "no one is due to play here")
                     seat = next_seat
-                play = plays.get((seat, played))
+                # One (immutable) Play per seat and card, shared by every deal; keyed by the card's identity,
+                # which the Play itself keeps alive.
+                by_card = plays[seat]
+                play = by_card.get(id(played))
                 if play is None:
-                    play = plays[seat, played] = Play(seat, played)
-                feed(play, inputs)
-            progress = _progress(match)
-            short = None in trick
-            if t < len(deal.tricks) - 1 and not progress.finished and not short and progress.tricks_closed != t + 1:
-                players = 4 - len(_out(progress.alone_seats))
-                raise _fail(src, tpath, f"{len(trick)} cards, but {players} players are in this hand")
+                    play = by_card[id(played)] = Play(seat, played)
+                said = apply(play)
+                inputs.append(play)
+                due = said[-1] if said else None
+                if type(due) is not Prompt:
+                    due = None
+            prompt[0] = due
+            if t < last_trick and not short:
+                finished, closed = match.play_check
+                if not finished and closed != t + 1:
+                    players = 4 - len(_out(_progress(match).alone_seats))
+                    where = f"{deal.path}.phases[1].tricks[{t}]"
+                    raise _fail(src, where, f"{len(trick)} cards, but {players} players are in this hand")
         if deal.misdeal is not None:
             record = _last(match)
             if not record.finished:
@@ -926,7 +958,7 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
                 warnings.append(
                     f"{src}: {deal.path}: annotated as a misdeal, but the hand was played to its end; scored as played"
                 )
-        if _penalty_accepted(deal):
+        if deal.play_annotations and _penalty_accepted(deal):
             feed(AcceptPenalty(), inputs)
     if unseen and not match.game_over:
         warnings.append(
@@ -938,6 +970,10 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
             f"the replay ends {match.score[0]}-{match.score[1]}"
         )
     return EgnReplay(game, match, all_inputs, warnings)
+
+
+_LEAD = Expect.LEAD
+_FOLLOW = Expect.FOLLOW
 
 
 def _last(match: Match) -> DealRecord:
