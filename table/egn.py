@@ -940,9 +940,8 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
                     play = by_card[id(played)] = Play(seat, played)
                 said = apply(play)
                 inputs.append(play)
-                due = said[-1] if said else None
-                if type(due) is not Prompt:
-                    due = None
+                told = said[-1] if said else None
+                due = told if type(told) is Prompt else None
             prompt[0] = due
             if t < last_trick and not short:
                 finished, closed = match.play_check
