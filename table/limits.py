@@ -38,6 +38,8 @@ MAX_DEPTH = 64
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = bytes.maketrans(b"[{]}", b"(())")
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_KEPT = bytes(b for b in range(256) if b not in b'[]{}"\\')
+_KEPT_STRING = re.compile(rb'"[^"]*"')
 
 
 class LimitError(ValueError):
@@ -52,11 +54,9 @@ def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
     """
     if text.count("[") + text.count("{") <= limit:
         return  # the depth is at most the number of openers
-    # Without an escaped quote every other piece between quotes is outside the strings (C-speed split);
-    # with one, the exact pattern.
-    outside = _STRING.sub("", text) if '\\"' in text else "".join(text.split('"')[::2])
-    # Only the brackets, openers as "(" and closers as ")" (bytes.translate: one C pass).
-    brackets = outside.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_BRACKETS)
+    brackets = _brackets_of_plain_strings(text)
+    if brackets is None:
+        brackets = _brackets_outside_strings(text)
     for _ in range(limit):
         shorter = brackets.replace(b"()", b"")
         if shorter == brackets:
@@ -66,6 +66,35 @@ def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
     # (which a recursive parser would also descend into, one level each).
     if b"()" in brackets or brackets.count(b"(") > limit:
         raise LimitError(f"nested deeper than {limit} levels of arrays or objects")
+
+
+def _brackets_outside_strings(text: str) -> bytes:
+    """The brackets outside strings, openers as "(" and closers as ")"."""
+    # Without an escaped quote every other piece between quotes is outside the strings (C-speed split);
+    # with one, the exact pattern.
+    outside = _STRING.sub("", text) if '\\"' in text else "".join(text.split('"')[::2])
+    # Only the brackets (bytes.translate: one C pass).
+    return outside.encode("utf-8", "surrogatepass").translate(_BRACKETS, _NOT_BRACKETS)
+
+
+def _brackets_of_plain_strings(text: str) -> bytes | None:
+    """The brackets outside strings, openers as "(" and closers as ")", when the text holds no backslash
+    (no escaped quote); else None. What check_depth finds too, in a few C passes over a much shorter text.
+
+    Only brackets and quotes are kept (one ``translate``). Quotes then alternate, opening and closing a
+    string, and only brackets can be inside one. Removing adjacent quotes (``replace``) removes an empty
+    string, or joins two strings with nothing between them into one: either way they still alternate, and
+    what is left of the strings (a note such as ``"[?]..."``) is removed by the exact pattern.
+    """
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_KEPT)
+    if b"\\" in kept:
+        return None
+    kept = kept.replace(b'""', b"")
+    if b'"' in kept:
+        kept = _KEPT_STRING.sub(b"", kept)
+        if b'"' in kept:
+            return None  # a quote left open (not JSON): the exact way says how deep
+    return kept.translate(_BRACKETS)
 
 
 def check_text(text: str | bytes, *, max_bytes: int, limit: int = MAX_DEPTH) -> None:
