@@ -441,8 +441,10 @@ class ProfileBuilder:
         card = card if isinstance(card, Card) else Card.parse(card)
         frame_bgr = np.ascontiguousarray(frame_bgr)
         q = cardcrop.refine_quad(frame_bgr, np.asarray(quad, np.float32).reshape(4, 2))
-        crops = cardcrop.corner_crops_bgr(frame_bgr, q)
-        batch = [cardcrop.normalise_crop(c) for c in crops]
+        crops = cardcrop.corner_crops_bgr(frame_bgr, q)  # as seen, for the PNGs
+        # The classifier's input exactly as the reader cuts it (cardcrop.corner_crops): the snapped outline's
+        # four corners come first.
+        batch = list(cardcrop.corner_crops(frame_bgr, q, refine=False)[:4])
         fc = face_crop(frame_bgr, q)
         # The face both ways up: the reader may see the card turned half round.
         batch += [cardcrop.normalise_crop(fc), cardcrop.normalise_crop(np.ascontiguousarray(fc[::-1, ::-1]))]
