@@ -267,6 +267,15 @@ def misdeal_note(dealer: int, nines_and_tens: int | None = None) -> str:
 
 
 _EGN_CARDS: dict[tuple[str, Suit | None, bool], Card] = {}  # every card text read so far (a few hundred at most)
+# The same, by trump and whether the deck has a Benny, then by text (a trick's cards are looked up in one go).
+_CARD_TABLES: dict[tuple[Suit | None, bool], dict[str, Card]] = {}
+
+
+def _card_table(trump: Suit | None, allow_benny: bool) -> dict[str, Card]:
+    table = _CARD_TABLES.get((trump, allow_benny))
+    if table is None:
+        table = _CARD_TABLES[trump, allow_benny] = {}
+    return table
 
 
 def parse_egn_card(text: Any, trump: Suit | None = None, *, allow_benny: bool = True) -> Card:
@@ -281,6 +290,7 @@ def parse_egn_card(text: Any, trump: Suit | None = None, *, allow_benny: bool = 
     card = _parse_egn_card(text, trump, allow_benny)
     if len(_EGN_CARDS) < 4096:
         _EGN_CARDS[text, trump, allow_benny] = card
+        _card_table(trump, allow_benny)[text] = card
     return card
 
 
@@ -641,22 +651,30 @@ def _parse_tricks(source: str, path: str, phase: dict[str, Any], deal: EgnDeal, 
     if len(tricks) > 5:
         raise _fail(source, f"{path}.tricks", f"{len(tricks)} tricks; a hand has 5")
     trump = deal.trump
+    benny = rules.has_benny
     active = 4 - len(set(deal.all_alone))
+    known = _card_table(trump, benny).get
     for t, trick in enumerate(tricks):
-        tpath = f"{path}.tricks[{t}]"
         if not isinstance(trick, list):
-            raise _fail(source, tpath, "a trick must be a list of cards")
+            raise _fail(source, f"{path}.tricks[{t}]", "a trick must be a list of cards")
         if len(trick) > active:
-            raise _fail(source, tpath, f"{len(trick)} cards, but only {active} players are in this hand")
-        cards: list[Card | None] = []
-        for c, text in enumerate(trick):
-            if text == UNKNOWN_CARD:
-                cards.append(None)  # played, but not seen: the replay skips it
-                continue
-            try:
-                cards.append(parse_egn_card(text, trump, allow_benny=rules.has_benny))
-            except ValueError as exc:
-                raise _fail(source, f"{tpath}[{c}]", str(exc)) from None
+            problem = f"{len(trick)} cards, but only {active} players are in this hand"
+            raise _fail(source, f"{path}.tricks[{t}]", problem)
+        # Cards read before under this trump, in one go; anything else (a new text, "Xx", not a string) alone.
+        try:
+            cards: list[Card | None] = [known(text) for text in trick]
+        except TypeError:  # a list or an object where a card belongs (not hashable)
+            cards = [None]
+        if not all(cards):
+            cards = []
+            for c, text in enumerate(trick):
+                if text == UNKNOWN_CARD:
+                    cards.append(None)  # played, but not seen: the replay skips it
+                    continue
+                try:
+                    cards.append(parse_egn_card(text, trump, allow_benny=benny))
+                except ValueError as exc:
+                    raise _fail(source, f"{path}.tricks[{t}][{c}]", str(exc)) from None
         deal.tricks.append(cards)
     deal.play_annotations = _annotations(source, f"{path}.playAnnotations", phase.get("playAnnotations"))
     if "playSeats" in phase:

@@ -422,6 +422,25 @@ def _decode_lines(body: list[bytes]) -> list[LogEntry | ValueError]:
     return out  # type: ignore[return-value]  # (no None is left)
 
 
+def _numbered_in_order(decoded: list[LogEntry | ValueError]) -> list[LogEntry] | None:
+    """The entries, when every line was read and numbered 0, 1, 2... and every revision names a line before
+    it: the common case, where each "i" is the entry's position and there is nothing to warn about. None
+    otherwise (then each line is judged in turn)."""
+    try:
+        numbers = [e.i for e in decoded]  # (AttributeError: a damaged line, an error in its place)
+    except AttributeError:
+        return None
+    if numbers != list(range(len(decoded))):
+        return None
+    entries: list[LogEntry] = decoded  # type: ignore[assignment]  # (all are entries)
+    inputs = [e.input for e in entries]
+    if ReviseCard in set(map(type, inputs)):
+        for k, inp in enumerate(inputs):
+            if type(inp) is ReviseCard and not (type(inp.index) is int and 0 <= inp.index < k):
+                return None
+    return entries
+
+
 def read_log(path: str | os.PathLike[str]) -> LogContents:
     """Read a log and recover what it holds (see the module docstring); the file is not changed."""
     with paused_gc():
@@ -453,7 +472,13 @@ def _read_log(path: str | os.PathLike[str]) -> LogContents:
     entries = contents.entries
     warnings = contents.warnings
     expected_i = 0  # previous_i + 1 (0 before any)
-    for lineno, entry in enumerate(_decode_lines(body), start=2):
+    decoded = _decode_lines(body)
+    quick = _numbered_in_order(decoded)
+    if quick is not None:
+        entries += quick
+        highest_i = len(quick) - 1
+        decoded = []
+    for lineno, entry in enumerate(decoded, start=2):
         if type(entry) is not LogEntry:
             warnings.append(f"{p}: line {lineno}: skipped a damaged line: {entry}")
             skipped = True
