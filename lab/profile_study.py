@@ -115,6 +115,10 @@ def rules_for(profile: DeckProfile, classes: list[str]) -> dict[str, Rule]:
                         )
                         name = f"fused T={t} c={int(centre)} unenr={unenrolled} temp={int(tempered)}"
                         rules[name] = _rule(m.combine)
+    for t in (0.05, 0.1, 0.2):
+        for wgt in (0.5, 1.0):
+            m = ProfileMatcher(profile, classes, temperature=t, proto_weight=wgt, per_card=True)
+            rules[f"per-card votes multiplied T={t} w={wgt}"] = _rule(m.combine)
     for centre in (False, True):
         m = ProfileMatcher(
             profile, classes, temperature=0.05, proto_weight=1.0, centre=centre, seen_similarity=1.1, tempered=False

@@ -513,6 +513,7 @@ UNENROLLED_SIMILARITY = 0.6  # the similarity a card that the profile lacks is g
 # A crop at least this like a prototype sees an index whatever the classifier says (None: the classifier
 # alone says which crops see an index; 0.85 and 0.9 both added false readings).
 SEEN_SIMILARITY: float | None = None
+PER_CARD = False  # multiply per crop (False) or the two sources' per-card votes (True)
 TEMPERED = False  # fuse as a weighted geometric mean (as sharp as its parts) rather than a product
 CENTRE = False  # compare features after taking away the mean of the deck's prototypes
 # The Joker (no common index) is also read from its face: the middle of an outline that names no other card
@@ -546,6 +547,7 @@ class ProfileMatcher:
         classifier_weight: float = 1.0,
         tempered: bool = TEMPERED,
         face_margin: float = BENNY_FACE_MARGIN,
+        per_card: bool = PER_CARD,
     ) -> None:
         from vision.cardcrop import NONE_CLASS
 
@@ -588,6 +590,7 @@ class ProfileMatcher:
         self.tempered = tempered
         self._benny = self.card_names.index("B") if "B" in self.card_names else -1
         self.face_margin = face_margin
+        self.per_card = per_card
         # Centred: the features (all >= 0, so all alike in angle) are compared after taking away the
         # mean of the deck's prototypes, so that what one card's corner has and the others lack counts.
         self.centre = self.prototypes.mean(axis=0) if centre and len(self.prototypes) else None
@@ -631,11 +634,20 @@ class ProfileMatcher:
         z = sims / self.temperature
         log_proto = z - z.max(axis=1, keepdims=True)
         log_proto = log_proto - np.log(np.exp(log_proto).sum(axis=1, keepdims=True))
-        fused_log = self.classifier_weight * log_cls + self.proto_weight * log_proto
-        if self.tempered:  # a weighted geometric mean: as sharp as its parts, not sharper
-            fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
-        fused = softmax(fused_log)
-        mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
+        if self.per_card:  # each source's crops voted first, then the two votes multiplied
+            total = max(float(w.sum()), 1e-9)
+            mix_cls = (w[:, None] * np.exp(log_cls)).sum(axis=0) / total
+            mix_proto = (w[:, None] * np.exp(log_proto)).sum(axis=0) / total
+            log_mix = self.classifier_weight * np.log(mix_cls + 1e-12) + self.proto_weight * np.log(mix_proto + 1e-12)
+            if self.tempered:
+                log_mix = log_mix / max(self.classifier_weight + self.proto_weight, 1e-9)
+            mix = softmax(log_mix[None])[0]
+        else:
+            fused_log = self.classifier_weight * log_cls + self.proto_weight * log_proto
+            if self.tempered:  # a weighted geometric mean: as sharp as its parts, not sharper
+                fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
+            fused = softmax(fused_log)
+            mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
         best = int(np.argmax(mix))
         return self.card_names[best], float(mix[best] * seen.max())
 
