@@ -427,7 +427,7 @@ def _numbered_in_order(decoded: list[LogEntry | ValueError]) -> list[LogEntry] |
     it: the common case, where each "i" is the entry's position and there is nothing to warn about. None
     otherwise (then each line is judged in turn)."""
     try:
-        numbers = [e.i for e in decoded]  # (AttributeError: a damaged line, an error in its place)
+        numbers = [e.i for e in decoded]  # type: ignore[union-attr]  # (AttributeError: a damaged line)
     except AttributeError:
         return None
     if numbers != list(range(len(decoded))):
