@@ -36,6 +36,8 @@ API (stable; the enrolment screen builds on it):
 - :func:`save_profile` ``(profile, folder)`` writes the files above into ``folder`` (made if needed).
 - :func:`load_profile` ``(folder) -> DeckProfile``: a missing, corrupt or hostile profile raises
   ``vision.errors.UserError`` with one line naming the file and what is wrong.
+- A profile made with another classifier (its ``sha256``) has its features taken again from its crops when
+  the reader loads it (:func:`refeaturise`), so a retrained model does not need the deck enrolled again.
 - :func:`profile_folder` ``(data_dir, name)``: ``<data_dir>/decks/<name>``; :func:`check_name`;
   :func:`configured_profile` ``(data_dir, deck)``: the profile ``[camera] deck`` names, or None.
 - :class:`ProfileBuilder` ``(classifier)`` (a ``vision.onnx_detector.CornerClassifier``; or
@@ -121,6 +123,7 @@ class DeckProfile:
     created: str = field(default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"))
     images: dict[str, npt.NDArray[np.uint8]] = field(default_factory=dict, repr=False)
     version: int = VERSION
+    folder: Path | None = None  # where it was loaded from (its crops lie there)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -322,14 +325,68 @@ def load_profile(folder: str | Path, images: bool = False) -> DeckProfile:
         raise UserError(f"{path}: corrupt deck profile: {exc}; enrol the deck again") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: cannot read the deck profile ({exc})") from None
+    profile.folder = folder
     if images:
-        for entry in profile.cards.values():
-            for rel in [p.crop for p in entry.prototypes] + ([entry.face] if entry.face else []):
-                image = cv2.imread(str(folder / rel), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise UserError(f"{folder / rel}: crop of the deck profile missing or unreadable")
-                profile.images[rel] = np.asarray(image, np.uint8)
+        read_images(profile)
     return profile
+
+
+def read_images(profile: DeckProfile) -> None:
+    """Read a loaded profile's crops into ``profile.images``; a missing one raises UserError naming it."""
+    if profile.folder is None:
+        return
+    for entry in profile.cards.values():
+        for rel in [p.crop for p in entry.prototypes] + ([entry.face] if entry.face else []):
+            if rel in profile.images:
+                continue
+            image = cv2.imread(str(profile.folder / rel), cv2.IMREAD_COLOR)
+            if image is None:
+                raise UserError(f"{profile.folder / rel}: crop of the deck profile missing or unreadable")
+            profile.images[rel] = np.asarray(image, np.uint8)
+
+
+def refeaturise(profile: DeckProfile, classifier: FeatureClassifier) -> DeckProfile:
+    """The profile with its features recomputed by ``classifier`` from its crops: for a profile made with
+    another classifier (a retrained model), so the deck need not be enrolled again. The corner crops are the
+    classifier's input as it was cut; the face's features come from the middle of the stored face picture."""
+    from vision import cardcrop
+
+    read_images(profile)
+    cards: dict[Card, CardPrototypes] = {}
+    for card, entry in profile.cards.items():
+        batch = [cardcrop.normalise_crop(profile.images[p.crop]) for p in entry.prototypes]
+        faces = 0
+        if entry.face is not None and entry.face_features is not None:
+            middle = _face_middle(profile.images[entry.face])
+            batch += [
+                cardcrop.normalise_crop(middle),
+                cardcrop.normalise_crop(np.ascontiguousarray(middle[::-1, ::-1])),
+            ]
+            faces = 2
+        _, feats = classifier.run(np.stack(batch).astype(np.float32))
+        protos = [Prototype(p.corner, p.crop, _unit(f)) for p, f in zip(entry.prototypes, feats, strict=False)]
+        face_features = np.stack([_unit(f) for f in feats[len(entry.prototypes) :]]) if faces else None
+        cards[card] = CardPrototypes(protos, entry.face, face_features)
+    return DeckProfile(
+        name=profile.name,
+        cards=cards,
+        features=int(feats.shape[1]),
+        classifier_sha256=file_sha256(classifier.path),
+        created=profile.created,
+        images=profile.images,
+        folder=profile.folder,
+    )
+
+
+def _face_middle(face: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The middle of a stored face picture (FACE_U x FACE_V) at the classifier's crop size."""
+    from vision import cardcrop
+
+    h, w = face.shape[:2]
+    x0, x1 = round(FACE_U[0] * w), round(FACE_U[1] * w)
+    y0, y1 = round(FACE_V[0] * h), round(FACE_V[1] * h)
+    middle = cv2.resize(face[y0:y1, x0:x1], (cardcrop.CROP_W, cardcrop.CROP_H), interpolation=cv2.INTER_AREA)
+    return np.asarray(middle, np.uint8)
 
 
 def configured_profile(data_dir: str | Path, deck: str) -> DeckProfile | None:

@@ -191,7 +191,7 @@ class CornerClassifier:
 
     def use_profile(self, profile: DeckProfile | None) -> None:
         """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
-        from vision.deck_profile import ProfileMatcher, profile_calibration_for
+        from vision.deck_profile import ProfileMatcher, file_sha256, profile_calibration_for, refeaturise
 
         if profile is None:
             self.profile = None
@@ -199,6 +199,11 @@ class CornerClassifier:
             return
         if self.features_name is None:
             raise UserError(f"{self.path}: this classifier has no features output, so it cannot use a deck profile")
+        if profile.classifier_sha256 and profile.classifier_sha256 != file_sha256(self.path):
+            if profile.folder is None:
+                raise UserError(f"deck profile {profile.name!r}: made with another classifier; enrol the deck again")
+            # A retrained classifier: the deck's features are taken again from its stored crops.
+            profile = refeaturise(profile, self)
         width = self.session.get_outputs()[[o.name for o in self.session.get_outputs()].index(self.features_name)].shape
         if isinstance(width[-1], int) and width[-1] != profile.features:
             raise UserError(

@@ -337,3 +337,27 @@ def test_reading_with_a_profile_needs_no_torch(enrolled: Path) -> None:
         "assert 'torch' not in sys.modules and 'onnx' not in sys.modules, 'torch or onnx imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+
+
+def test_a_profile_of_another_classifier_is_refeaturised(tmp_path: Path, enrolled: Path) -> None:
+    """A retrained classifier takes the deck's features again from the stored crops: same readings here."""
+    doc = json.loads((enrolled / PROFILE_FILE).read_text())
+    doc["classifier"]["sha256"] = "0" * 64
+    copy = tmp_path / "old"
+    (copy / "crops").mkdir(parents=True)
+    for png in (enrolled / "crops").iterdir():
+        (copy / "crops" / png.name).write_bytes(png.read_bytes())
+    (copy / PROFILE_FILE).write_text(json.dumps(doc))
+    fresh = OnnxDetector(default_model_path(), threads=1, profile=enrolled)
+    old = OnnxDetector(default_model_path(), threads=1, profile=copy)
+    assert fresh.classifier is not None and old.classifier is not None
+    assert old.classifier.profile is not None and fresh.classifier.profile is not None
+    np.testing.assert_allclose(old.classifier.profile.prototypes, fresh.classifier.profile.prototypes, atol=2e-3)
+    for photo in PHOTOS:
+        frame = load_image(DEV / photo)
+        assert [d.card for d in old.detect(frame)] == [d.card for d in fresh.detect(frame)]
+    # without its crops it cannot be
+    loaded = load_profile(copy)
+    loaded.folder = None
+    with pytest.raises(UserError, match="another classifier"):
+        OnnxDetector(default_model_path(), threads=1, profile=loaded)
