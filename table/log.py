@@ -363,8 +363,9 @@ def _learn_template(raw: bytes, c: int, f: int, e: int, lineno: int) -> tuple[Lo
     return first, (first.input, time, meta)
 
 
-def _decode_lines(body: list[bytes]) -> list[LogEntry | ValueError]:
-    """Each line's entry, or the error that says what is wrong with it (line numbers from 2: after the header)."""
+def _decode_lines(body: list[bytes]) -> tuple[list[LogEntry | ValueError], bool]:
+    """Each line's entry, or the error that says what is wrong with it (line numbers from 2: after the header);
+    and whether any is a revision (a ReviseCard)."""
     out: list[LogEntry | ValueError | None] = []
     missed: list[int] = []  # positions in ``body`` of the lines no template fits
     templates: dict[tuple[bytes, bytes], _Template | None] = {}  # None: a template that cannot be trusted
@@ -377,6 +378,7 @@ def _decode_lines(body: list[bytes]) -> list[LogEntry | ValueError]:
         out = [None] * len(body)
     else:
         body_fast = body
+    revises = False
     lineno = 1
     for raw in body_fast:
         lineno += 1
@@ -407,6 +409,7 @@ def _decode_lines(body: list[bytes]) -> list[LogEntry | ValueError]:
                 learnt = _learn_template(raw, c, f, e, lineno)
                 templates[key] = None if learnt is None else learnt[1]
                 if learnt is not None:
+                    revises = revises or type(learnt[0].input) is ReviseCard  # (a hit repeats a learnt input)
                     append(learnt[0])
                     continue
         missed.append(lineno - 2)
@@ -416,13 +419,16 @@ def _decode_lines(body: list[bytes]) -> list[LogEntry | ValueError]:
         parsed = _parse_at_once(rest)
         for n, k in enumerate(missed):
             try:
-                out[k] = _parse_entry(rest[n], k + 2) if parsed is None else _entry_from(parsed[n], k + 2)
+                entry = _parse_entry(rest[n], k + 2) if parsed is None else _entry_from(parsed[n], k + 2)
             except ValueError as exc:  # (CodecError and LimitError too)
                 out[k] = exc
-    return out  # type: ignore[return-value]  # (no None is left)
+            else:
+                revises = revises or type(entry.input) is ReviseCard
+                out[k] = entry
+    return out, revises  # type: ignore[return-value]  # (no None is left)
 
 
-def _numbered_in_order(decoded: list[LogEntry | ValueError]) -> list[LogEntry] | None:
+def _numbered_in_order(decoded: list[LogEntry | ValueError], revises: bool) -> list[LogEntry] | None:
     """The entries, when every line was read and numbered 0, 1, 2... and every revision names a line before
     it: the common case, where each "i" is the entry's position and there is nothing to warn about. None
     otherwise (then each line is judged in turn)."""
@@ -433,9 +439,8 @@ def _numbered_in_order(decoded: list[LogEntry | ValueError]) -> list[LogEntry] |
     if numbers != list(range(len(decoded))):
         return None
     entries: list[LogEntry] = decoded  # type: ignore[assignment]  # (all are entries)
-    inputs = [e.input for e in entries]
-    if ReviseCard in set(map(type, inputs)):
-        for k, inp in enumerate(inputs):
+    if revises:
+        for k, inp in enumerate(e.input for e in entries):
             if type(inp) is ReviseCard and not (type(inp.index) is int and 0 <= inp.index < k):
                 return None
     return entries
@@ -472,8 +477,8 @@ def _read_log(path: str | os.PathLike[str]) -> LogContents:
     entries = contents.entries
     warnings = contents.warnings
     expected_i = 0  # previous_i + 1 (0 before any)
-    decoded = _decode_lines(body)
-    quick = _numbered_in_order(decoded)
+    decoded, revises = _decode_lines(body)
+    quick = _numbered_in_order(decoded, revises)
     if quick is not None:
         entries += quick
         highest_i = len(quick) - 1
@@ -484,14 +489,14 @@ def _read_log(path: str | os.PathLike[str]) -> LogContents:
             skipped = True
             continue
         if type(entry.input) is ReviseCard:
-            revises = entry.input.index
-            if revises not in position_of_i:
+            target = entry.input.index
+            if target not in position_of_i:
                 warnings.append(
-                    f"{p}: line {lineno}: skipped a damaged line: revises input i={revises}, which is not in the log"
+                    f"{p}: line {lineno}: skipped a damaged line: revises input i={target}, which is not in the log"
                 )
                 skipped = True
                 continue
-            entry = dataclasses.replace(entry, input=ReviseCard(index=position_of_i[revises], card=entry.input.card))
+            entry = dataclasses.replace(entry, input=ReviseCard(index=position_of_i[target], card=entry.input.card))
         i = entry.i
         if i != expected_i:  # (the common case: counting up by one)
             odd = _number_warning(entry, previous_i, _raw_i(body[lineno - 2]) if i == _NO_I else i)
