@@ -486,11 +486,10 @@ def _parse_calls(source: str, path: str, raw: Any, up_card: Card, rules: Rules) 
     calls: list[str] = []
     made = False
     for k, call in enumerate(raw):
-        where = f"{path}[{k}]"
         if not isinstance(call, str):
-            raise _fail(source, where, f"a call must be a string, not {json.dumps(call)}")
+            raise _fail(source, f"{path}[{k}]", f"a call must be a string, not {json.dumps(call)}")
         if made:
-            raise _fail(source, where, f"{call!r} comes after trump was already made")
+            raise _fail(source, f"{path}[{k}]", f"{call!r} comes after trump was already made")
         word = call.strip()
         if word.lower() == "pass":
             calls.append("Pass")
@@ -499,18 +498,20 @@ def _parse_calls(source: str, path: str, raw: Any, up_card: Card, rules: Rules) 
         blind = up_card.is_benny and k == 0
         if word.lower() in ROUND_1_WORDS and not blind:
             if k >= 4:
-                raise _fail(source, where, f"{word!r} orders up the up-card, which only round 1 (calls 0-3) can do")
+                problem = f"{word!r} orders up the up-card, which only round 1 (calls 0-3) can do"
+                raise _fail(source, f"{path}[{k}]", problem)
             calls.append("OrderAlone" if ROUND_1_WORDS[word.lower()] else "Order")
         elif word in ("c", "d", "h", "s"):
             if k < 4 and not blind:
-                raise _fail(source, where, f"naming a suit ({word!r}) is a round-2 call (calls 4-7)")
+                raise _fail(source, f"{path}[{k}]", f"naming a suit ({word!r}) is a round-2 call (calls 4-7)")
             calls.append(word)
         elif word == "n":
             if not rules.no_trump:
-                raise _fail(source, where, '"n" (no trump) needs "allow_no_trump": true in the ruleset')
+                raise _fail(source, f"{path}[{k}]", '"n" (no trump) needs "allow_no_trump": true in the ruleset')
             calls.append("n")
         else:
-            raise _fail(source, where, f"unknown call {word!r} (expected Pass, Order, or a suit letter c d h s)")
+            problem = f"unknown call {word!r} (expected Pass, Order, or a suit letter c d h s)"
+            raise _fail(source, f"{path}[{k}]", problem)
     if len(calls) > 8:
         raise _fail(source, path, f"{len(calls)} calls; bidding has at most 8")
     return calls
@@ -524,8 +525,9 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
     state = raw.get("initialState")
     if not isinstance(state, dict):
         raise _fail(source, f"{path}.initialState", "missing or not an object")
-    dealer = _seat(source, f"{path}.initialState.dealer", state.get("dealer"))
-    assert dealer is not None
+    dealer = state.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        dealer = _req_seat(source, f"{path}.initialState.dealer", dealer)
     phases = raw.get("phases", [])
     if not isinstance(phases, list):
         raise _fail(source, f"{path}.phases", "must be a list")
@@ -613,7 +615,9 @@ def _parse_bidding(source: str, path: str, phase: dict[str, Any], deal: EgnDeal,
     if not isinstance(alone, bool):
         raise _fail(source, f"{path}.isAlone", f"must be true or false, not {json.dumps(alone)}")
     deal.is_alone = alone or "OrderAlone" in deal.calls
-    deal.alone_defender = _seat(source, f"{path}.aloneDefender", phase.get("aloneDefender"), allow_none=True)
+    defender = phase.get("aloneDefender")
+    if defender is not None:
+        deal.alone_defender = _seat(source, f"{path}.aloneDefender", defender, allow_none=True)
     if deal.alone_defender is not None:
         k = deal.maker_call_index
         if k is None:
@@ -626,7 +630,9 @@ def _parse_bidding(source: str, path: str, phase: dict[str, Any], deal: EgnDeal,
             deal.discard = parse_egn_card(phase["discard"], deal.trump, allow_benny=rules.has_benny)
         except ValueError as exc:
             raise _fail(source, f"{path}.discard", str(exc)) from None
-    deal.call_annotations = _annotations(source, f"{path}.callAnnotations", phase.get("callAnnotations"))
+    notes = phase.get("callAnnotations")
+    if notes is not None:
+        deal.call_annotations = _annotations(source, f"{path}.callAnnotations", notes)
     if "aloneSeats" in phase:
         seats = phase["aloneSeats"]
         if not isinstance(seats, list) or len(seats) > 2:
@@ -676,7 +682,9 @@ def _parse_tricks(source: str, path: str, phase: dict[str, Any], deal: EgnDeal, 
                 except ValueError as exc:
                     raise _fail(source, f"{path}.tricks[{t}][{c}]", str(exc)) from None
         deal.tricks.append(cards)
-    deal.play_annotations = _annotations(source, f"{path}.playAnnotations", phase.get("playAnnotations"))
+    notes = phase.get("playAnnotations")
+    if notes is not None:
+        deal.play_annotations = _annotations(source, f"{path}.playAnnotations", notes)
     if "playSeats" in phase:
         seats = phase["playSeats"]
         if not isinstance(seats, list) or [len(x) if isinstance(x, list) else -1 for x in seats] != [
@@ -840,6 +848,7 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
     plays: list[dict[int, Play]] = [{}, {}, {}, {}]  # by seat, then by the card's id (the Play keeps it alive)
     up_cards: dict[int, UpCard] = {}
     bids: dict[tuple[str, int, bool], Input] = {}
+    discards: dict[tuple[int, int], Discard] = {}  # by seat and the card's id (id(None) for one not seen)
     apply = match.apply
 
     def feed(inp: Input, into: list[Input]) -> None:
@@ -904,18 +913,25 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
             and deal.calls[maker_k] in ("Order", "OrderAlone")
             and deal.call_seat(maker_k) == (deal.dealer + 2) % 4
         )
+        plain_seats = deal.call_seats is None and not deal.up_card.is_benny  # calls go round from the dealer
         for k, call in enumerate(deal.calls):
-            seat = deal.call_seat(k)
+            seat = (deal.dealer + 1 + k) % 4 if plain_seats else deal.call_seat(k)
             key = (call, seat, k == maker_k and seat in alone and not late)
             bid = bids.get(key)
             if bid is None:
                 bid = bids[key] = _call_input(*key)
-            feed(bid, inputs)
+            said = apply(bid)
+            inputs.append(bid)
+            told = said[-1] if said else None
+            prompt[0] = told if type(told) is Prompt else None
         void_before_discard = deal.misdeal is not None and deal.discard is None and not deal.tricks
         due = prompt[0]  # (what match.expected would say: apply ends with the prompt)
         if (due if due is not None else match.expected).expected is Expect.DISCARD and not void_before_discard:
             # The dealer took up: the discard, seen or not (None), opens the play and its lead.
-            feed(Discard(deal.dealer, deal.discard), inputs)
+            discard = discards.get((deal.dealer, id(deal.discard)))
+            if discard is None:
+                discard = discards[deal.dealer, id(deal.discard)] = Discard(deal.dealer, deal.discard)
+            feed(discard, inputs)
         elif deal.discard is not None:
             warnings.append(f"{src}: {deal.path}: a discard is recorded, but the dealer did not take up; ignored")
         for seat in alone:
