@@ -668,7 +668,7 @@ def _parse_tricks(source: str, path: str, phase: dict[str, Any], deal: EgnDeal, 
             raise _fail(source, f"{path}.tricks[{t}]", problem)
         # Cards read before under this trump, in one go; anything else (a new text, "Xx", not a string) alone.
         try:
-            cards: list[Card | None] = [known(text) for text in trick]
+            cards: list[Card | None] = list(map(known, trick))
         except TypeError:  # a list or an object where a card belongs (not hashable)
             cards = [None]
         if not all(cards):
@@ -786,13 +786,13 @@ def load_egn(path: str | os.PathLike[str]) -> EgnGame:
 
 
 def loads_egn(text: str, source: str = "<egn>") -> EgnGame:
-    try:
-        obj = loads_json(text, max_bytes=MAX_EGN_BYTES)
-    except LimitError as exc:
-        raise EgnError(f"{source}: {exc}") from None
-    except ValueError as exc:
-        raise EgnError(f"{source}: not JSON ({exc})") from None
-    with paused_gc():
+    with paused_gc():  # (the JSON of a long night is some 200,000 lists and objects)
+        try:
+            obj = loads_json(text, max_bytes=MAX_EGN_BYTES)
+        except LimitError as exc:
+            raise EgnError(f"{source}: {exc}") from None
+        except ValueError as exc:
+            raise EgnError(f"{source}: not JSON ({exc})") from None
         return parse_egn(obj, source)
 
 
