@@ -218,13 +218,46 @@ def outline_hypotheses(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, re
     return out
 
 
+# A card whose paper is darker than its print (a black-and-gold deck, a navy one): the median lightness of
+# its margin is under this share of its brightest print's. White paper keeps its margin near the top, even
+# in a dim room or round a dark court picture.
+DARK_PAPER_RATIO = 0.4
+
+
+def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
+    """Whether the card inside ``quad`` is printed light on dark paper (see :data:`DARK_PAPER_RATIO`)."""
+    q = order_corners(quad)
+    h = _region_homography(q, 0.02, 0.98, 0.02, 0.98)
+    face = cv2.warpPerspective(frame_bgr, h, (40, 56), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    light = cv2.cvtColor(cast(npt.NDArray[np.uint8], face), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    top = float(np.percentile(light, 97))
+    # the paper is judged on the card's margin (a band round its edge), which court pictures leave clear
+    margin = np.concatenate([light[:4].ravel(), light[-4:].ravel(), light[4:-4, :3].ravel(), light[4:-4, -3:].ravel()])
+    return top >= 40.0 and float(np.median(margin)) < DARK_PAPER_RATIO * top
+
+
+def lightness_inverted(crop_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The crop with its lightness turned over and its hues kept (CIELAB L -> 255 - L): dark paper with gold
+    and red print reads as white paper with dark brown and dark red print, as the classifier learnt cards."""
+    lab = cast(npt.NDArray[np.uint8], cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2LAB))
+    lab[:, :, 0] = 255 - lab[:, :, 0]
+    return cast(npt.NDArray[np.uint8], cv2.cvtColor(lab, cv2.COLOR_LAB2BGR))
+
+
 def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
     """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
     the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
-    :func:`combine_corners`: corners that see no index drop out of the vote.
+    :func:`combine_corners`: corners that see no index drop out of the vote. A card that may be printed
+    light on dark paper (:func:`is_dark_card`) is also cut with its lightness turned over
+    (:func:`lightness_inverted`), 8k crops then: whichever way the classifier sees an index wins the vote,
+    so a white card wrongly judged dark (a deck with a black panel inside a white margin) still reads.
     """
     hypotheses = outline_hypotheses(frame_bgr, quad, refine)
-    crops = [normalise_crop(c) for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
+    cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
+    crops = [normalise_crop(c) for c in cut]
+    if is_dark_card(frame_bgr, quad):
+        crops += [normalise_crop(lightness_inverted(c)) for c in cut]
     return np.stack(crops).astype(np.float32)
 
 

@@ -81,8 +81,12 @@ def aligned_box(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.array([origin + s * u + t * v for s, t in box], np.float32)
 
 
-def _init(art: str | None, decks: str) -> None:
-    global _FS
+_RESTYLE = 0.0  # the chance a scene's deck is printed unlike the artwork (scenes.restyle_deck)
+
+
+def _init(art: str | None, decks: str, restyle: float = 0.0) -> None:
+    global _FS, _RESTYLE
+    _RESTYLE = restyle
     cv2.setNumThreads(1)
     if art is None:
         _FS = procedural_faceset()
@@ -100,7 +104,8 @@ def _init(art: str | None, decks: str) -> None:
 def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool]) -> int:
     seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup)
+    scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup,
+                         restyle=_RESTYLE)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -109,7 +114,7 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool]) -> int:
 def _job_test(args: tuple[int, str, bool, bool]) -> list[tuple[str, str, float, float, float, float]]:
     seed, img_path, edges, closeup = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, edges=edges, closeup=closeup)
+    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     rows = []
@@ -130,12 +135,14 @@ def build_obb(
     n_strips: int = 0,
     n_edges: int = 0,
     n_closeups: int = 0,
+    restyle: float = 0.0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
     ``n_strips`` train and ``n_strips // 10`` val strip scenes (``render_scene(strips=True)``), and
     ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``), and
-    ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``)."""
+    ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``);
+    ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``)."""
     jobs = []
     for split, n, base, prefix, on_mat, hard, strips, edges, closeup in (
         ("val", n_val, SEED_VAL, "val", False, False, False, False, False),
@@ -158,7 +165,7 @@ def build_obb(
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
                          str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges, closeup))
     total = 0
-    for k, n in enumerate(_map(procs, (art, "train"), _job_obb, jobs)):
+    for k, n in enumerate(_map(procs, (art, "train", restyle), _job_obb, jobs)):
         total += n
         if (k + 1) % 500 == 0:
             print(f"rendered {k + 1}/{len(jobs)}", flush=True)
@@ -168,7 +175,7 @@ def build_obb(
     return total
 
 
-def _map(procs: int, initargs: tuple[str | None, str], job: Callable[[Any], T], jobs: list[Any]) -> Iterator[T]:
+def _map(procs: int, initargs: tuple[str | None, str, float], job: Callable[[Any], T], jobs: list[Any]) -> Iterator[T]:
     """Run ``job`` over ``jobs`` in this process (``procs`` <= 1) or in a pool of fresh processes.
 
     The pool starts its workers with "spawn": a forked copy of a process that runs threads (a test
@@ -185,6 +192,7 @@ def _map(procs: int, initargs: tuple[str | None, str], job: Callable[[Any], T], 
 def build_test(
     art: str | None, out: Path, count: int, procs: int, edges: bool = False, closeup: bool = False,
     deck: str | None = None,
+    restyle: float = 0.0,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, each kind from
@@ -195,7 +203,7 @@ def build_test(
     base = SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
     jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup) for i in range(count)]
     rows: list[tuple[str, str, float, float, float, float]] = []
-    for r in _map(procs, (art, f"deck:{deck}" if deck else "held-out"), _job_test, jobs):
+    for r in _map(procs, (art, f"deck:{deck}" if deck else "held-out", restyle), _job_test, jobs):
         rows += r
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
@@ -228,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--closeups", type=int, default=0,
                     help="obb: extra train scenes of one to three cards large in the frame, held up or photographed "
                     "from near, often dim (and a tenth as many val); test: any number above 0 renders close-ups")
+    ap.add_argument("--restyle", type=float, default=0.0,
+                    help="the chance that a scene's deck is printed unlike its artwork: dark paper with gold or "
+                    "silver print, coloured paper, four-colour suits (default 0: the artwork as it is)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--deck", default=None, help="test: one held-out deck alone (default: all five)")
     ap.add_argument("--procs", type=int, default=2)
@@ -236,12 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if args.what == "obb":
         n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
-                      args.closeups)
+                      args.closeups, args.restyle)
         extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
-                       deck=args.deck)
+                       deck=args.deck, restyle=args.restyle)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

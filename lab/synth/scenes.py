@@ -250,6 +250,67 @@ def low_light(rng: Rng, img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]
     return img
 
 
+# ---------------------------------------------------------------- decks unlike the artwork's
+
+
+DECK_STYLES = ("dark", "tinted", "four_colour")
+GOLD = (70.0, 175.0, 215.0)  # BGR
+
+
+def _ink_alpha(bgr: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """How much of each pixel is print rather than paper (0 paper .. 1 ink), from its darkness and colour."""
+    lo, hi = bgr.min(axis=2), bgr.max(axis=2)
+    dark = np.clip((225.0 - lo) / 120.0, 0.0, 1.0)
+    colour = np.clip((hi - lo - 30.0) / 90.0, 0.0, 1.0)
+    return _f32(np.maximum(dark, colour))
+
+
+def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, float],
+                 ink: tuple[float, float, float]) -> BGRA:
+    """One face printed another way, its alpha kept.
+
+    ``dark``: dark paper (``paper``), the black print in ``ink`` (gold, silver, white), the red print a
+    lighter red (a black-and-gold or a navy deck). ``tinted``: coloured paper (``paper``), the print kept.
+    ``four_colour``: white paper, diamonds in blue and clubs in green (``ink`` unused).
+    """
+    bgr = face[:, :, :3].astype(np.float32)
+    alpha = _ink_alpha(bgr)[..., None]
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    red = ((r - np.maximum(g, b)) > 40)[..., None]
+    out: npt.NDArray[np.float32]
+    if style == "dark":
+        light_red = np.array([90.0, 90.0, 235.0], np.float32)
+        ink_col = np.where(red, light_red, np.array(ink, np.float32))
+        out = _f32(np.array(paper, np.float32) * (1 - alpha) + ink_col * alpha)
+    elif style == "tinted":
+        out = _f32(bgr * (np.array(paper, np.float32) / 255.0))
+    else:
+        suit = card[-1:] if card != "B" else ""
+        recolour = {"d": (200.0, 90.0, 20.0), "c": (40.0, 140.0, 30.0)}.get(suit)
+        out = bgr if recolour is None else _f32(bgr * (1 - alpha) + np.array(recolour, np.float32) * alpha)
+    restyled = face.copy()
+    restyled[:, :, :3] = np.clip(out, 0, 255).astype(np.uint8)
+    return restyled
+
+
+def restyle_deck(rng: Rng, placements: list[Placement]) -> str:
+    """Print every face-up card of a scene in one style of :data:`DECK_STYLES` (in place); returns it."""
+    style = str(rng.choice(DECK_STYLES))
+    if style == "dark":
+        darks = np.array([(15, 15, 15), (60, 25, 10), (20, 10, 60), (25, 55, 20)], np.float64)
+        inks = np.array([GOLD, (200, 200, 200), (240, 240, 240)], np.float64)
+        pb, pg, pr = darks[int(rng.integers(len(darks)))] * rng.uniform(0.6, 1.3)
+        ib, ig, ir = inks[int(rng.integers(len(inks)))]
+    else:
+        pb, pg, pr = rng.uniform(170, 255, 3)
+        ib = ig = ir = 0.0
+    paper, ink = (float(pb), float(pg), float(pr)), (float(ib), float(ig), float(ir))
+    for p in placements:
+        if p.card is not None:
+            p.face = restyle_face(p.face, p.card, style, paper, ink)
+    return style
+
+
 # ---------------------------------------------------------------- geometry
 
 
@@ -741,6 +802,7 @@ def render_scene(
     strips: bool = False,
     edges: bool = False,
     closeup: bool = False,
+    restyle: float = 0.0,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -756,6 +818,9 @@ def render_scene(
     ``closeup``: one to three cards large in the frame (``CLOSEUP_HEIGHT`` of its short side) in front of a
     room, a person or a light surface, often held by fingers at an edge, the camera more tilted, the room
     often dim (:func:`low_light`); a card may run off the frame as in an edge scene.
+    ``restyle``: the chance that the scene's cards are printed unlike any artwork (:func:`restyle_deck`:
+    dark paper with gold or silver print, coloured paper, four-colour suits); drawn from a generator of
+    its own, so a scene with ``restyle=0`` is the same as before the option existed.
     """
     hard = hard or strips or edges or closeup
     rng = np.random.default_rng(seed)
@@ -773,6 +838,10 @@ def render_scene(
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
     placements = layout(rng, fs, w, h, mat, hard, strips, closeup)
+    if restyle > 0:
+        style_rng = np.random.default_rng([seed, 7])
+        if style_rng.random() < restyle:
+            restyle_deck(style_rng, placements)
     if edges or (closeup and rng.random() < 0.3):
         _onto_edges(rng, placements, w, h)
     cut = edges or closeup

@@ -1,0 +1,97 @@
+"""Decks printed unlike the artwork: dark paper with gold or silver print, coloured paper, four-colour suits.
+
+The scenes can draw them (``restyle``), and the reader names a card printed light on dark paper by
+reading its corners with their lightness turned over as well (``vision.cardcrop``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lab.synth.faces import procedural_face, procedural_faceset
+from lab.synth.scenes import GOLD, _warp_face, card_quad, render_scene, restyle_face
+from vision import cardcrop
+from vision.models import default_model_path
+from vision.onnx_detector import OnnxDetector
+
+
+def frame_with(face: np.ndarray, angle: float = 0.3, table: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    frame = np.full((480, 640, 3), table, np.float32)
+    quad = card_quad(320, 240, 260, face.shape[1] / face.shape[0], angle)
+    patch, x0, y0 = _warp_face(face, quad, 640, 480)
+    ph, pw = patch.shape[:2]
+    alpha = patch[:, :, 3:4]
+    frame[y0 : y0 + ph, x0 : x0 + pw] = frame[y0 : y0 + ph, x0 : x0 + pw] * (1 - alpha) + patch[:, :, :3]
+    return np.clip(frame, 0, 255).astype(np.uint8), quad.astype(np.float32)
+
+
+def test_restyled_faces_keep_their_shape_and_change_their_paper() -> None:
+    face = procedural_face("Qh", 1)
+    dark = restyle_face(face, "Qh", "dark", (15.0, 15.0, 15.0), GOLD)
+    assert dark.shape == face.shape and (dark[:, :, 3] == face[:, :, 3]).all()
+    inside = face[:, :, 3] > 200
+    assert np.median(face[:, :, :3][inside]) > 200 > 60 > np.median(dark[:, :, :3][inside])
+    green = restyle_face(procedural_face("9c", 1), "9c", "four_colour", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    ink = green[:, :, :3][(green[:, :, 3] > 200) & (green[:, :, :3].min(axis=2) < 150)].astype(int)
+    assert len(ink) and np.median(ink[:, 1] - ink[:, 2]) > 40  # clubs print green
+
+
+def test_restyle_draws_its_own_dice_and_zero_changes_nothing() -> None:
+    fs = procedural_faceset()
+    plain = render_scene(fs, 123)
+    assert (render_scene(fs, 123, restyle=0.0).image == plain.image).all()
+    styled = [render_scene(fs, 123 + k, restyle=1.0) for k in range(3)]
+    unstyled = [render_scene(fs, 123 + k) for k in range(3)]
+    for a, b in zip(styled, unstyled, strict=True):
+        assert [c.card for c in a.cards] == [c.card for c in b.cards]  # the same layout, printed otherwise
+    assert any((a.image != b.image).any() for a, b in zip(styled, unstyled, strict=True))
+
+
+def test_dark_cards_are_told_from_white_ones() -> None:
+    for card in ("9s", "Kd", "Jc", "Ah"):
+        white = procedural_face(card, 1)
+        dark = restyle_face(white, card, "dark", (20.0, 10.0, 60.0), (230.0, 230.0, 230.0))
+        assert not cardcrop.is_dark_card(*frame_with(white))
+        assert not cardcrop.is_dark_card(*frame_with(white, table=10))  # a white card on a black cloth
+        assert cardcrop.is_dark_card(*frame_with(dark, table=120))
+        assert cardcrop.corner_crops(*frame_with(white)).shape[0] % 4 == 0
+        n_white = cardcrop.corner_crops(*frame_with(white), refine=False).shape[0]
+        assert cardcrop.corner_crops(*frame_with(dark), refine=False).shape[0] == 2 * n_white
+
+
+def test_lightness_inverted_turns_dark_paper_white_and_keeps_red_red() -> None:
+    crop = np.zeros((64, 48, 3), np.uint8)
+    crop[:] = (15, 15, 15)
+    crop[10:20, 10:20] = (60, 60, 200)  # a red pip
+    out = cardcrop.lightness_inverted(crop)
+    assert out[0, 0].min() > 220
+    b, g, r = (int(v) for v in out[15, 15])
+    assert r > g + 40 and r > b + 40
+
+
+@pytest.fixture(scope="module")
+def detector() -> OnnxDetector:
+    return OnnxDetector(default_model_path(), threads=1)
+
+
+def test_the_reader_names_a_gold_on_black_deck(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch) -> None:
+    classifier = detector.classifier
+    assert classifier is not None
+    cards = ["9c", "Td", "Jh", "Qs", "Kc", "Ad", "9h", "Ts"]
+
+    def right(style: str) -> int:
+        count = 0
+        for card in cards:
+            face = procedural_face(card, 2)
+            if style == "dark":
+                face = restyle_face(face, card, "dark", (15.0, 15.0, 15.0), GOLD)
+            frame, quad = frame_with(face)
+            (read, _), = classifier.classify(frame, quad[None])
+            count += str(read) == card
+        return count
+
+    white, dark = right("white"), right("dark")
+    monkeypatch.setattr(cardcrop, "is_dark_card", lambda *_: False)
+    dark_as_printed = right("dark")
+    assert white >= 5 and dark >= white - 1 and dark_as_printed < dark - 2, (white, dark, dark_as_printed)
