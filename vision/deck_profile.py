@@ -81,6 +81,7 @@ MAX_VIEWS = 4
 # Refused before parsing: a real profile is well under this (33 cards x 4 views x 2 corners x 128 numbers).
 MAX_PROFILE_BYTES = 4_000_000
 MAX_NESTING = 8
+MAX_CROP_BYTES = 1_000_000  # a crop PNG is a few kB
 FACE_W, FACE_H = 72, 100
 # The Joker's face prototype: the middle of the card, cut to the classifier's crop size.
 FACE_U = (0.2, 0.8)
@@ -339,9 +340,16 @@ def read_images(profile: DeckProfile) -> None:
         for rel in [p.crop for p in entry.prototypes] + ([entry.face] if entry.face else []):
             if rel in profile.images:
                 continue
-            image = cv2.imread(str(profile.folder / rel), cv2.IMREAD_COLOR)
+            path = profile.folder / rel
+            try:
+                too_big = path.stat().st_size > MAX_CROP_BYTES
+            except OSError:
+                too_big = False
+            image = None if too_big else cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
-                raise UserError(f"{profile.folder / rel}: crop of the deck profile missing or unreadable")
+                raise UserError(f"{path}: crop of the deck profile missing, unreadable or too big")
+            if image.shape[0] > 4 * FACE_H or image.shape[1] > 4 * FACE_W:
+                raise UserError(f"{path}: crop of the deck profile is {image.shape[1]}x{image.shape[0]}, not a crop")
             profile.images[rel] = np.asarray(image, np.uint8)
 
 

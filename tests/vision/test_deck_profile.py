@@ -193,6 +193,18 @@ def test_missing_crop_is_named(tmp_path: Path) -> None:
         load_profile(tmp_path, images=True)
 
 
+def test_a_crop_that_is_no_crop_is_refused(tmp_path: Path) -> None:
+    save_profile(tiny_profile(), tmp_path)
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "crops" / "Qh-TL.png"), np.zeros((2000, 2000, 3), np.uint8))
+    with pytest.raises(UserError, match="not a crop"):
+        load_profile(tmp_path, images=True)
+    (tmp_path / "crops" / "Qh-TL.png").write_bytes(b"\x89PNG not really")
+    with pytest.raises(UserError, match="Qh-TL.png: crop of the deck profile missing, unreadable"):
+        load_profile(tmp_path, images=True)
+
+
 def test_the_classifier_has_logits_and_features(detector: OnnxDetector) -> None:
     assert detector.classifier is not None
     names = [o.name for o in detector.classifier.session.get_outputs()]
