@@ -586,10 +586,11 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
             if BIDDING not in seen:
                 raise _fail(source, ppath, "trick play without a bidding phase before it")
             _parse_tricks(source, ppath, phase, deal, rules)
-    for notes in (*deal.call_annotations.values(), *deal.play_annotations.values()):
-        for note in notes:
-            if deal.misdeal is None:
-                deal.misdeal = misdeal_in_note(note)
+    if deal.call_annotations or deal.play_annotations:
+        for notes in (*deal.call_annotations.values(), *deal.play_annotations.values()):
+            for note in notes:
+                if deal.misdeal is None:
+                    deal.misdeal = misdeal_in_note(note)
     if "cardExchanges" in raw or any(isinstance(ph, dict) and ph.get("cardExchanges") for ph in phases):
         warnings.append(f"{source}: {path}: cardExchanges are not replayed (cards swapped unseen)")
     alt = raw.get("alternativeLines", [])
@@ -850,6 +851,7 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
     bids: dict[tuple[str, int, bool], Input] = {}
     discards: dict[tuple[int, int], Discard] = {}  # by seat and the card's id (id(None) for one not seen)
     apply = match.apply
+    lead, follow, prompt_type = _LEAD, _FOLLOW, Prompt
 
     def feed(inp: Input, into: list[Input]) -> None:
         said = apply(inp)
@@ -940,6 +942,7 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
         for seat, kind in deal.exchanges:
             feed(Exchange(seat, kind), inputs)
         last_trick = len(deal.tricks) - 1
+        append = inputs.append
         for t, trick in enumerate(deal.tricks):
             seats = None if deal.play_seats is None else deal.play_seats[t]
             short = False
@@ -950,7 +953,7 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
                     continue  # a card not seen: the next trick's lead closes this one
                 # A card the engine asks for (the lead of a new trick, or a card to follow the one open): the
                 # hand is not over and no trick closed early. Anything else is checked in full.
-                if due is None or due.expected is not (_FOLLOW if c else _LEAD):
+                if due is None or due.expected is not (follow if c else lead):
                     finished, closed = match.play_check
                     if finished:
                         where = f"{deal.path}.phases[1].tricks[{t}][{c}]"
@@ -973,9 +976,9 @@ def _replay_egn(game: EgnGame) -> EgnReplay:
                 if play is None:
                     play = by_card[id(played)] = Play(seat, played)
                 said = apply(play)
-                inputs.append(play)
+                append(play)
                 told = said[-1] if said else None
-                due = told if type(told) is Prompt else None
+                due = told if type(told) is prompt_type else None
             prompt[0] = due
             if t < last_trick and not short:
                 finished, closed = match.play_check
