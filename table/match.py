@@ -568,6 +568,10 @@ class Match:
         self, d: DealState, card: Card, seat: int | None, source: CardSource
     ) -> tuple[bool, list[Announcement]]:
         """Deck and duplicate checks for a card that appears on the table; returns (usable as evidence, news)."""
+        if id(card) in d.unseen:
+            # The shared instance of a card of the deck not seen yet this deal (unseen holds their ids, and
+            # those instances live for ever): none of the checks below can fail.
+            return True, []
         what, size = source.value, self.rules.deck_size
         if card not in self._deck:
             detail = f"{what} {card} is not in a {size}-card deck"
