@@ -138,6 +138,24 @@ _P = functools.cache(Prompt)
 _LEAD_PROMPT = tuple(_P(s, _EX_LEAD) for s in range(4))
 # (As 1-tuples: what ``last_announcements`` holds after a card that only passes the turn on.)
 _FOLLOW_PROMPT = tuple({t: (_P(s, _EX_FOLLOW, t),) for t in (*Suit, None)} for s in range(4))
+_UP_CARD_PROMPT = tuple(_P(s, _EX_UP_CARD) for s in range(4))
+# Prompts that show the up-card, by seat and the card's id (the prompt keeps its card alive).
+_BID_1_PROMPTS: dict[tuple[int, int], Prompt] = {}
+_BID_2_PROMPTS: dict[tuple[int, int], Prompt] = {}
+_DISCARD_PROMPTS: dict[tuple[int, int], Prompt] = {}
+
+
+def _card_prompt(table: dict[tuple[int, int], Prompt], seat: int, expect: Expect, card: Card | None) -> Prompt:
+    """``_P(seat, expect, None, card)``, from ``table`` when it was asked before."""
+    key = (seat, id(card))
+    prompt = table.get(key)
+    if prompt is None:
+        prompt = _P(seat, expect, None, card)
+        if len(table) < 1024:  # 4 seats x 33 cards (a malformed card may be asked once and not kept)
+            table[key] = prompt
+    return prompt
+
+
 # Announcements that repeat are shared too: a trick won, trump made (few values, unlike a hand scored).
 _TRICK_WON: tuple[tuple[dict[Card, TrickWon], ...], ...] = tuple(tuple({} for _ in range(4)) for _ in range(5))
 
@@ -510,27 +528,28 @@ class Match:
         return irr
 
     def _prompt(self) -> Prompt:
+        # (The shared prompts from tables where there is one: hashing an Expect for _P's cache is Python code.)
         d, ph = self._cur, self.phase
-        if ph in (_PH_UP_CARD, _PH_HAND_OVER):
-            return _P(self.dealer, _EX_UP_CARD)
+        if ph is _PH_UP_CARD or ph is _PH_HAND_OVER:
+            return _UP_CARD_PROMPT[self.dealer]
         if ph is _PH_GAME_OVER:
             return _P(None, _EX_NEW_GAME)
         assert d is not None
         if ph is _PH_BID_ROUND_1:
-            return _P(d.turn, _EX_BID_ROUND_1, None, d.up_card)
+            return _card_prompt(_BID_1_PROMPTS, d.turn, _EX_BID_ROUND_1, d.up_card)
         if ph is _PH_BID_ROUND_2:
-            return _P(d.turn, _EX_BID_ROUND_2, None, d.up_card)
+            return _card_prompt(_BID_2_PROMPTS, d.turn, _EX_BID_ROUND_2, d.up_card)
         if ph is _PH_NAME_TRUMP_BLIND:
             return _P(d.dealer, _EX_NAME_TRUMP_BLIND, None, d.up_card)
         if ph is _PH_DISCARD:
-            return _P(d.dealer, _EX_DISCARD, None, d.up_card)
+            return _card_prompt(_DISCARD_PROMPTS, d.dealer, _EX_DISCARD, d.up_card)
         if ph is _PH_RENEGE_DECISION:
             # The seat is who plays next if the table plays on (None once the hand is over).
             return _P(None if d.finished else self._play_turn(d), _EX_RENEGE_DECISION)
         trick = d.tricks[-1] if d.tricks else []
         if not trick:
-            return _P(self._play_turn(d), _EX_LEAD)
-        return _P(self._play_turn(d), _EX_FOLLOW, d.led_suit)
+            return _LEAD_PROMPT[self._play_turn(d)]
+        return _FOLLOW_PROMPT[self._play_turn(d)][d.led_suit][0]
 
     def _play_turn(self, d: DealState) -> int:
         if d.next_seat is None:
