@@ -157,7 +157,8 @@ def _card_prompt(table: dict[tuple[int, int], Prompt], seat: int, expect: Expect
 
 
 # Announcements that repeat are shared too: a trick won, trump made (few values, unlike a hand scored).
-_TRICK_WON: tuple[tuple[dict[Card, TrickWon], ...], ...] = tuple(tuple({} for _ in range(4)) for _ in range(5))
+# (By trick, seat, then the card's id: an int hashes in C, a Card in Python; the TrickWon keeps its card alive.)
+_TRICK_WON: tuple[tuple[dict[int, TrickWon], ...], ...] = tuple(tuple({} for _ in range(4)) for _ in range(5))
 
 
 def _played_like_a_hand(seats: Sequence[int | None]) -> bool:
@@ -167,11 +168,11 @@ def _played_like_a_hand(seats: Sequence[int | None]) -> bool:
 
 def _trick_won(seat: int, card: Card, trick: int) -> TrickWon:
     by_card = _TRICK_WON[trick][seat]
-    won = by_card.get(card)
+    won = by_card.get(id(card))
     if won is None:
         won = TrickWon(seat, card, trick)
-        if len(by_card) < 64:  # at most the 33 cards there are (a malformed card is not kept)
-            by_card[card] = won
+        if len(by_card) < 64:  # the 33 shared cards, and a few others (a malformed card is not kept)
+            by_card[id(card)] = won
     return won
 
 
@@ -1226,7 +1227,7 @@ class Match:
             winner, best = trick[d.best]
             d.trick_winners.append(winner)
             d.tricks_won[winner % 2] += 1
-            won = _TRICK_WON[len(tricks) - 1][winner].get(best)  # _trick_won, inline
+            won = _TRICK_WON[len(tricks) - 1][winner].get(id(best))  # _trick_won, inline
             out.append(won if won is not None else _trick_won(winner, best, len(tricks) - 1))
             if len(d.trick_winners) == 5:
                 d.next_seat = None
