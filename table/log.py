@@ -323,6 +323,15 @@ _ATOMIC = (str, int, float, bool, type(None))
 _Template = tuple[Input, Any, Any]
 
 
+def _worth_learning(templates: int, hits: int) -> bool:
+    """Whether to learn one more template, with ``templates`` learnt and ``hits`` lines read by them so far.
+
+    Learning costs three parses of a line where reading it alone costs one: past the first few, a template
+    is learnt only while they are paying off (a scripted run numbers each button press in its metadata, so
+    those lines never repeat)."""
+    return templates < _TEMPLATES_MAX and (templates < 64 or hits >= 8 * templates)
+
+
 def _number_token(digits: bytes) -> bool:
     """Whether ``digits`` is a JSON whole number as MatchLog writes them (no sign, no leading zero, 18 digits
     at most: far below Python's limit on the digits of an int)."""
@@ -379,6 +388,7 @@ def _decode_lines(body: list[bytes]) -> tuple[list[LogEntry | ValueError], bool]
     else:
         body_fast = body
     revises = False
+    learned = 0  # lines parsed to learn a template (the rest of ``out`` so far: hits, and None for misses)
     lineno = 1
     for raw in body_fast:
         lineno += 1
@@ -405,9 +415,10 @@ def _decode_lines(body: list[bytes]) -> tuple[list[LogEntry | ValueError], bool]
                         continue
                     except ValueError:
                         pass
-            elif key not in templates and len(templates) < _TEMPLATES_MAX:
+            elif key not in templates and _worth_learning(len(templates), len(out) - len(missed) - learned):
                 learnt = _learn_template(raw, c, f, e, lineno)
                 templates[key] = None if learnt is None else learnt[1]
+                learned += 1
                 if learnt is not None:
                     revises = revises or type(learnt[0].input) is ReviseCard  # (a hit repeats a learnt input)
                     append(learnt[0])

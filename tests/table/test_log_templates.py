@@ -151,3 +151,23 @@ def test_random_damage_reads_as_in_full(tmp_path: Path, monkeypatch: pytest.Monk
                 data[at:at] = data[at : at + rng.randint(1, 3)]
         path.write_bytes(bytes(data))
         assert summary(read_log(path)) == summary(read_in_full(path, monkeypatch)), bytes(data)
+
+
+def test_lines_that_never_repeat_read_as_in_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scripted run numbers each press in its metadata: no template repeats, and few are learnt."""
+    path = tmp_path / "scripted.jsonl"
+    with MatchLog.create(path, RULES, created="t0") as match_log:
+        for k, inp in enumerate(INPUTS * 20):
+            meta = {"src": "button", "script": k} if k % 2 else {"src": "camera"}
+            match_log.append(inp, frame=k, meta=meta)
+    learnt: list[int] = []
+    real = log_module._learn_template
+
+    def counting(*args: object, **kwargs: object) -> object:
+        learnt.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    fast = summary(read_log(path))
+    monkeypatch.setattr(log_module, "_learn_template", counting)
+    assert summary(read_log(path)) == fast == summary(read_in_full(path, monkeypatch))
+    assert len(learnt) < len(INPUTS) * 20  # not one per line
