@@ -486,6 +486,9 @@ def _parse_calls(source: str, path: str, raw: Any, up_card: Card, rules: Rules) 
     calls: list[str] = []
     made = False
     for k, call in enumerate(raw):
+        if call == "Pass" and not made:
+            calls.append("Pass")  # (the common call, as the lines below would read it)
+            continue
         if not isinstance(call, str):
             raise _fail(source, f"{path}[{k}]", f"a call must be a string, not {json.dumps(call)}")
         if made:
@@ -517,6 +520,9 @@ def _parse_calls(source: str, path: str, raw: Any, up_card: Card, rules: Rules) 
     return calls
 
 
+_NO_CARDS: list[Any] = []  # (a default never written to: no list built per deal)
+
+
 def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, warnings: list[str]) -> EgnDeal:
     if not isinstance(raw, dict):
         if isinstance(raw, str):
@@ -545,7 +551,7 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
     except ValueError as exc:
         raise _fail(source, f"{path}.initialState.upCard", str(exc)) from None
     deal = EgnDeal(number=number, dealer=dealer, up_card=up_card, path=path)
-    aside = state.get("setAside", [])
+    aside = state.get("setAside", _NO_CARDS)
     if not isinstance(aside, list):
         raise _fail(source, f"{path}.initialState.setAside", "must be a list of cards")
     for k, text in enumerate(aside):
@@ -591,7 +597,7 @@ def _parse_deal(source: str, path: str, raw: Any, number: int, rules: Rules, war
             for note in notes:
                 if deal.misdeal is None:
                     deal.misdeal = misdeal_in_note(note)
-    if "cardExchanges" in raw or any(isinstance(ph, dict) and ph.get("cardExchanges") for ph in phases):
+    if "cardExchanges" in raw or any([isinstance(ph, dict) and ph.get("cardExchanges") for ph in phases]):
         warnings.append(f"{source}: {path}: cardExchanges are not replayed (cards swapped unseen)")
     alt = raw.get("alternativeLines", [])
     if not isinstance(alt, list):
