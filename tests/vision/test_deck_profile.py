@@ -373,3 +373,15 @@ def test_a_profile_of_another_classifier_is_refeaturised(tmp_path: Path, enrolle
     loaded.folder = None
     with pytest.raises(UserError, match="another classifier"):
         OnnxDetector(default_model_path(), threads=1, profile=loaded)
+
+
+def test_a_profile_reads_with_its_own_calibration(enrolled: Path) -> None:
+    from vision.deck_profile import profile_calibration_for
+
+    reader = OnnxDetector(default_model_path(), threads=1, profile=enrolled)
+    assert reader.classifier is not None
+    refitted = profile_calibration_for(reader.classifier.path)
+    assert refitted is not None and reader.classifier.calibration == refitted
+    assert reader.classifier.shipped_calibration is not None and refitted != reader.classifier.shipped_calibration
+    reader.classifier.use_profile(None)
+    assert reader.classifier.calibration == reader.classifier.shipped_calibration
