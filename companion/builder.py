@@ -220,6 +220,7 @@ def _config_for_sim(config: Config, sim: ScriptedTable, source: str) -> Config:
 def build_app(config: Config, request: RunRequest) -> App:
     """Everything ``run`` and ``demo`` need, checked and opened."""
     from table.cards import deck
+    from vision.deck_profile import configured_profile
     from vision.detector import load_detector
     from vision.mat import marker_layout
     from vision.models import default_model_path
@@ -254,8 +255,10 @@ def build_app(config: Config, request: RunRequest) -> App:
         # One thread: ONNX Runtime's multi-threaded reductions can differ in the last bits from run to run,
         # which flips borderline readings; one thread reads a frame the same way every time (and the model
         # card finds it no slower on two cores).
+        # The house deck's profile (``[camera] deck``, made by ``euchre-table enrol`` in the same data folder).
+        profile = configured_profile(folder, config.camera.deck)
         detector = load_detector(
-            model_path, config.model.backend, threads=1, conf_threshold=config.model.min_confidence
+            model_path, config.model.backend, threads=1, conf_threshold=config.model.min_confidence, profile=profile
         )
 
         layout = TableLayout(rotation=config.camera.seat_rotation)

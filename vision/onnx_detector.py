@@ -74,6 +74,11 @@ SECOND_LOOK_MIN_CONFIDENCE = 0.8
 # test --edges 1`): at 0.6 / 0.7 / 0.8 / 0.9 the cards gained were 27 / 25 / 20 / 18 and the false
 # readings 5 / 3 / 0 / 0 (models/MODEL_CARD.md).
 CUT_CARD_MIN_CONFIDENCE = 0.8
+# A frame in which no card is named is looked at again as from this many times further away
+# (``OnnxDetector.zoomed_out_outlines``): cards far larger in the frame than at the table, held up to the
+# camera or photographed from near. Chosen on the held-out decks' close-up scenes (``lab.synth.build test
+# --closeups 1``): 1.8 and 2.5 found the same share of cards there, 1.8 costs less.
+ZOOM_OUT: float | None = 1.8
 # The classifier's second output, read only with a deck profile (vision.deck_profile).
 FEATURES_OUTPUT = "features"
 
@@ -583,7 +588,7 @@ class OnnxDetector:
         classifier: Path | None = None,
         min_confidence: float | None = None,
         profile: DeckProfile | str | Path | None = None,
-        zoom_out: float | None = None,
+        zoom_out: float | None = ZOOM_OUT,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.models import calibration_for, classifier_classes_for, classifier_path_for
@@ -655,13 +660,23 @@ class OnnxDetector:
         """The finder's outlines of ``frame_bgr`` seen as from further away: the frame in the middle of a
         canvas ``scale`` times its size (letterbox grey), so each card spans fewer of the finder's input
         pixels. Outlines (K, 4, 2) in the frame's own pixels, and their scores."""
+        import cv2
+
         h, w = frame_bgr.shape[:2]
-        big_h, big_w = round(h * scale), round(w * scale)
+        # The canvas is drawn no larger than the finder's input (it is letterboxed to that anyway), so the
+        # second look costs no more memory than the first: the frame shrinks by ``shrink`` on the way.
+        in_h, in_w = self.info.imgsz
+        shrink = min(1.0, in_h / (h * scale), in_w / (w * scale))
+        small_h, small_w = max(1, round(h * shrink)), max(1, round(w * shrink))
+        small = frame_bgr if shrink == 1.0 else cv2.resize(frame_bgr, (small_w, small_h), interpolation=cv2.INTER_AREA)
+        big_h, big_w = round(h * scale * shrink), round(w * scale * shrink)
         canvas = np.full((big_h, big_w, 3), pp.PAD_VALUE, np.uint8)
-        y0, x0 = (big_h - h) // 2, (big_w - w) // 2
-        canvas[y0 : y0 + h, x0 : x0 + w] = frame_bgr
+        y0, x0 = (big_h - small_h) // 2, (big_w - small_w) // 2
+        canvas[y0 : y0 + small_h, x0 : x0 + small_w] = small
         raw, box = self._candidates(canvas)
-        quads = pp.frame_quads(raw, box) - np.array([x0, y0], np.float32)
+        quads = (pp.frame_quads(raw, box) - np.array([x0, y0], np.float32)) / np.array(
+            [small_w / w, small_h / h], np.float32
+        )
         return quads.astype(np.float32), np.asarray(raw.scores, np.float32)
 
     def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
