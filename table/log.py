@@ -678,9 +678,28 @@ def _fold_entries(path: Path, header: LogHeader, entries: Sequence[LogEntry]) ->
     match = Match(header.rules, header.first_dealer, header.score)
     apply = match.apply
     warnings: list[str] = []
-    history_index: list[int] = []  # position in ``entries`` -> index in match.history (-1: refused)
+    # Up to the first revision or refusal, each input is at its own position in the history: no bookkeeping.
+    refused: EngineError | None = None
+    applied = 0
+    for applied, entry in enumerate(entries):  # noqa: B007  (``applied`` is read after the loop)
+        inp = entry.input
+        if type(inp) is ReviseCard:
+            break
+        try:
+            apply(inp)
+        except EngineError as exc:
+            refused = exc
+            break
+    else:
+        return match, warnings
+    history_index = list(range(applied))  # position in ``entries`` -> index in match.history (-1: refused)
     n = len(match)  # len(match.history), kept here (each input applied adds one)
-    for entry in entries:
+    rest = entries[applied:]
+    if refused is not None:
+        warnings.append(f"{path}: line {rest[0].line}: skipped an input the engine refused: {refused}")
+        history_index.append(-1)
+        rest = rest[1:]
+    for entry in rest:
         inp = entry.input
         try:
             if type(inp) is ReviseCard:
