@@ -53,21 +53,6 @@ _STAGE = {
     Phase.GAME_OVER: Stage.GAME_OVER,
 }
 
-_NOTES = {
-    "thrown_in": "thrown in",
-    "voided": "voided",
-    "made": "",
-    "lone_march": "lone march",
-    "blind_lone": "blind lone",
-    "lone_euchre": "euchre",
-    "blind_lone_euchre": "euchre",
-    "lone_defender": "lone defender",
-    "super_euchre": "super euchre",
-    "renege_replay": "renege",
-    "unfinished": "not seen",
-    "unseen": "not seen",
-    "misdeal": "misdeal",
-}
 
 # A deal the table declared void: its row says so, with no trump, maker or points (the same dealer deals again).
 _VOID_REASONS = frozenset({"misdeal"})
@@ -83,8 +68,8 @@ def build_view(
     renege_snapshots: tuple[Snapshot, ...] = (),
     muted: bool = False,
     score_style: ScoreStyle = ScoreStyle.NUMBERS,
-    accept_hint: str = "Call / Y: accept penalty",
-    dismiss_hint: str = "Pass / X: dismiss",
+    accept_hint: str = "",
+    dismiss_hint: str = "",
     rules: Rules | None = None,
 ) -> ScoreboardView:
     """The screen for ``match``; ``names`` are the seats' names, seat 0 first (clockwise).
@@ -239,7 +224,7 @@ def _history_row(row: HandRow, names: Sequence[str]) -> HistoryRow:
         tricks=row.tricks_won,
         points=row.points,
         score=row.score_after,
-        note=_NOTES.get(row.reason, row.reason.replace("_", " ")),
+        note=phrases.history_note(row.reason),
     )
 
 
@@ -277,9 +262,9 @@ def penalty_text(penalty: RenegePenalty, offender: int, names: Sequence[str], *,
         raise ValueError(f"penalty_text: no such seat {offender}")
     offenders = offender % 2
     if penalty is RenegePenalty.TWO_OR_FOUR:
-        return f"{phrases.team_name(names, 1 - offenders)} score {4 if alone else 2}"
+        return phrases.score_text(phrases.team_name(names, 1 - offenders), 4 if alone else 2)
     if penalty is RenegePenalty.DEDUCT:
-        return f"{phrases.team_name(names, offenders)} lose 2"
+        return phrases.team_loses_text(phrases.team_name(names, offenders), 2)
     if penalty is RenegePenalty.REPLAY:
-        return "the hand is replayed"
+        return phrases.hand_replayed_text()
     assert_never(penalty)

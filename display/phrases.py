@@ -1,10 +1,13 @@
 """Words for the table: announcements, prompts and renege evidence as text for the screen and for speech.
 
-Pure functions of engine values and seat names, shared by the scoreboard and
-the speaker so both say the same thing. `Voice.SCREEN` writes cards with suit
-symbols ("10♥"); `Voice.SPEECH` spells them out ("the ten of hearts") for
-espeak-ng, which reads symbols badly. Tricks are 0-based in the engine and
-1-based here, as players count them.
+Pure functions of engine values and seat names (and the table's language,
+`display.i18n`), shared by the scoreboard and the speaker so both say the same
+thing. Every word goes through the gettext catalogs: a message is a
+``str.format`` template with named fields, so a translation orders them as
+its language wants. `Voice.SCREEN` writes cards with suit symbols ("10♥");
+`Voice.SPEECH` spells them out ("the ten of hearts") for espeak-ng, which
+reads symbols badly. Tricks are 0-based in the engine and 1-based here, as
+players count them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import enum
 import re
 from collections.abc import Callable, Sequence
 
+from display.i18n import _, ngettext, pgettext
 from table.announcements import (
     Announcement,
     CardSource,
@@ -31,7 +35,7 @@ from table.announcements import (
     TrumpMade,
     WentAlone,
 )
-from table.cards import Card, Suit
+from table.cards import Card, Rank, Suit
 from table.trump import is_left_bower, is_right_bower
 
 
@@ -40,13 +44,80 @@ class Voice(enum.Enum):
     SPEECH = "speech"
 
 
+# ---- cards, suits, seats and numbers ----
+
+_SEAT_NAMES: tuple[Callable[[], str], ...] = (
+    lambda: pgettext("seat", "North"),
+    lambda: pgettext("seat", "East"),
+    lambda: pgettext("seat", "South"),
+    lambda: pgettext("seat", "West"),
+)
+
+
+def seat_names() -> tuple[str, str, str, str]:
+    """The four seats' default names in the table's language, seat 0 first: ("North", "East", "South", "West")."""
+    n, e, s, w = (name() for name in _SEAT_NAMES)
+    return n, e, s, w
+
+
+_SUIT_NOUN: dict[Suit, Callable[[], str]] = {
+    Suit.CLUBS: lambda: pgettext("suit", "clubs"),
+    Suit.DIAMONDS: lambda: pgettext("suit", "diamonds"),
+    Suit.HEARTS: lambda: pgettext("suit", "hearts"),
+    Suit.SPADES: lambda: pgettext("suit", "spades"),
+}
+
+_RANK_NOUN: dict[Rank, Callable[[], str]] = {
+    Rank.SEVEN: lambda: pgettext("rank", "seven"),
+    Rank.EIGHT: lambda: pgettext("rank", "eight"),
+    Rank.NINE: lambda: pgettext("rank", "nine"),
+    Rank.TEN: lambda: pgettext("rank", "ten"),
+    Rank.JACK: lambda: pgettext("rank", "jack"),
+    Rank.QUEEN: lambda: pgettext("rank", "queen"),
+    Rank.KING: lambda: pgettext("rank", "king"),
+    Rank.ACE: lambda: pgettext("rank", "ace"),
+}
+
+# The index printed in a card's corner. The detector reads international decks (J Q K A), so the catalogs
+# keep those letters unless a language's players write others.
+_RANK_INDEX: dict[Rank, Callable[[], str]] = {
+    Rank.SEVEN: lambda: pgettext("rank index", "7"),
+    Rank.EIGHT: lambda: pgettext("rank index", "8"),
+    Rank.NINE: lambda: pgettext("rank index", "9"),
+    Rank.TEN: lambda: pgettext("rank index", "10"),
+    Rank.JACK: lambda: pgettext("rank index", "J"),
+    Rank.QUEEN: lambda: pgettext("rank index", "Q"),
+    Rank.KING: lambda: pgettext("rank index", "K"),
+    Rank.ACE: lambda: pgettext("rank index", "A"),
+}
+
+
+def suit_noun(suit: Suit) -> str:
+    """The suit's name as a sentence uses it: "hearts"."""
+    return _SUIT_NOUN[suit]()
+
+
+def rank_noun(rank: Rank) -> str:
+    return _RANK_NOUN[rank]()
+
+
+def rank_index(rank: Rank) -> str:
+    """The rank as a card's corner shows it: "J", "10"."""
+    return _RANK_INDEX[rank]()
+
+
+def number(n: int) -> str:
+    """A whole number as the table writes it (digits: espeak-ng reads them in the voice's language)."""
+    return str(n)
+
+
 def team_name(names: Sequence[str], team: int) -> str:
     """ "North–South" for team 0 with the default names."""
     return f"{names[team]}\u2013{names[team + 2]}"
 
 
 def _team_spoken(names: Sequence[str], team: int) -> str:
-    return f"{names[team]} and {names[team + 2]}"
+    return _("{first} and {second}").format(first=names[team], second=names[team + 2])
 
 
 def _team(names: Sequence[str], team: int, voice: Voice) -> str:
@@ -55,26 +126,37 @@ def _team(names: Sequence[str], team: int, voice: Voice) -> str:
 
 def card_text(card: Card, voice: Voice = Voice.SCREEN) -> str:
     """ "J♦" on screen, "the jack of diamonds" spoken."""
+    if card.rank is None or card.suit is None:
+        return pgettext("card", "Benny") if voice is Voice.SCREEN else pgettext("card", "the Benny")
     if voice is Voice.SCREEN:
-        return card.label
-    return card.name if card.is_benny else f"the {card.name}"
+        return f"{rank_index(card.rank)}{card.suit.symbol}"
+    return pgettext("card", "the {rank} of {suit}").format(rank=rank_noun(card.rank), suit=suit_noun(card.suit))
 
 
 def suit_text(suit: Suit | None, voice: Voice = Voice.SCREEN) -> str:
     if suit is None:
-        return "no trump"
-    return f"{suit.symbol} {suit.noun}" if voice is Voice.SCREEN else suit.noun
+        return _("no trump")
+    return f"{suit.symbol} {suit_noun(suit)}" if voice is Voice.SCREEN else suit_noun(suit)
+
+
+def _suit_short(suit: Suit, voice: Voice) -> str:
+    return suit.symbol if voice is Voice.SCREEN else suit_noun(suit)
 
 
 def trick_card_text(card: Card, trump: Suit | None, voice: Voice = Voice.SCREEN) -> str:
     """A winning card as players name it: the bowers and the Benny by their names."""
     if card.is_benny:
-        return "the Benny"
+        return pgettext("card", "the Benny")
     if is_right_bower(card, trump):
-        return "the right bower"
+        return _("the right bower")
     if is_left_bower(card, trump):
-        return "the left bower"
+        return _("the left bower")
     return card_text(card, voice)
+
+
+def score_text(team: str, points: int) -> str:
+    """ "North–South score 2"."""
+    return ngettext("{team} score {n}", "{team} score {n}", points).format(team=team, n=number(points))
 
 
 def prompt_text(
@@ -90,64 +172,71 @@ def prompt_text(
     ``stuck``: the dealer in round 2 under stick the dealer, who may not pass ("West: name trump, stuck (not ♦)").
     ``alone``: the dealer's partner in round 1 where ordering up means playing alone ("pass or order up J♦ alone?").
     """
-    who = names[prompt.seat] if prompt.seat is not None else "Table"
-    up = card_text(prompt.up_card, voice) if prompt.up_card is not None else "the up-card"
+    who = names[prompt.seat] if prompt.seat is not None else pgettext("seat", "Table")
+    up = card_text(prompt.up_card, voice) if prompt.up_card is not None else _("the up-card")
     e = prompt.expected
     if e is Expect.NEW_GAME:
-        return "Press New game to start"
+        return _("Press New game to start")
     if e is Expect.UP_CARD:
-        deals = f"{names[dealer]} deals" if dealer is not None else "Deal"
-        return f"{deals}: turn up the top card of the kitty"
+        if dealer is None:
+            return _("Deal: turn up the top card of the kitty")
+        return _("{dealer} deals: turn up the top card of the kitty").format(dealer=names[dealer])
     if e is Expect.BID_ROUND_1:
-        return f"{who}: pass or order up {up}{' alone' if alone else ''}?"
+        if alone:
+            return _("{who}: pass or order up {card} alone?").format(who=who, card=up)
+        return _("{who}: pass or order up {card}?").format(who=who, card=up)
     if e is Expect.BID_ROUND_2:
         turned_down = prompt.up_card.suit if prompt.up_card is not None else None
-        ask = "name trump, stuck" if stuck else "pass or name trump"
         if turned_down is None:
-            return f"{who}: {ask}?" if not stuck else f"{who}: {ask}"
-        not_this = turned_down.symbol if voice is Voice.SCREEN else turned_down.noun
-        return f"{who}: {ask} (not {not_this})" + ("" if stuck else "?")
+            said = _("{who}: name trump, stuck") if stuck else _("{who}: pass or name trump?")
+            return said.format(who=who)
+        said = _("{who}: name trump, stuck (not {suit})") if stuck else _("{who}: pass or name trump (not {suit})?")
+        return said.format(who=who, suit=_suit_short(turned_down, voice))
     if e is Expect.NAME_TRUMP_BLIND:
-        return f"{who}: name trump, unseen"
+        return _("{who}: name trump, unseen").format(who=who)
     if e is Expect.DISCARD:
-        return f"{who}: pick up {up} and discard a card"
+        return _("{who}: pick up {card} and discard a card").format(who=who, card=up)
     if e is Expect.GO_ALONE:
-        return f"Anyone going alone? Then {who} leads" if prompt.seat is not None else "Anyone going alone?"
+        if prompt.seat is None:
+            return _("Anyone going alone?")
+        return _("Anyone going alone? Then {who} leads").format(who=who)
     if e is Expect.LEAD:
-        return f"{who} to lead"
+        return _("{who} to lead").format(who=who)
     if e is Expect.FOLLOW:
-        led = ""
-        if prompt.suit is not None:
-            led = f" ({prompt.suit.symbol if voice is Voice.SCREEN else prompt.suit.noun} led)"
-        return f"{who} to play{led}"
+        if prompt.suit is None:
+            return _("{who} to play").format(who=who)
+        return _("{who} to play ({suit} led)").format(who=who, suit=_suit_short(prompt.suit, voice))
     if e is Expect.RENEGE_DECISION:
-        return "Renege: accept the penalty or dismiss it"
+        return _("Renege: accept the penalty or dismiss it")
     return who
 
 
 def renege_evidence_text(evidence: RenegeEvidence, names: Sequence[str], voice: Voice = Voice.SCREEN) -> str:
     """ "West showed out of hearts in trick 2, played 10♥ in trick 4"."""
-    return (
-        f"{names[evidence.seat]} showed out of {evidence.suit.noun} in trick {evidence.showed_out_trick + 1}, "
-        f"played {card_text(evidence.proof_card, voice)} in trick {evidence.proof_trick + 1}"
+    return _("{who} showed out of {suit} in trick {showed}, played {card} in trick {proof}").format(
+        who=names[evidence.seat],
+        suit=suit_noun(evidence.suit),
+        showed=number(evidence.showed_out_trick + 1),
+        card=card_text(evidence.proof_card, voice),
+        proof=number(evidence.proof_trick + 1),
     )
 
 
-_IRREGULARITY_TITLE = {
-    IrregularityKind.OUT_OF_TURN: "Out of turn",
-    IrregularityKind.LONE_PARTNER_PLAYED: "Lone player's partner",
-    IrregularityKind.DUPLICATE_CARD: "Duplicate card",
-    IrregularityKind.NOT_IN_DECK: "Card not in this deck",
-    IrregularityKind.PLAY_BEFORE_BIDDING_ENDED: "Too early",
-    IrregularityKind.BID_OUT_OF_TURN: "Bid out of turn",
-    IrregularityKind.NOT_ALLOWED: "Not allowed",
-    IrregularityKind.CHECK_CARD: "Check this card",
-    IrregularityKind.UP_CARD_PLAYED: "Up-card",
-    IrregularityKind.SUSPECTED_RENEGE: "Possible renege",
-    IrregularityKind.HAND_UNFINISHED: "Hand not seen to the end",
-    IrregularityKind.DEAL_UNSEEN: "A deal went by unseen",
-    IrregularityKind.CARD_UNSEEN: "A card went unseen",
-    IrregularityKind.MISDEAL: "Misdeal",
+_IRREGULARITY_TITLE: dict[IrregularityKind, Callable[[], str]] = {
+    IrregularityKind.OUT_OF_TURN: lambda: pgettext("irregularity", "Out of turn"),
+    IrregularityKind.LONE_PARTNER_PLAYED: lambda: pgettext("irregularity", "Lone player's partner"),
+    IrregularityKind.DUPLICATE_CARD: lambda: pgettext("irregularity", "Duplicate card"),
+    IrregularityKind.NOT_IN_DECK: lambda: pgettext("irregularity", "Card not in this deck"),
+    IrregularityKind.PLAY_BEFORE_BIDDING_ENDED: lambda: pgettext("irregularity", "Too early"),
+    IrregularityKind.BID_OUT_OF_TURN: lambda: pgettext("irregularity", "Bid out of turn"),
+    IrregularityKind.NOT_ALLOWED: lambda: pgettext("irregularity", "Not allowed"),
+    IrregularityKind.CHECK_CARD: lambda: pgettext("irregularity", "Check this card"),
+    IrregularityKind.UP_CARD_PLAYED: lambda: pgettext("irregularity", "Up-card"),
+    IrregularityKind.SUSPECTED_RENEGE: lambda: pgettext("irregularity", "Possible renege"),
+    IrregularityKind.HAND_UNFINISHED: lambda: pgettext("irregularity", "Hand not seen to the end"),
+    IrregularityKind.DEAL_UNSEEN: lambda: pgettext("irregularity", "A deal went by unseen"),
+    IrregularityKind.CARD_UNSEEN: lambda: pgettext("irregularity", "A card went unseen"),
+    IrregularityKind.MISDEAL: lambda: pgettext("irregularity", "Misdeal"),
 }
 
 # Each kind's words, from the values the engine puts in the Irregularity's fields (never from its detail,
@@ -160,74 +249,84 @@ _Words = Callable[[Irregularity, Sequence[str], str, str], str | None]
 def _card_seen(source: CardSource, who: str, card: str) -> str:
     """ "the up-card 9♥" / "West played 9♥" / "West discarded 9♥"."""
     if source is CardSource.UP_CARD:
-        return f"the up-card {card}"
-    return f"{who or 'a player'} {'discarded' if source is CardSource.DISCARD else 'played'} {card}"
+        return _("the up-card {card}").format(card=card)
+    said = _("{who} discarded {card}") if source is CardSource.DISCARD else _("{who} played {card}")
+    return said.format(who=who or _("a player"), card=card)
 
 
 def _out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.seat is None:
         return None
     if irr.turn is not None:
-        return f"Out of turn: {who} played {card} ({names[irr.turn]} to play)"
+        return _("Out of turn: {who} played {card} ({turn} to play)").format(who=who, card=card, turn=names[irr.turn])
     if irr.trick is not None:
-        return f"Out of turn: {who} already played to trick {irr.trick + 1}; {card} ignored"
+        return _("Out of turn: {who} already played to trick {trick}; {card} ignored").format(
+            who=who, trick=number(irr.trick + 1), card=card
+        )
     return None
 
 
 def _lone_partner(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.seat is None:
         return None
-    return f"Lone player's partner: {who} played {card} while {names[(irr.seat + 2) % 4]} is alone; card ignored"
+    return _("Lone player's partner: {who} played {card} while {lone} is alone; card ignored").format(
+        who=who, card=card, lone=names[(irr.seat + 2) % 4]
+    )
 
 
 def _duplicate(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.source is None:
         return None
-    return f"Duplicate card: {_card_seen(irr.source, who, card)}, already seen this hand"
+    return _("Duplicate card: {seen}, already seen this hand").format(seen=_card_seen(irr.source, who, card))
 
 
 def _not_in_deck(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.source is None or irr.deck_size is None:
         return None
-    return f"Not in this {irr.deck_size}-card deck: {_card_seen(irr.source, who, card)}"
+    return _("Not in this {n}-card deck: {seen}").format(
+        n=number(irr.deck_size), seen=_card_seen(irr.source, who, card)
+    )
 
 
 def _up_card_played(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.up_card_taken:
-        return f"Up-card: {who or 'a player'} played {card}, which the dealer took"
+        return _("Up-card: {who} played {card}, which the dealer took").format(who=who or _("a player"), card=card)
     if irr.up_card_taken is None or irr.source is None or irr.source is CardSource.UP_CARD:
         return None
-    return f"Up-card: {_card_seen(irr.source, who, card)}, which was turned down"
+    return _("Up-card: {seen}, which was turned down").format(seen=_card_seen(irr.source, who, card))
 
 
 def _too_early(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.before_up_card is None:
         return None
-    before = "up-card was turned" if irr.before_up_card else "bidding ended"
-    return f"Too early: {who or 'a player'} played {card} before the {before}"
+    if irr.before_up_card:
+        said = _("Too early: {who} played {card} before the up-card was turned")
+    else:
+        said = _("Too early: {who} played {card} before the bidding ended")
+    return said.format(who=who or _("a player"), card=card)
 
 
 def _bid_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.seat is not None and irr.turn is not None:
-        return f"Out of turn: {who} bid ({names[irr.turn]} to bid)"
+        return _("Out of turn: {who} bid ({turn} to bid)").format(who=who, turn=names[irr.turn])
     if irr.before_up_card:
-        return f"Too early: {who or 'a player'} bid before the up-card was turned"
+        return _("Too early: {who} bid before the up-card was turned").format(who=who or _("a player"))
     return None
 
 
 def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.source is CardSource.UP_CARD:
-        return f"Check the up-card: read as {card} with low confidence"
+        return _("Check the up-card: read as {card} with low confidence").format(card=card)
     if irr.source is CardSource.PLAY and irr.seat is not None:
-        return f"Check {who}'s card: read as {card} with low confidence"
+        return _("Check {who}'s card: read as {card} with low confidence").format(who=who, card=card)
     return None
 
 
 def _card_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
     if irr.seat is None or irr.trick is None or irr.leader is None:
         return None
-    return (
-        f"{who}'s card in trick {irr.trick + 1} went unseen; {names[irr.leader]} leads the next trick, so took this one"
+    return _("{who}'s card in trick {trick} went unseen; {leader} leads the next trick, so took this one").format(
+        who=who, trick=number(irr.trick + 1), leader=names[irr.leader]
     )
 
 
@@ -235,8 +334,15 @@ def _deal_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -
     if irr.dealer is None or irr.cards_played is None:
         return None
     n = irr.cards_played
-    played = f"{n} cards were played before an up-card was seen" if n else "no up-card was seen"
-    return f"{names[irr.dealer]}'s deal went by unseen: {played}; not scored: check the score"
+    if n:
+        played = ngettext(
+            "{n} card was played before an up-card was seen", "{n} cards were played before an up-card was seen", n
+        ).format(n=number(n))
+    else:
+        played = _("no up-card was seen")
+    return _("{dealer}'s deal went by unseen: {played}; not scored: check the score").format(
+        dealer=names[irr.dealer], played=played
+    )
 
 
 def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
@@ -244,8 +350,10 @@ def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str) -> st
         return None
     dealer = names[irr.dealer]
     if irr.seat is None:
-        return f"Misdeal: {dealer}'s deal is void; {dealer} deals again"
-    return f"Misdeal: {who} declared a hand of nines and tens; {dealer}'s deal is void, {dealer} deals again"
+        return _("Misdeal: {dealer}'s deal is void; {dealer} deals again").format(dealer=dealer)
+    return _(
+        "Misdeal: {who} declared a hand of nines and tens; {dealer}'s deal is void, {dealer} deals again"
+    ).format(who=who, dealer=dealer)
 
 
 # Kinds not here (NOT_ALLOWED, SUSPECTED_RENEGE, HAND_UNFINISHED) are said by their detail: it is the sentence.
@@ -264,6 +372,12 @@ _WORDS: dict[IrregularityKind, _Words] = {
 }
 
 
+def irregularity_title(kind: IrregularityKind) -> str:
+    """The kind's title: "Out of turn"."""
+    title = _IRREGULARITY_TITLE.get(kind)
+    return title() if title is not None else kind.value.replace("_", " ").capitalize()
+
+
 def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Voice.SCREEN) -> str:
     """One sentence that says each thing once: "Out of turn: West played Q♠ (South to play)".
 
@@ -274,10 +388,10 @@ def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Vo
     who = names[irr.seat] if irr.seat is not None else ""
     card = card_text(irr.card, voice) if irr.card is not None else ""
     words = _WORDS.get(irr.kind)
-    said = words(irr, names, who, card or "a card") if words is not None else None
+    said = words(irr, names, who, card or _("a card")) if words is not None else None
     if said is not None:
         return said
-    title = _IRREGULARITY_TITLE.get(irr.kind, irr.kind.value.replace("_", " ").capitalize())
+    title = irregularity_title(irr.kind)
     detail = with_seat_names(irr.detail, names)
     if irr.card is not None:
         detail = re.sub(rf"\b{re.escape(str(irr.card))}\b", card, detail)
@@ -295,47 +409,55 @@ def with_seat_names(detail: str, names: Sequence[str]) -> str:
     return _SEAT_NUMBER.sub(lambda m: names[int(m.group(1))], detail)
 
 
-_HAND_RESULT = {
-    "made": "{makers} make it",
-    "march": "March! {makers} take all five",
-    "lone_march": "Lone march! {makers} take all five",
-    "blind_lone": "Blind lone march! {makers} take all five",
-    "euchre": "Euchred! {defenders} stop {makers}",
-    "lone_euchre": "Euchred! {defenders} stop the lone hand",
-    "blind_lone_euchre": "Euchred! {defenders} stop the blind lone hand",
-    "lone_defender": "Lone defender! {defenders} stop {makers}",
-    "super_euchre": "Super euchre! {defenders} take all five",
-    "renege": "Renege penalty",
-    "renege_replay": "Renege: the hand is played again",
-    "unfinished": "Hand not seen to the end: not scored, check the score",
-    "unseen": "A deal went by unseen: not scored, check the score",
-    "misdeal": "Misdeal: the deal is void, not scored",
+_HAND_RESULT: dict[str, Callable[[], str]] = {
+    "made": lambda: pgettext("hand result", "{makers} make it"),
+    "march": lambda: pgettext("hand result", "March! {makers} take all five"),
+    "lone_march": lambda: pgettext("hand result", "Lone march! {makers} take all five"),
+    "blind_lone": lambda: pgettext("hand result", "Blind lone march! {makers} take all five"),
+    "euchre": lambda: pgettext("hand result", "Euchred! {defenders} stop {makers}"),
+    "lone_euchre": lambda: pgettext("hand result", "Euchred! {defenders} stop the lone hand"),
+    "blind_lone_euchre": lambda: pgettext("hand result", "Euchred! {defenders} stop the blind lone hand"),
+    "lone_defender": lambda: pgettext("hand result", "Lone defender! {defenders} stop {makers}"),
+    "super_euchre": lambda: pgettext("hand result", "Super euchre! {defenders} take all five"),
+    "renege": lambda: pgettext("hand result", "Renege penalty"),
+    "renege_replay": lambda: pgettext("hand result", "Renege: the hand is played again"),
+    "unfinished": lambda: pgettext("hand result", "Hand not seen to the end: not scored, check the score"),
+    "unseen": lambda: pgettext("hand result", "A deal went by unseen: not scored, check the score"),
+    "misdeal": lambda: pgettext("hand result", "Misdeal: the deal is void, not scored"),
 }
 EUCHRE_REASONS = frozenset({"euchre", "lone_euchre", "blind_lone_euchre", "lone_defender", "super_euchre"})
 MARCH_REASONS = frozenset({"march", "lone_march", "blind_lone"})
+
+
+def _gains(names: Sequence[str], points: tuple[int, int], voice: Voice) -> str:
+    return ", ".join(score_text(_team(names, t, voice), points[t]) for t in (0, 1) if points[t])
 
 
 def hand_result_text(scored: HandScored, names: Sequence[str], voice: Voice = Voice.SCREEN) -> str:
     """ "Euchred! East–West stop North–South: East–West score 2"."""
     makers = _team(names, scored.makers, voice)
     defenders = _team(names, 1 - scored.makers, voice)
-    head = _HAND_RESULT.get(scored.reason, "{makers} score").format(makers=makers, defenders=defenders)
-    gains = [f"{_team(names, t, voice)} score {scored.points[t]}" for t in (0, 1) if scored.points[t]]
-    return f"{head}: {', '.join(gains)}" if gains else head
+    words = _HAND_RESULT.get(scored.reason)
+    head = (words() if words is not None else _("{makers} score")).format(makers=makers, defenders=defenders)
+    gains = _gains(names, scored.points, voice)
+    return _("{result}: {points}").format(result=head, points=gains) if gains else head
 
 
 def trump_made_text(
     made: TrumpMade, names: Sequence[str], dealer: int | None = None, voice: Voice = Voice.SCREEN
 ) -> str:
     who = names[made.seat]
-    alone = " and goes alone" if made.alone else ""
-    if made.round == 0:
-        return f"{who} names {suit_text(made.suit, voice)}{alone}"
     if made.round == 1:
-        verb = "picks it up" if dealer == made.seat else "orders it up"
-        trump = f": {made.suit.noun} are trump" if made.suit is not None else ""
-        return f"{who} {verb}{alone}{trump}"
-    return f"{who} names {suit_text(made.suit, voice)}{alone}"
+        if dealer == made.seat:
+            said = _("{who} picks it up and goes alone") if made.alone else _("{who} picks it up")
+        else:
+            said = _("{who} orders it up and goes alone") if made.alone else _("{who} orders it up")
+        said = said.format(who=who)
+        if made.suit is None:
+            return said
+        return _("{said}: {suit} are trump").format(said=said, suit=suit_noun(made.suit))
+    said = _("{who} names {suit} and goes alone") if made.alone else _("{who} names {suit}")
+    return said.format(who=who, suit=suit_text(made.suit, voice))
 
 
 def announcement_text(
@@ -352,31 +474,34 @@ def announcement_text(
     if isinstance(a, TrumpMade):
         return trump_made_text(a, names, dealer, voice)
     if isinstance(a, WentAlone):
-        return f"{names[a.seat]} {'defends' if a.defender else 'goes'} alone"
+        said = _("{who} defends alone") if a.defender else _("{who} goes alone")
+        return said.format(who=names[a.seat])
     if isinstance(a, ThrownIn):
-        return f"Everyone passed: thrown in. {names[(a.dealer + 1) % 4]} deals next"
+        return _("Everyone passed: thrown in. {dealer} deals next").format(dealer=names[(a.dealer + 1) % 4])
     if isinstance(a, TrickWon):
-        return f"{names[a.seat]} takes it with {trick_card_text(a.card, trump, voice)}"
+        return _("{who} takes it with {card}").format(who=names[a.seat], card=trick_card_text(a.card, trump, voice))
     if isinstance(a, RenegeProven):
-        return f"Renege! {renege_evidence_text(a.evidence, names, voice)}"
+        return _("Renege! {evidence}").format(evidence=renege_evidence_text(a.evidence, names, voice))
     if isinstance(a, PenaltyApplied):
-        gains = [f"{_team(names, t, voice)} score {a.points[t]}" for t in (0, 1) if a.points[t]]
-        return f"Renege penalty on {names[a.offender_seat]}: {', '.join(gains) or 'no points'}"
+        gains = _gains(names, a.points, voice) or _("no points")
+        return _("Renege penalty on {who}: {points}").format(who=names[a.offender_seat], points=gains)
     if isinstance(a, Irregularity):
         return irregularity_text(a, names, voice)
     if isinstance(a, HandScored):
         return hand_result_text(a, names, voice)
     if isinstance(a, GameWon):
         hi, lo = a.score[a.team], a.score[1 - a.team]
-        return f"{_team(names, a.team, voice)} win the game, {hi} to {lo}"
+        return _("{team} win the game, {hi} to {lo}").format(
+            team=_team(names, a.team, voice), hi=number(hi), lo=number(lo)
+        )
     if isinstance(a, GameDrawn):
-        return f"The game ends level, {a.score[0]} all"
+        return _("The game ends level, {score} all").format(score=number(a.score[0]))
     raise TypeError(f"announcement_text: not an announcement: {a!r}")
 
 
 def misdeal_question(dealer: int, names: Sequence[str]) -> str:
     """What the screen asks after one press of Misdeal, before ``dealer``'s deal is voided."""
-    return f"Misdeal? Press again to void {names[dealer]}'s deal, anything else to play on"
+    return _("Misdeal? Press again to void {dealer}'s deal, anything else to play on").format(dealer=names[dealer])
 
 
 _SPOKEN_REASONS = EUCHRE_REASONS | MARCH_REASONS | {"renege", "renege_replay"}
@@ -392,9 +517,9 @@ def speech_text(
     (it needs someone to look at the table).
     """
     if isinstance(a, TrickWon):
-        return f"{names[a.seat]} takes the trick"
+        return _("{who} takes the trick").format(who=names[a.seat])
     if isinstance(a, RenegeProven):
-        return f"Renege! {renege_evidence_text(a.evidence, names, Voice.SPEECH)}"
+        return _("Renege! {evidence}").format(evidence=renege_evidence_text(a.evidence, names, Voice.SPEECH))
     if isinstance(a, HandScored):
         return hand_result_text(a, names, Voice.SPEECH) if a.reason in _SPOKEN_REASONS else None
     if isinstance(a, Irregularity):
@@ -402,7 +527,9 @@ def speech_text(
             return irregularity_text(a, names, Voice.SPEECH)
         if a.kind is not IrregularityKind.CHECK_CARD:
             return None
-        return f"Check this card, {names[a.seat]}" if a.seat is not None else "Check this card"
+        if a.seat is None:
+            return pgettext("speech", "Check this card")
+        return _("Check this card, {who}").format(who=names[a.seat])
     if isinstance(a, TrumpMade | GameWon | GameDrawn | WentAlone):
         return announcement_text(a, names, trump=trump, dealer=dealer, voice=Voice.SPEECH)
     return None
@@ -410,21 +537,26 @@ def speech_text(
 
 # ---- declarations: the words of the panel's questions and of the menu ----
 
-DECLARATIONS: dict[str, str] = {
-    "blind_lone": "Blind lone",
-    "call_for_best": "Call for best",
-    "farmers_hand": "Farmer's hand (going under)",
-    "nines_and_tens": "Nines & tens: redeal",
-    "nines_swap": "Nines & tens: swap with the kitty",
-    "misdeal": "Misdeal",
+_DECLARATIONS: dict[str, Callable[[], str]] = {
+    "blind_lone": lambda: pgettext("declaration", "Blind lone"),
+    "call_for_best": lambda: pgettext("declaration", "Call for best"),
+    "farmers_hand": lambda: pgettext("declaration", "Farmer's hand (going under)"),
+    "nines_and_tens": lambda: pgettext("declaration", "Nines & tens: redeal"),
+    "nines_swap": lambda: pgettext("declaration", "Nines & tens: swap with the kitty"),
+    "misdeal": lambda: pgettext("declaration", "Misdeal"),
 }
-"""The declarations menu's items, by the session's name for each."""
+
+
+def declaration_words(item: str) -> str:
+    """A declarations menu item's words, by the session's name for it: "Blind lone"."""
+    words = _DECLARATIONS.get(item)
+    return words() if words is not None else item.replace("_", " ").capitalize()
 
 
 def declaration_label(item: str, names: Sequence[str], seat: int | None = None) -> str:
     """A menu item as the screen shows it: "Blind lone: West" (with the seat that makes it, where known)."""
-    words = DECLARATIONS.get(item, item.replace("_", " ").capitalize())
-    return f"{words}: {names[seat]}" if seat is not None else words
+    words = declaration_words(item)
+    return _("{declaration}: {who}").format(declaration=words, who=names[seat]) if seat is not None else words
 
 
 def alone_option_label(seat: int, maker: int | None, names: Sequence[str]) -> str:
@@ -432,15 +564,128 @@ def alone_option_label(seat: int, maker: int | None, names: Sequence[str]) -> st
     if maker is None:
         return names[seat]
     if seat == maker:
-        role = "maker"
+        role = pgettext("role", "maker")
     elif seat % 2 == maker % 2:
-        role = "maker's partner"
+        role = pgettext("role", "maker's partner")
     else:
-        role = "defends"
-    return f"{names[seat]} ({role})"
+        role = pgettext("role", "defends")
+    return _("{who} ({role})").format(who=names[seat], role=role)
 
 
-ALONE_HINT = "Call: confirm \u00b7 Alone: next \u00b7 Pass: nobody"
-MENU_HINT = "Pass: back"
-SEAT_HINT = "Whose? Press the player's suit \u00b7 Pass: back"
-NO_TRUMP_HINT = "Call: confirm \u00b7 a suit: name it \u00b7 Pass: pass"
+# ---- the panel: its buttons' names, the offers beside the prompt and the questions over the table ----
+
+
+def button_name(button: str) -> str:
+    """A panel button as the screen names it: "Call", "Alone", "hold Alone", "Pass"."""
+    words = _BUTTONS.get(button)
+    return words() if words is not None else button
+
+
+_BUTTONS: dict[str, Callable[[], str]] = {
+    "pass": lambda: pgettext("button", "Pass"),
+    "call": lambda: pgettext("button", "Call"),
+    "alone": lambda: pgettext("button", "Alone"),
+    "hold_alone": lambda: pgettext("button", "hold Alone"),
+    "undo": lambda: pgettext("button", "Undo"),
+    "new_game": lambda: pgettext("button", "New game"),
+}
+
+
+def alone_offer(armed: bool = False, who: str | None = None) -> str:
+    """The offer to go alone: "Alone", "Alone: on" once pressed, "West alone" where only West may."""
+    if who is not None:
+        return _("{who} alone").format(who=who)
+    return pgettext("offer", "Alone: on") if armed else pgettext("offer", "Alone")
+
+
+def no_trump_offer() -> str:
+    return pgettext("offer", "No trump")
+
+
+def declare_offer() -> str:
+    return pgettext("offer", "Declare\u2026")
+
+
+def no_trump_option(who: str, alone: bool = False) -> str:
+    """The one option of the question "No trump?": "South: no trump"."""
+    return (_("{who}: no trump alone") if alone else _("{who}: no trump")).format(who=who)
+
+
+def choice_title(kind: str) -> str:
+    """The title of a question over the table: "Who goes alone?", "Declare", "No trump?"."""
+    if kind == "alone":
+        return pgettext("question", "Who goes alone?")
+    if kind == "menu":
+        return pgettext("question", "Declare")
+    return pgettext("question", "No trump?")
+
+
+def alone_hint() -> str:
+    return _("Call: confirm \u00b7 Alone: next \u00b7 Pass: nobody")
+
+
+def menu_hint() -> str:
+    return _("Pass: back")
+
+
+def seat_hint() -> str:
+    return _("Whose? Press the player's suit \u00b7 Pass: back")
+
+
+def no_trump_hint() -> str:
+    return _("Call: confirm \u00b7 a suit: name it \u00b7 Pass: pass")
+
+
+def accept_hint() -> str:
+    """The renege alert's accept button."""
+    return _("Call / Y: accept penalty")
+
+
+def dismiss_hint() -> str:
+    return _("Pass / X: dismiss")
+
+
+# ---- the hand-by-hand history and the renege penalty ----
+
+_NOTES: dict[str, Callable[[], str]] = {
+    "thrown_in": lambda: pgettext("history", "thrown in"),
+    "voided": lambda: pgettext("history", "voided"),
+    "march": lambda: pgettext("history", "march"),
+    "lone_march": lambda: pgettext("history", "lone march"),
+    "blind_lone": lambda: pgettext("history", "blind lone"),
+    "euchre": lambda: pgettext("history", "euchre"),
+    "lone_euchre": lambda: pgettext("history", "euchre"),
+    "blind_lone_euchre": lambda: pgettext("history", "euchre"),
+    "lone_defender": lambda: pgettext("history", "lone defender"),
+    "super_euchre": lambda: pgettext("history", "super euchre"),
+    "renege": lambda: pgettext("history", "renege"),
+    "renege_replay": lambda: pgettext("history", "renege"),
+    "unfinished": lambda: pgettext("history", "not seen"),
+    "unseen": lambda: pgettext("history", "not seen"),
+    "misdeal": lambda: pgettext("history", "misdeal"),
+}
+
+
+def history_note(reason: str) -> str:
+    """A hand's note in the history, by the engine's reason: "euchre", "thrown in" ("" for a hand made)."""
+    if reason in ("made", ""):
+        return ""
+    words = _NOTES.get(reason)
+    return words() if words is not None else reason.replace("_", " ")
+
+
+def team_loses_text(team: str, points: int) -> str:
+    """ "East–West lose 2"."""
+    return ngettext("{team} lose {n}", "{team} lose {n}", points).format(team=team, n=number(points))
+
+
+def hand_replayed_text() -> str:
+    return _("the hand is replayed")
+
+
+def __getattr__(name: str) -> str:
+    """The hints under their older constant names (``phrases.ALONE_HINT``), worded in the current language."""
+    hints = {"ALONE_HINT": alone_hint, "MENU_HINT": menu_hint, "SEAT_HINT": seat_hint, "NO_TRUMP_HINT": no_trump_hint}
+    if name in hints:
+        return hints[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

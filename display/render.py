@@ -34,6 +34,8 @@ from display.canvas import (
     hatch,
     pill,
 )
+from display.i18n import _, ngettext, pgettext
+from display.phrases import accept_hint, dismiss_hint, history_note, number
 from display.view import (
     BannerKind,
     Choice,
@@ -130,7 +132,8 @@ def render_surface(view: ScoreboardView, size: tuple[int, int] = (800, 480), t: 
 def _scores(c: Canvas, view: ScoreboardView) -> None:
     for team in (0, 1):
         _team_panel(c, view, team, (8, 8 + team * 180, SIDE - 14, 172))
-    c.text(f"Game to {view.target}", 17, DIM, (8 + (SIDE - 14) / 2, MAIN_H - 11), bold=True)
+    game_to = ngettext("Game to {n}", "Game to {n}", view.target).format(n=number(view.target))
+    c.text(game_to, 17, DIM, (8 + (SIDE - 14) / 2, MAIN_H - 11), bold=True, max_width=SIDE - 20)
 
 
 def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
@@ -151,12 +154,12 @@ def _team_panel(c: Canvas, view: ScoreboardView, team: int, box: Box) -> None:
     else:
         shows_tricks = view.stage in (Stage.PLAYING, Stage.HAND_OVER)
         center = (x + (72 if shows_tricks else w / 2), y + 94)
-        c.text(str(score), 108 if score < 10 else 84, WHITE, center, bold=True)
+        c.text(number(score), 108 if score < 10 else 84, WHITE, center, bold=True)
     if view.stage not in (Stage.PLAYING, Stage.HAND_OVER):
         return
     # tricks this hand: a number to read from afar, pips to count at a glance
-    c.text("TRICKS", 12, DIM, (x + w - 37, y + 50), bold=True)
-    c.text(str(view.tricks[team]), 42, WHITE, (x + w - 37, y + 84), bold=True)
+    c.text(pgettext("label", "TRICKS"), 12, DIM, (x + w - 37, y + 50), bold=True)
+    c.text(number(view.tricks[team]), 42, WHITE, (x + w - 37, y + 84), bold=True)
     for i in range(5):
         center = (x + 22 + i * 24, y + 154)
         if i < view.tricks[team]:
@@ -195,7 +198,7 @@ def _team_header(
 def _team_tag(view: ScoreboardView, team: int) -> str:
     if view.maker is None or view.maker % 2 != team:
         return ""
-    return "ALONE" if view.maker in view.alone else "MAKERS"
+    return pgettext("label", "ALONE") if view.maker in view.alone else pgettext("label", "MAKERS")
 
 
 def score_cards(target: int) -> tuple[int, int] | None:
@@ -249,7 +252,7 @@ def _score_cards(c: Canvas, score: int, team: int, box: Box, cards: tuple[int, i
 def _trump(c: Canvas, view: ScoreboardView) -> None:
     x, y, w, h = c.width - SIDE + 6, 8.0, SIDE - 14, 176.0
     c.fill((x, y, w, h), PANEL, radius=12)
-    c.text("TRUMP", 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
+    c.text(pgettext("label", "TRUMP"), 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
     tile = (x + 10, y + 32, 112, 132)
     if view.trump is not None:
         if view.trump.is_red:
@@ -261,32 +264,32 @@ def _trump(c: Canvas, view: ScoreboardView) -> None:
         c.text(view.trump.symbol, 104, color, (tile[0] + tile[2] / 2, tile[1] + tile[3] / 2))
     elif view.no_trump:
         c.fill(tile, WHITE, radius=12)
-        c.text("NO", 34, INK, (tile[0] + tile[2] / 2, tile[1] + 46), bold=True)
-        c.text("TRUMP", 24, INK, (tile[0] + tile[2] / 2, tile[1] + 84), bold=True)
+        c.text(pgettext("no trump tile", "NO"), 34, INK, (tile[0] + tile[2] / 2, tile[1] + 46), bold=True)
+        c.text(pgettext("no trump tile", "TRUMP"), 24, INK, (tile[0] + tile[2] / 2, tile[1] + 84), bold=True)
     else:
         c.fill(tile, PANEL_EDGE, radius=12, width=2)
         if view.stage in (Stage.DEALING, Stage.BIDDING):
             c.text("?", 70, PANEL_EDGE, (tile[0] + tile[2] / 2, tile[1] + tile[3] / 2), bold=True)
     info_x, info_w = x + 126, w - 128
     if view.maker is not None and (view.trump is not None or view.no_trump):
-        c.text("made by", 13, DIM, (info_x + info_w / 2, y + 56))
+        c.text(_("made by"), 13, DIM, (info_x + info_w / 2, y + 56))
         name = view.seats[view.maker].name
         c.text(name, 19, WHITE, (info_x + info_w / 2, y + 80), bold=True, max_width=info_w, min_size=NAME_MIN)
         if view.maker in view.alone:
-            pill(c, "ALONE", (info_x + info_w / 2, y + 114), 13, WHITE, CARD_RED, max_width=info_w)
+            pill(c, pgettext("label", "ALONE"), (info_x + info_w / 2, y + 114), 13, WHITE, CARD_RED, max_width=info_w)
     elif view.stage is Stage.BIDDING:
-        c.text("round", 13, DIM, (info_x + info_w / 2, y + 66))
-        c.text(str(view.bid_round), 44, WHITE, (info_x + info_w / 2, y + 102), bold=True)
+        c.text(pgettext("bidding", "round"), 13, DIM, (info_x + info_w / 2, y + 66))
+        c.text(number(view.bid_round), 44, WHITE, (info_x + info_w / 2, y + 102), bold=True)
 
 
 def _history(c: Canvas, view: ScoreboardView) -> None:
     x, y, w, h = c.width - SIDE + 6, 192.0, SIDE - 14, MAIN_H - 200
     c.fill((x, y, w, h), PANEL, radius=12)
-    c.text("HANDS", 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
-    c.text("points · score", 12, DIM, (x + w - 10, y + 16), anchor="midright")
+    c.text(pgettext("label", "HANDS"), 15, DIM, (x + 12, y + 16), anchor="midleft", bold=True)
+    c.text(_("points · score"), 12, DIM, (x + w - 10, y + 16), anchor="midright")
     rows = view.history[-6:]
     if not rows:
-        c.text("no hands yet", 14, PANEL_EDGE, (x + w / 2, y + h / 2))
+        c.text(_("no hands yet"), 14, PANEL_EDGE, (x + w / 2, y + h / 2))
     for i, row in enumerate(rows):
         _history_row(c, view, row, (x, y + 34 + i * 24, w, 24))
 
@@ -295,20 +298,21 @@ def _history_row(c: Canvas, view: ScoreboardView, row: HistoryRow, box: Box) -> 
     x, y, w, h = box
     mid = y + h / 2
     c.line((x + 8, y), (x + w - 8, y), PANEL_EDGE, 1)
-    c.text(str(row.number), 13, DIM, (x + 18, mid), bold=True)
+    c.text(number(row.number), 13, DIM, (x + 18, mid), bold=True)
     if row.trump is not None:
         _suit_chip(c, row.trump, (x + 42, mid), 18)
     elif row.maker:
-        c.text("NT", 12, WHITE, (x + 42, mid), bold=True)
+        c.text(pgettext("history", "NT"), 12, WHITE, (x + 42, mid), bold=True)
     if row.maker:
         r = c.text(row.maker, 14, WHITE, (x + 56, mid), anchor="midleft", max_width=42 if row.alone else 62,
                    min_size=13)
         if row.alone:  # a red "A" chip, like the ALONE tags elsewhere
             chip_x = r.right / c.scale + 10
             c.circle((chip_x, mid), 8.5, CARD_RED)
-            c.text("A", 12, WHITE, (chip_x, mid), bold=True)
+            c.text(pgettext("alone chip", "A"), 12, WHITE, (chip_x, mid), bold=True)
     else:
-        c.text(row.note or "thrown in", 14, DIM, (x + 56, mid), anchor="midleft", max_width=62, min_size=13)
+        note = row.note or history_note("thrown_in")
+        c.text(note, 14, DIM, (x + 56, mid), anchor="midleft", max_width=62, min_size=13)
     for team in (0, 1):
         if row.points[team]:
             c.text(f"+{row.points[team]}", 15, TEAM_COLORS[team], (x + 148, mid), anchor="midright", bold=True)
@@ -352,29 +356,29 @@ def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
     positions = _seat_positions(c, view.stage)
     offering = bool(view.offers) and view.stage in (Stage.BIDDING, Stage.PLAYING) and view.choice is None
     if view.stage is Stage.PLAYING and offering:
-        c.text("before the lead", 15, DIM, (cx, cy + 6), bold=True)
+        c.text(_("before the lead"), 15, DIM, (cx, cy + 6), bold=True)
     elif view.stage is Stage.PLAYING:
-        for seat, (_, card_pos) in enumerate(positions):
+        for seat, (_label_pos, card_pos) in enumerate(positions):
             s = view.seats[seat]
             if s.card is not None:
                 draw_card(c, s.card, card_pos, CARD_W, highlight=GOLD if s.winning else None)
             elif not s.sitting_out:
                 draw_card_slot(c, card_pos, CARD_W, PANEL_EDGE)
         if view.trick_number:
-            c.text(f"trick {view.trick_number}", 15, DIM, (cx, cy + 6), bold=True)
+            c.text(_("trick {n}").format(n=number(view.trick_number)), 15, DIM, (cx, cy + 6), bold=True)
     elif view.stage is Stage.BIDDING and view.up_card is not None:
-        label = "TURNED DOWN" if view.up_card_turned_down else "UP-CARD"
+        label = pgettext("label", "TURNED DOWN") if view.up_card_turned_down else pgettext("label", "UP-CARD")
         draw_card(c, view.up_card, (cx, cy), 88, turned_down=view.up_card_turned_down)
         c.text(label, 13, DIM, (cx, cy + 76), bold=True)
     elif view.stage in (Stage.NEW_GAME, Stage.DEALING):
-        head = "New game" if view.stage is Stage.NEW_GAME else "Dealing"
+        head = _("New game") if view.stage is Stage.NEW_GAME else _("Dealing")
         c.text(head, 34, WHITE, (cx, cy - 6), bold=True)
         if view.dealer is not None:
-            c.text(f"{view.seats[view.dealer].name} deals", 18, DIM, (cx, cy + 28))
+            c.text(_("{dealer} deals").format(dealer=view.seats[view.dealer].name), 18, DIM, (cx, cy + 28))
     reviewing = view.stage is Stage.HAND_OVER and bool(view.review)
     # the hand in review and the won game take the whole centre (the names are on the history's rows)
     if not reviewing and view.stage is not Stage.GAME_OVER:
-        for seat, (label_pos, _) in enumerate(positions):
+        for seat, (label_pos, _card_pos) in enumerate(positions):
             _seat_label(c, view, seat, label_pos)
     if reviewing:
         _hand_review(c, view)
@@ -389,13 +393,13 @@ def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float,
     s = view.seats[seat]
     turn = view.turn == seat
     if s.sitting_out:
-        fg, bg, text = DIM, PANEL, f"{s.name} (out)"
+        fg, bg, text = DIM, PANEL, _("{who} (out)").format(who=s.name)
     elif turn:
         fg, bg, text = INK, GOLD, f"\u25b6 {s.name}"
     else:
         fg, bg, text = WHITE, SEAT_BG, s.name
     box = pill(c, text, center, 19, fg, bg, max_width=150, min_size=NAME_MIN)
-    chips = [k for k, on in (("ALONE", seat in view.alone), ("D", view.dealer == seat)) if on]
+    chips = [k for k, on in ((pgettext("label", "ALONE"), seat in view.alone), ("D", view.dealer == seat)) if on]
     if not chips:
         return
     if seat % 2 == 0:  # top and bottom: chips to the right of the name
@@ -409,7 +413,7 @@ def _seat_label(c: Canvas, view: ScoreboardView, seat: int, center: tuple[float,
         w = _chip_width(c, k)
         if k == "D":
             c.circle((x + w / 2, y), 13, WHITE)
-            c.text("D", 15, INK, (x + w / 2, y), bold=True)
+            c.text(pgettext("dealer chip", "D"), 15, INK, (x + w / 2, y), bold=True)
         else:
             pill(c, k, (x + w / 2, y), 12, WHITE, CARD_RED)
         x += w + 6
@@ -419,10 +423,15 @@ def _chip_width(c: Canvas, chip: str) -> float:
     return 26.0 if chip == "D" else c.text_size(chip, 12, True)[0] + 12
 
 
+def _tricks(tricks: tuple[int, int]) -> str:
+    """ "tricks 3–2"."""
+    return _("tricks {first}\u2013{second}").format(first=number(tricks[0]), second=number(tricks[1]))
+
+
 def _result_box(c: Canvas, view: ScoreboardView) -> None:
     cx, cy = c.width / 2, MAIN_H / 2
     w = c.width - 2 * SIDE - 24
-    size, lines = _headline(c, view.result or "Hand over", (24, 21, 19, 17), w - 28, 4)
+    size, lines = _headline(c, view.result or _("Hand over"), (24, 21, 19, 17), w - 28, 4)
     if lines[-1].endswith(ELLIPSIS):  # long seat names: a fifth line of the smallest type
         size, lines = _headline(c, view.result, (17,), w - 28, 5)
     step = size * 4 / 3
@@ -432,7 +441,7 @@ def _result_box(c: Canvas, view: ScoreboardView) -> None:
     c.fill(box, GOLD, radius=14, width=4)
     for i, line in enumerate(lines):
         c.text(line, size, INK, (cx, box[1] + 14 + step / 2 + i * step), bold=True)
-    c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 16, (90, 90, 96), (cx, box[1] + h - 20))
+    c.text(_tricks(view.tricks), 16, (90, 90, 96), (cx, box[1] + h - 20))
 
 
 def _headline(
@@ -451,13 +460,13 @@ def _hand_review(c: Canvas, view: ScoreboardView) -> None:
     cx = c.width / 2
     w = c.width - 2 * SIDE - 16
     x0 = cx - w / 2
-    size, lines = _headline(c, view.result or "Hand over", (18, 16, 15), w - 20, 3)
+    size, lines = _headline(c, view.result or _("Hand over"), (18, 16, 15), w - 20, 3)
     box = (x0, 6, w, 36 + 22 * len(lines))
     c.fill(box, WHITE, radius=12)
     c.fill(box, GOLD, radius=12, width=3)
     for i, line in enumerate(lines):
         c.text(line, size, INK, (cx, box[1] + 18 + 22 * i), bold=True, max_width=w - 20)
-    c.text(f"tricks {view.tricks[0]}\u2013{view.tricks[1]}", 14, (90, 90, 96), (cx, box[1] + box[3] - 14))
+    c.text(_tricks(view.tricks), 14, (90, 90, 96), (cx, box[1] + box[3] - 14))
     snaps = view.review[:5]
     top = box[1] + box[3] + 10
     slot_w = (w - 2 * 8) / 3
@@ -476,12 +485,12 @@ def _game_over(c: Canvas, view: ScoreboardView) -> None:
     c.fill(box, PANEL, radius=16)
     team = view.winner if view.winner is not None else 0
     c.fill(box, TEAM_COLORS[team], radius=16, width=5)
-    c.text("GAME!", 26, GOLD, (cx, box[1] + 34), bold=True)
+    c.text(_("GAME!"), 26, GOLD, (cx, box[1] + 34), bold=True)
     name = _team_header(c, view, team, 24, w - 24)
     c.text(name, 36, TEAM_COLORS[team], (cx, box[1] + 82), bold=True, max_width=w - 24, min_size=24)
-    c.text("win", 22, WHITE, (cx, box[1] + 118), bold=True)
+    c.text(pgettext("game won", "win"), 22, WHITE, (cx, box[1] + 118), bold=True)
     c.text(f"{view.score[team]}\u2013{view.score[1 - team]}", 64, WHITE, (cx, cy + 50), bold=True)
-    c.text("New game: hold Undo, or press N", 15, DIM, (cx, box[1] + box[3] - 22))
+    c.text(_("New game: hold Undo, or press N"), 15, DIM, (cx, box[1] + box[3] - 22))
 
 
 # --- bottom strips ---------------------------------------------------------------------------------------------
@@ -504,8 +513,8 @@ def _strips(c: Canvas, view: ScoreboardView) -> None:
     right = c.width - 10
     mid = top + (c.height - top) / 2
     for text, fg, bg, shown in (
-        (view.camera_text.upper(), WHITE, ALERT_RED, not view.camera_ok),
-        ("MUTED", WHITE, (70, 70, 78), view.muted),
+        ((view.camera_text or _("camera lost")).upper(), WHITE, ALERT_RED, not view.camera_ok),
+        (pgettext("label", "MUTED"), WHITE, (70, 70, 78), view.muted),
     ):
         if shown:
             w = c.text_size(text, 16, True)[0] + 16
@@ -600,7 +609,7 @@ def _renege(c: Canvas, alert: RenegeAlert, t: float) -> tuple[TouchButton, ...]:
     for box in ((0.0, 0.0, c.width, edge), (0.0, c.height - edge, c.width, edge)):
         hatch(c, box, 0, (255, 210, 0) if bright else INK, INK if bright else (255, 210, 0), spacing=22)
     cx = c.width / 2
-    c.text("RENEGE!", 70, WHITE, (cx, 66), bold=True)
+    c.text(_("RENEGE!"), 70, WHITE, (cx, 66), bold=True)
     c.text(alert.offender, 30, GOLD, (cx, 120), bold=True, max_width=c.width - 40, min_size=24)
     lines = c.wrap(alert.evidence, 23, c.width - 60, max_lines=3)
     for i, line in enumerate(lines):
@@ -609,12 +618,13 @@ def _renege(c: Canvas, alert: RenegeAlert, t: float) -> tuple[TouchButton, ...]:
     if alert.snapshots:
         _snapshots(c, alert.snapshots, (30, y, c.width - 60, 370 - y))
     if alert.penalty:
-        c.text(f"Penalty: {alert.penalty}", 19, WHITE, (cx, 388), bold=True, max_width=c.width - 40, min_size=16)
+        penalty = _("Penalty: {penalty}").format(penalty=alert.penalty)
+        c.text(penalty, 19, WHITE, (cx, 388), bold=True, max_width=c.width - 40, min_size=16)
     half = (c.width - 48) / 2
     buttons = []
     choices = (
-        (alert.accept_hint, GOLD, Action(ButtonAction.ACCEPT_PENALTY)),
-        (alert.dismiss_hint, WHITE, Action(ButtonAction.DISMISS_RENEGE)),
+        (alert.accept_hint or accept_hint(), GOLD, Action(ButtonAction.ACCEPT_PENALTY)),
+        (alert.dismiss_hint or dismiss_hint(), WHITE, Action(ButtonAction.DISMISS_RENEGE)),
     )
     for k, (hint, bg, action) in enumerate(choices):
         box = (16 + k * (half + 16), 408, half, 50)
@@ -635,7 +645,7 @@ def _snapshots(c: Canvas, snaps: tuple[Snapshot, ...], area: Box, caption_size: 
         sx = x + i * (slot_w + gap)
         if image is None:
             c.fill((sx, y, slot_w, h - 22), ALERT_DARK, radius=6)
-            c.text("no picture", 16, DIM, (sx + slot_w / 2, y + (h - 22) / 2))
+            c.text(_("no picture"), 16, DIM, (sx + slot_w / 2, y + (h - 22) / 2))
         else:
             iw, ih = image.get_size()
             fit = min(c.px(slot_w) / iw, c.px(h - 22) / ih)

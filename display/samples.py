@@ -15,6 +15,7 @@ import pygame
 from display import phrases
 from display.actions import SEAT_SUITS, Action, ButtonAction
 from display.canvas import Canvas, draw_card
+from display.i18n import _
 from display.view import (
     DEFAULT_SEAT_NAMES,
     Banner,
@@ -46,12 +47,12 @@ NAMES = DEFAULT_SEAT_NAMES
 Names = tuple[str, str, str, str]
 C = Card.parse
 
-# (trump, maker seat or None, alone, tricks, points, score, note) of the hands before the samples' moment
+# (trump, maker seat or None, alone, tricks, points, score, the engine's reason) of the hands before the samples' moment
 _HANDS: tuple[tuple[Suit | None, int | None, bool, tuple[int, int], tuple[int, int], tuple[int, int], str], ...] = (
     (Suit.SPADES, 0, False, (3, 2), (1, 0), (1, 0), ""),
     (Suit.HEARTS, 0, False, (2, 3), (0, 2), (1, 2), "euchre"),
-    (None, None, False, (0, 0), (0, 0), (1, 2), "thrown in"),
-    (Suit.CLUBS, 3, True, (0, 5), (0, 4), (1, 6), "lone march"),
+    (None, None, False, (0, 0), (0, 0), (1, 2), "thrown_in"),
+    (Suit.CLUBS, 3, True, (0, 5), (0, 4), (1, 6), "lone_march"),
     (Suit.DIAMONDS, 2, False, (5, 0), (2, 0), (3, 6), "march"),
     (Suit.SPADES, 0, False, (4, 1), (1, 0), (4, 6), ""),
     (Suit.CLUBS, 2, False, (2, 3), (0, 2), (4, 8), "euchre"),
@@ -64,18 +65,29 @@ _HANDS: tuple[tuple[Suit | None, int | None, bool, tuple[int, int], tuple[int, i
 def history(hands: int, names: Names = NAMES) -> tuple[HistoryRow, ...]:
     """The first ``hands`` rows of the sample game's hand-by-hand history."""
     return tuple(
-        HistoryRow(i + 1, trump, names[maker] if maker is not None else "", alone, tricks, points, score, note)
-        for i, (trump, maker, alone, tricks, points, score, note) in enumerate(_HANDS[:hands])
+        HistoryRow(
+            i + 1, trump, names[maker] if maker is not None else "", alone, tricks, points, score,
+            phrases.history_note(reason),
+        )
+        for i, (trump, maker, alone, tricks, points, score, reason) in enumerate(_HANDS[:hands])
     )
 
 
-HISTORY = history(6)
+# The declarations offered beside the prompt, as the table session offers them (tests hold the two together),
+# worded in the table's language when a sample is drawn.
 
-# The declarations offered beside the prompt, as the table session offers them (tests hold the two together).
-ALONE = Offer("Alone", "Alone", Action(ButtonAction.ALONE))
-ALONE_ON = Offer("Alone: on", "Alone", Action(ButtonAction.ALONE), selected=True)
-NO_TRUMP = Offer("No trump", "Call", Action(ButtonAction.CALL))
-DECLARE = Offer("Declare\u2026", "hold Alone", Action(ButtonAction.DECLARE))
+
+def alone_offer(armed: bool = False) -> Offer:
+    alone = phrases.button_name("alone")
+    return Offer(phrases.alone_offer(armed), alone, Action(ButtonAction.ALONE), selected=armed)
+
+
+def no_trump_offer() -> Offer:
+    return Offer(phrases.no_trump_offer(), phrases.button_name("call"), Action(ButtonAction.CALL))
+
+
+def declare_offer() -> Offer:
+    return Offer(phrases.declare_offer(), phrases.button_name("hold_alone"), Action(ButtonAction.DECLARE))
 
 
 def bidding_round_1(names: Names = NAMES) -> ScoreboardView:
@@ -89,9 +101,9 @@ def bidding_round_1(names: Names = NAMES) -> ScoreboardView:
         turn=0,
         up_card=up,
         prompt=phrases.prompt_text(Prompt(0, Expect.BID_ROUND_1, up_card=up), names),
-        announcement=f"{names[3]} deals. J\u2666 is up",
+        announcement=_("{dealer} deals. {card} is up").format(dealer=names[3], card=phrases.card_text(up)),
         history=history(6, names),
-        offers=(ALONE, DECLARE),
+        offers=(alone_offer(), declare_offer()),
     )
 
 
@@ -103,8 +115,8 @@ def bidding_round_2(names: Names = NAMES) -> ScoreboardView:
         turn=2,
         up_card_turned_down=True,
         prompt=phrases.prompt_text(Prompt(2, Expect.BID_ROUND_2, up_card=up), names),
-        announcement="Everyone passed J\u2666: it is turned down",
-        offers=(ALONE, NO_TRUMP, DECLARE),
+        announcement=_("Everyone passed {card}: it is turned down").format(card=phrases.card_text(up)),
+        offers=(alone_offer(), no_trump_offer(), declare_offer()),
     )
 
 
@@ -132,6 +144,10 @@ def play_mid_trick(names: Names = NAMES) -> ScoreboardView:
     )
 
 
+def _card(text: str) -> str:
+    return phrases.card_text(C(text))
+
+
 def _snapshot_rgb(caption: str, cards: tuple[str, ...], size: tuple[int, int] = (320, 200)) -> Snapshot:
     """A stand-in camera still: felt with the trick's cards, drawn so tests need no camera."""
     surf = pygame.Surface(size)
@@ -157,13 +173,20 @@ def renege_alert(names: Names = NAMES) -> ScoreboardView:
     alert = RenegeAlert(
         offender=names[3],
         evidence=phrases.renege_evidence_text(evidence, names),
-        penalty=f"{phrases.team_name(names, 0)} score 2",
+        penalty=phrases.score_text(phrases.team_name(names, 0), 2),
         snapshots=(
-            _snapshot_rgb(f"Trick 2: {names[3]} showed out (A\u2663)", ("Kh", "9h", "Qh", "Ac")),
-            _snapshot_rgb(f"Trick 4: {names[3]} played 10\u2665", ("As", "Th", "9c", "Js")),
+            _snapshot_rgb(
+                _("Trick {trick}: {who} showed out ({card})").format(trick=2, who=names[3], card=_card("Ac")),
+                ("Kh", "9h", "Qh", "Ac"),
+            ),
+            _snapshot_rgb(
+                _("Trick {trick}: {who} played {card}").format(trick=4, who=names[3], card=_card("Th")),
+                ("As", "Th", "9c", "Js"),
+            ),
         ),
     )
-    return replace(play_mid_trick(names), renege=alert, prompt="Renege: accept the penalty or dismiss it")
+    prompt = phrases.prompt_text(Prompt(None, Expect.RENEGE_DECISION), names)
+    return replace(play_mid_trick(names), renege=alert, prompt=prompt)
 
 
 def hand_scored(names: Names = NAMES) -> ScoreboardView:
@@ -185,13 +208,14 @@ def hand_scored(names: Names = NAMES) -> ScoreboardView:
 
 def hand_review(names: Names = NAMES) -> ScoreboardView:
     tricks = (
-        ("Trick 1", ("Jc", "9c", "Ac", "Qc")),
-        ("Trick 2", ("Kh", "9h", "Qh", "Jd")),
-        ("Trick 3", ("As", "Ts", "9s", "Ks")),
-        ("Trick 4", ("Ad", "Kd", "Tc", "9d")),
-        ("Trick 5", ("Jh", "Qs", "Th", "Ah")),
+        ("Jc", "9c", "Ac", "Qc"),
+        ("Kh", "9h", "Qh", "Jd"),
+        ("As", "Ts", "9s", "Ks"),
+        ("Ad", "Kd", "Tc", "9d"),
+        ("Jh", "Qs", "Th", "Ah"),
     )
-    return replace(hand_scored(names), review=tuple(_snapshot_rgb(cap, cards) for cap, cards in tricks))
+    review = tuple(_snapshot_rgb(_("Trick {trick}").format(trick=i + 1), cards) for i, cards in enumerate(tricks))
+    return replace(hand_scored(names), review=review)
 
 
 def game_won(names: Names = NAMES) -> ScoreboardView:
@@ -202,7 +226,7 @@ def game_won(names: Names = NAMES) -> ScoreboardView:
         stage=Stage.GAME_OVER,
         winner=1,
         announcement=phrases.announcement_text(won, names),
-        prompt="Hold Undo or press N for a new game",
+        prompt=_("Hold Undo or press N for a new game"),
         history=history(10, names),
     )
 
@@ -260,15 +284,14 @@ def benny_up(names: Names = NAMES) -> ScoreboardView:
         target=11,
         up_card=up,
         prompt=phrases.prompt_text(Prompt(3, Expect.NAME_TRUMP_BLIND, up_card=up), names),
-        announcement=f"{names[3]} deals. The Benny is up",
-        offers=(ALONE, NO_TRUMP, DECLARE),
+        announcement=_("{dealer} deals. The Benny is up").format(dealer=names[3]),
+        offers=(alone_offer(), no_trump_offer(), declare_offer()),
     )
 
 
 def alone_question(names: Names = NAMES) -> ScoreboardView:
     """British rules, after East ordered up hearts: Alone asked who goes alone; South, a defender, is picked."""
-    roles = ((0, "defends"), (1, "maker"), (2, "defends"), (3, "maker's partner"))
-    options = tuple(Offer(f"{names[s]} ({role})", *_seat_key(s), selected=s == 2) for s, role in roles)
+    options = tuple(Offer(phrases.alone_option_label(s, 1, names), *_seat_key(s), selected=s == 2) for s in range(4))
     return ScoreboardView(
         seats=seats_named(names),
         score=(4, 6),
@@ -280,9 +303,9 @@ def alone_question(names: Names = NAMES) -> ScoreboardView:
         maker=1,
         trick_number=1,
         prompt=phrases.prompt_text(Prompt(0, Expect.DISCARD, up_card=C("9h")), names),
-        announcement=f"{names[2]} alone? Call to confirm, Alone for another player",
+        announcement=_("{who} alone? Call to confirm, Alone for another player").format(who=names[2]),
         history=history(6, names),
-        choice=Choice("Who goes alone?", options, phrases.ALONE_HINT),
+        choice=Choice(phrases.choice_title("alone"), options, phrases.alone_hint()),
     )
 
 
@@ -295,7 +318,7 @@ def declare_menu(names: Names = NAMES) -> ScoreboardView:
         phrases.declaration_label("nines_swap", names),
         phrases.declaration_label("misdeal", names),
     )
-    keys = [_seat_key(k) for k in range(4)] + [("Call", Action(ButtonAction.CALL))]
+    keys = [_seat_key(k) for k in range(4)] + [(phrases.button_name("call"), Action(ButtonAction.CALL))]
     options = tuple(Offer(label, key, action) for label, (key, action) in zip(items, keys, strict=True))
     return replace(
         alone_question(names),
@@ -303,19 +326,20 @@ def declare_menu(names: Names = NAMES) -> ScoreboardView:
         turn=2,
         seats=(SeatView(names[0]), SeatView(names[1]), SeatView(names[2]), SeatView(names[3], sitting_out=True)),
         prompt=phrases.prompt_text(Prompt(2, Expect.GO_ALONE), names),
-        announcement="Declare what? Press the button beside it",
-        choice=Choice("Declare", options, phrases.MENU_HINT),
+        announcement=_("Declare what? Press the button beside it"),
+        choice=Choice(phrases.choice_title("menu"), options, phrases.menu_hint()),
     )
 
 
 def no_trump_question(names: Names = NAMES) -> ScoreboardView:
     """Round 2 where no trump is played: Call with no suit chosen asks first."""
-    option = Offer(f"{names[2]}: no trump", "Call", Action(ButtonAction.CALL), selected=True)
+    call = phrases.button_name("call")
+    option = Offer(phrases.no_trump_option(names[2]), call, Action(ButtonAction.CALL), selected=True)
     return replace(
         bidding_round_2(names),
         offers=(),
-        announcement="No trump? Call again to name it, or press a suit",
-        choice=Choice("No trump?", (option,), phrases.NO_TRUMP_HINT),
+        announcement=_("No trump? Call again to name it, or press a suit"),
+        choice=Choice(phrases.choice_title("no_trump"), (option,), phrases.no_trump_hint()),
     )
 
 
@@ -326,8 +350,8 @@ def whose_claim(names: Names = NAMES) -> ScoreboardView:
     return replace(
         bidding_round_1(names),
         offers=(),
-        announcement=f"{label}: whose? Press that player's suit",
-        choice=Choice(label, options, phrases.SEAT_HINT),
+        announcement=_("{declaration}: whose? Press that player's suit").format(declaration=label),
+        choice=Choice(label, options, phrases.seat_hint()),
     )
 
 

@@ -66,7 +66,7 @@ class HistoryRow:
     tricks: tuple[int, int]  # tricks taken by team 0, team 1
     points: tuple[int, int]  # points added to team 0, team 1
     score: tuple[int, int]  # the score after the hand
-    note: str = ""  # "euchre", "march", "renege", "thrown in"...
+    note: str = ""  # "euchre", "march", "renege", "thrown in"... ("" with no maker: "thrown in")
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ class RenegeAlert:
     evidence: str  # "West showed out of hearts in trick 2, played 10♥ in trick 4"
     penalty: str = ""  # "North–South score 2"
     snapshots: tuple[Snapshot, ...] = ()
-    accept_hint: str = "Call / Y: accept penalty"
-    dismiss_hint: str = "Pass / X: dismiss"
+    accept_hint: str = ""  # "": "Call / Y: accept penalty" in the table's language
+    dismiss_hint: str = ""  # "": "Pass / X: dismiss"
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ class ScoreboardView:
     review: tuple[Snapshot, ...] = ()  # a scored hand's tricks as the camera saw them (the hand in review)
     banner: Banner | None = None
     camera_ok: bool = True
-    camera_text: str = "camera lost"
+    camera_text: str = ""  # "": "camera lost" in the table's language
     muted: bool = False
     score_style: ScoreStyle = ScoreStyle.NUMBERS
     team_names: tuple[str, str] = field(default=("", ""))  # "" = built from the seat names
