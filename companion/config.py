@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.errors import UserError
 from display.buttons import BUTTON_NAMES, DEFAULT_PINS
+from display.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from table.limits import LimitError, check_text, read_limited
 
 EXAMPLE_PATH = Path(__file__).with_name("config.example.toml")
@@ -51,6 +52,7 @@ class DisplayConfig:
     height: int = 480
     fullscreen: bool = True
     score_style: str = "digits"
+    language: str = DEFAULT_LANGUAGE  # the screen's and the speaker's language (display.i18n.LANGUAGES)
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class ButtonsConfig:
 class SoundConfig:
     mute: bool = False
     volume: float = 0.8
-    voice: str = "en"
+    voice: str = ""  # the espeak-ng voice; "": the voice of [display] language
 
 
 @dataclass(frozen=True)
@@ -238,8 +240,9 @@ def _display(s: _Section) -> DisplayConfig:
     height = s.int_in("height", 240, 4320, DisplayConfig.height)
     fullscreen = s.take("fullscreen", bool, DisplayConfig.fullscreen)
     style = s.choice("score_style", ("digits", "six_and_four"), DisplayConfig.score_style)
+    language = s.choice("language", LANGUAGES, DisplayConfig.language)
     s.finish()
-    return DisplayConfig(width=width, height=height, fullscreen=fullscreen, score_style=style)
+    return DisplayConfig(width=width, height=height, fullscreen=fullscreen, score_style=style, language=language)
 
 
 def _buttons(s: _Section) -> ButtonsConfig:

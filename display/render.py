@@ -312,7 +312,9 @@ def _history_row(c: Canvas, view: ScoreboardView, row: HistoryRow, box: Box) -> 
             c.text(pgettext("alone chip", "A"), 12, WHITE, (chip_x, mid), bold=True)
     else:
         note = row.note or history_note("thrown_in")
-        c.text(note, 14, DIM, (x + 56, mid), anchor="midleft", max_width=62, min_size=13)
+        # a note too long for its column takes the points column too, on a row without points (thrown in, void)
+        room = 62 if any(row.points) or c.text_size(note, 13)[0] <= 62 else 96
+        c.text(note, 14, DIM, (x + 56, mid), anchor="midleft", max_width=room, min_size=13)
     for team in (0, 1):
         if row.points[team]:
             c.text(f"+{row.points[team]}", 15, TEAM_COLORS[team], (x + 148, mid), anchor="midright", bold=True)

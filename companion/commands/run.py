@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from display.i18n import LANGUAGES
 
 EXIT_NOT_SAVED = 3  # the run went on, but some of the score could not be written (see log_ok=0)
 
@@ -35,6 +36,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", type=Path, help="a saved table calibration (default: the config's, or markers)")
     p.add_argument("--model", type=Path, help="the detector model (default: the config's, or the shipped one)")
     p.add_argument("--backend", choices=("onnx", "ultralytics"), help="the detector backend (default: the config's)")
+    p.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        help="the language of the screen and of speech (default: the config's [display] language, else en)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,6 +85,7 @@ def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
     )
     if args.backend is not None:
         config = dataclasses.replace(config, model=dataclasses.replace(config.model, backend=args.backend))
+    config = with_language(config, getattr(args, "language", None))
     app = build_app(config, request)
     started = time.monotonic()
 
@@ -124,6 +131,24 @@ def run_app(config: Any, source: str, args: argparse.Namespace) -> int:
     return 0 if saved else EXIT_NOT_SAVED
 
 
+def with_language(config: Any, language: str | None) -> Any:
+    """``config`` in ``language`` (default: its own), which becomes the language of every phrase from now on.
+
+    The default seat names (North, East, South, West) are the language's; names the config sets are kept.
+    """
+    import dataclasses
+
+    from companion.config import SeatsConfig
+    from display import i18n, phrases
+
+    lang = language or config.display.language
+    i18n.set_language(lang)
+    seats = config.seats
+    if seats.names == SeatsConfig().names:
+        seats = dataclasses.replace(seats, names=phrases.seat_names())
+    return dataclasses.replace(config, display=dataclasses.replace(config.display, language=lang), seats=seats)
+
+
 def _run_windowed(app: Any, config: Any) -> None:
     from companion.builder import panel_config
     from display.buttons import open_panel
@@ -132,7 +157,10 @@ def _run_windowed(app: Any, config: Any) -> None:
 
     surface = open_display((config.display.width, config.display.height), config.display.fullscreen)
     panel = open_panel(panel_config(config), app.p.actions)
-    app.p.speaker = open_speaker(SpeechConfig(muted=app.muted, volume=config.sound.volume, voice=config.sound.voice))
+    from display.i18n import voice
+
+    spoken = config.sound.voice or voice(config.display.language)
+    app.p.speaker = open_speaker(SpeechConfig(muted=app.muted, volume=config.sound.volume, voice=spoken))
     board = Scoreboard(surface, app.p.actions, panel=panel)
     app.p.scoreboard = board
 

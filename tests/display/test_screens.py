@@ -19,8 +19,10 @@ import numpy as np
 import pygame
 import pytest
 
-from display import samples
-from display.render import render, render_surface
+from display import phrases, samples
+from display.canvas import ELLIPSIS
+from display.i18n import LANGUAGES, using
+from display.render import PROMPT_MIN, render, render_surface
 from display.view import ScoreboardView, ScoreStyle, SeatView, Snapshot, Stage, seats_named
 from table.cards import Card, Suit
 
@@ -313,3 +315,35 @@ def test_renege_alert_buttons_are_where_render_says() -> None:
             assert drawn.action_at((x + w / 2, y + h / 2)) == button.action
         assert drawn.action_at((size[0] / 2, size[1] * 0.15)) is None  # the headline is not a button
     assert render(pygame.Surface((800, 480)), samples.play_mid_trick()).buttons == ()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", sorted(samples.SAMPLES))
+def test_every_language_fits_at_800x480(name: str, lang: str) -> None:
+    """In every language, with its seat names: nothing under 12 px, off the screen or cut short with "…".
+
+    A word that does not fit its box is cut short, so "…" where the words have none is an overflow. The screens
+    go to test-output/display/<lang>/ to be looked at.
+    """
+    with using(lang):
+        view = samples.SAMPLES[name](phrases.seat_names())
+        own_ellipses = {phrases.declare_offer(), phrases.declare_offer().upper()}
+        surface = pygame.Surface((800, 480))
+        drawn = render(surface, view)
+    (OUTPUT / lang).mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, OUTPUT / lang / f"{name}.png")
+    screen = pygame.Rect(0, 0, 800, 480)
+    for t in drawn.texts:
+        assert t.px >= 12, t
+        assert screen.contains(pygame.Rect(t.rect)), t
+        assert ELLIPSIS not in t.text or t.text in own_ellipses, t
+    if view.renege is None:
+        prompt = [t for t in drawn.texts if t.rect[1] >= PROMPT_TOP and t.text.startswith("\u25b6")]
+        assert len(prompt) == 1 and prompt[0].px >= PROMPT_MIN, prompt
+
+
+def test_the_overflow_check_catches_a_word_cut_short() -> None:
+    """The check above fails on a translation too long for its box: a history note wider than its column."""
+    view = replace(samples.play_mid_trick(), history=(replace(samples.history(1)[0], maker="", note="x" * 30),))
+    drawn = render(pygame.Surface((800, 480)), view)
+    assert any(ELLIPSIS in t.text for t in drawn.texts)
