@@ -148,9 +148,9 @@ class Report:
             yield f"{self.lang}: placeholders differ: {m.msgid!r} -> {text!r} ({m.where})"
 
 
-def check(lang: str, wanted: Iterable[Message] | None = None) -> Report:
-    """Check ``lang``'s compiled catalog against ``wanted`` (default: the code's messages)."""
-    with catalog_path(lang).open("rb") as f:
+def check(lang: str, wanted: Iterable[Message] | None = None, mo: Path | None = None) -> Report:
+    """Check ``lang``'s compiled catalog (or the ``.mo`` file ``mo``) against ``wanted`` (default: the code's)."""
+    with (mo or catalog_path(lang)).open("rb") as f:
         t = gettext.GNUTranslations(f)
     misses = _Misses()
     t.add_fallback(misses)

@@ -149,6 +149,13 @@ def with_language(config: Any, language: str | None) -> Any:
     return dataclasses.replace(config, display=dataclasses.replace(config.display, language=lang), seats=seats)
 
 
+def speech_voice(config: Any) -> str:
+    """The espeak-ng voice: the config's [sound] voice, or else the one that reads [display] language."""
+    from display.i18n import voice
+
+    return str(config.sound.voice or voice(config.display.language))
+
+
 def _run_windowed(app: Any, config: Any) -> None:
     from companion.builder import panel_config
     from display.buttons import open_panel
@@ -157,10 +164,9 @@ def _run_windowed(app: Any, config: Any) -> None:
 
     surface = open_display((config.display.width, config.display.height), config.display.fullscreen)
     panel = open_panel(panel_config(config), app.p.actions)
-    from display.i18n import voice
-
-    spoken = config.sound.voice or voice(config.display.language)
-    app.p.speaker = open_speaker(SpeechConfig(muted=app.muted, volume=config.sound.volume, voice=spoken))
+    app.p.speaker = open_speaker(
+        SpeechConfig(muted=app.muted, volume=config.sound.volume, voice=speech_voice(config))
+    )
     board = Scoreboard(surface, app.p.actions, panel=panel)
     app.p.scoreboard = board
 
