@@ -10,7 +10,7 @@ language's compiled catalog it finds:
   declare (a word a language borrows, like "Benny", is declared; a forgotten one is not);
 - placeholders: a translation whose ``{fields}`` differ from the English message's.
 
-``python -m display.i18n`` prints ``languages=en,da,id,ro missing=0`` and exits 0 when all is well.
+``python -m display.catalog_check`` prints ``languages=en,da,id,ro missing=0`` and exits 0 when all is well.
 """
 
 from __future__ import annotations
@@ -185,3 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         summary += f" same_as_english={undeclared} placeholders={mismatched}"
     print(summary)
     return 0 if all(r.ok for r in reports) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

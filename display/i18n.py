@@ -3,12 +3,18 @@
 Every word the scoreboard shows or the speaker says is looked up here, in the
 language the table was set to (`set_language`, from ``[display] language`` or
 ``--language``). The catalogs are ``display/locale/<lang>/LC_MESSAGES/euchre_table.po``,
-compiled to the ``.mo`` files that ship beside them (``pybabel compile -d
-display/locale -D euchre_table``; ``tests/display/test_catalogs.py`` fails when a
-``.mo`` no longer matches its ``.po``). Messages are ``str.format`` templates
-with named fields ("{who} to lead"), so a translation may put them in any order.
+compiled to the ``.mo`` files that ship beside them. Messages are ``str.format``
+templates with named fields ("{who} to lead"), so a translation may put them in
+any order. After changing the words (Babel, from the ``dev`` extra)::
 
-``python -m display.i18n`` checks every catalog against the messages in the
+    pybabel extract -o messages.pot display
+    pybabel update -i messages.pot -d display/locale -D euchre_table --no-fuzzy-matching
+    (translate the new entries of each .po)
+    pybabel compile -d display/locale -D euchre_table
+
+``tests/display/test_catalogs.py`` fails when a ``.mo`` no longer matches its ``.po``.
+
+``python -m display.catalog_check`` checks every catalog against the messages in the
 code and prints ``languages=en,da,id,ro missing=0``.
 """
 
@@ -90,9 +96,3 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return translation(language()).npgettext(context, singular, plural, n)
-
-
-if __name__ == "__main__":
-    from display.catalog_check import main
-
-    raise SystemExit(main())

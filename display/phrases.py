@@ -154,6 +154,11 @@ def trick_card_text(card: Card, trump: Suit | None, voice: Voice = Voice.SCREEN)
     return card_text(card, voice)
 
 
+def trick_label(trick: int) -> str:
+    """ "trick 3" (1-based): the trick in play, or a camera still's caption."""
+    return _("trick {n}").format(n=number(trick))
+
+
 def score_text(team: str, points: int) -> str:
     """ "North–South score 2"."""
     return ngettext("{team} score {n}", "{team} score {n}", points).format(team=team, n=number(points))

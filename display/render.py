@@ -35,7 +35,7 @@ from display.canvas import (
     pill,
 )
 from display.i18n import _, ngettext, pgettext
-from display.phrases import accept_hint, dismiss_hint, history_note, number
+from display.phrases import accept_hint, dismiss_hint, history_note, number, trick_label
 from display.view import (
     BannerKind,
     Choice,
@@ -367,7 +367,7 @@ def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
             elif not s.sitting_out:
                 draw_card_slot(c, card_pos, CARD_W, PANEL_EDGE)
         if view.trick_number:
-            c.text(_("trick {n}").format(n=number(view.trick_number)), 15, DIM, (cx, cy + 6), bold=True)
+            c.text(trick_label(view.trick_number), 15, DIM, (cx, cy + 6), bold=True)
     elif view.stage is Stage.BIDDING and view.up_card is not None:
         label = pgettext("label", "TURNED DOWN") if view.up_card_turned_down else pgettext("label", "UP-CARD")
         draw_card(c, view.up_card, (cx, cy), 88, turned_down=view.up_card_turned_down)
