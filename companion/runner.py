@@ -44,9 +44,10 @@ from companion.detection_cache import DetectionCache
 from companion.egn_writer import EgnWriter
 from companion.sdnotify import Notifier
 from companion.session import TableSession
+from display import phrases
 from display.actions import Action, ButtonAction
 from display.adapter import build_view
-from display.phrases import announcement_text, misdeal_question, speech_text
+from display.phrases import announcement_text, misdeal_question, speech_text, trick_label
 from display.speech import NullSpeaker, Speaker
 from display.view import Banner, BannerKind, ScoreboardView, ScoreStyle, Snapshot, Stage
 from table.announcements import (
@@ -97,7 +98,7 @@ class TrickSnapshots:
 
     def record(self, trick: int, image: Image | None) -> None:
         if image is not None:
-            self.by_trick[trick] = snapshot_of(image, f"trick {trick + 1}")
+            self.by_trick[trick] = snapshot_of(image, trick_label(trick + 1))
 
     def evidence(self, tricks: Sequence[int]) -> tuple[Snapshot, ...]:
         return tuple(self.by_trick[t] for t in tricks if t in self.by_trick)
@@ -202,8 +203,9 @@ class App:
         self.stop_requested = False  # SIGTERM or SIGINT: the loop ends, the writes are finished
         self.alarm = ""  # what the screen, the speaker and the journal were told is wrong with storage
         self.alarms: list[str] = []  # every alarm raised in this run, in order
+        self.alarm_words = ""  # the alarm as the banner says it, in the table's language
         self._disk_checked: float | None = None
-        self._low_disk = ""
+        self._low_free: int | None = None  # the free bytes where fewer than the margin are left
         self._started: float | None = None
         parts.speaker.set_muted(self.muted)
         self.egn = EgnWriter(parts.egn_path) if parts.egn_path is not None else None
@@ -272,19 +274,28 @@ class App:
     # ---- storage: the score must survive ----
 
     def _storage_problem(self) -> str:
-        """What is wrong with saving now ('' when nothing is)."""
+        """What is wrong with saving now, as the journal says it ('' when nothing is)."""
         p = self.p
         error = getattr(p.session.writer, "error", None)
         if isinstance(error, OSError):
             return f"SCORE NOT SAVED: {_reason(error)}"
         if self.egn is not None and self.egn.error is not None:
             return f"GAME FILE NOT SAVED: {_reason(self.egn.error)}"
-        return self._low_disk
+        return _low_disk_line(self._low_free) if self._low_free is not None else ""
+
+    def _storage_words(self) -> str:
+        """The same in the table's language, for the banner ('' when nothing is wrong)."""
+        error = getattr(self.p.session.writer, "error", None)
+        if isinstance(error, OSError):
+            return phrases.score_not_saved(_reason_words(error))
+        if self.egn is not None and self.egn.error is not None:
+            return phrases.game_file_not_saved(_reason_words(self.egn.error))
+        return phrases.disk_almost_full(self._low_free / 1e6) if self._low_free is not None else ""
 
     def _watch_storage(self, now: float) -> None:
         if self._disk_checked is None or now - self._disk_checked >= DISK_CHECK_S:
             self._disk_checked = now
-            self._low_disk = low_disk_warning(self.p.session.log.path.parent, self.p.disk_margin_bytes)
+            self._low_free = free_below(self.p.session.log.path.parent, self.p.disk_margin_bytes)
         problem = self._storage_problem()
         if problem == self.alarm:
             return
@@ -294,11 +305,11 @@ class App:
                 log.error("%s (%s)", problem, self.p.session.log.path)
                 self.alarms.append(problem)
                 not_saved = "NOT SAVED" in problem
-                spoken = "Warning. The score is not being saved." if not_saved else "Warning. Disk almost full."
-                self.p.speaker.say(spoken, chime=True)
+                self.p.speaker.say(phrases.storage_warning(not_saved), chime=True)
             else:
                 log.warning("saving works again: %s", self.p.session.log.path)
         self.alarm = problem
+        self.alarm_words = self._storage_words()
         self.view = None  # redraw with (or without) the banner
 
     @property
@@ -441,7 +452,7 @@ class App:
         if self.question is not None:
             self.view = dataclasses.replace(self.view, banner=Banner(BannerKind.INFO, self.question))
         if self.alarm:
-            self.view = dataclasses.replace(self.view, banner=Banner(BannerKind.ALARM, self.alarm))
+            self.view = dataclasses.replace(self.view, banner=Banner(BannerKind.ALARM, self.alarm_words or self.alarm))
         if self.view.stage is not Stage.HAND_OVER:
             self.review = ()
         elif self.review:
@@ -524,15 +535,28 @@ def _reason(error: OSError) -> str:
     return "the disk is full" if error.errno == errno.ENOSPC else str(error.strerror or error)
 
 
-def low_disk_warning(folder: Path, margin: int) -> str:
-    """A line for the screen when ``folder``'s disk has less than ``margin`` bytes free ('' otherwise)."""
+def _reason_words(error: OSError) -> str:
+    """`_reason` in the table's language (the system's own message is passed on as it is)."""
+    return phrases.disk_full() if error.errno == errno.ENOSPC else str(error.strerror or error)
+
+
+def free_below(folder: Path, margin: int) -> int | None:
+    """``folder``'s free bytes when fewer than ``margin`` are left (None otherwise, or when it cannot be told)."""
     try:
         free = shutil.disk_usage(folder).free
     except OSError:
-        return ""
-    if free >= margin:
-        return ""
+        return None
+    return free if free < margin else None
+
+
+def _low_disk_line(free: int) -> str:
     return f"DISK ALMOST FULL: {free / 1e6:.1f} MB left for the score"
+
+
+def low_disk_warning(folder: Path, margin: int) -> str:
+    """A line for the journal when ``folder``'s disk has less than ``margin`` bytes free ('' otherwise)."""
+    free = free_below(folder, margin)
+    return _low_disk_line(free) if free is not None else ""
 
 
 def process_age_s() -> float:

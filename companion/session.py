@@ -280,7 +280,7 @@ _BEFORE_LEAD = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND, *_
 
 
 def _key_label(action: Action) -> str:
-    return action.suit.symbol if action.suit is not None else action.kind.value.capitalize()
+    return action.suit.symbol if action.suit is not None else phrases.button_name(action.kind.value)
 
 
 def declarations(match: Match) -> list[tuple[str, int | None]]:
@@ -539,7 +539,7 @@ class TableSession:
             in_pile = obs.zone.kind is not ZoneKind.SEAT
             seat = obs.seat if in_pile else obs.zone.seat
             if seat is None and self.match.expected.seat is None:
-                self.notes.messages.append(f"{obs.card.label} landed but nobody is due to play")
+                self.notes.messages.append(phrases.card_landed_unexpected(obs.card))
                 return
             self._play(seat, obs.card, obs.confidence, obs.uncertain, obs.frame, in_pile)
         elif isinstance(obs, CardRevised):
@@ -613,7 +613,7 @@ class TableSession:
             asking = self.misdeal_asked(now) is not None
             self._misdeal_asked = None
             if asking:
-                self.notes.messages.append("misdeal cancelled: the deal goes on")
+                self.notes.messages.append(phrases.misdeal_cancelled())
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
@@ -648,7 +648,7 @@ class TableSession:
             up = expected.up_card
             skip = up.suit if up is not None and expected.expected is Expect.BID_ROUND_2 else None
             self.chosen_suit = next_suit(self.chosen_suit, skip)
-            self.notes.messages.append(f"suit chosen: {self.chosen_suit.noun}")
+            self.notes.messages.append(phrases.suit_chosen(self.chosen_suit))
         elif kind is ButtonAction.ALONE:
             self._alone(bidding, phase)
         elif kind is ButtonAction.NEXT_READING:
@@ -664,15 +664,15 @@ class TableSession:
                     alone = True  # the Canadian loner: the dealer's partner who orders up plays alone
                 self.submit(OrderUp(seat, alone), frame=frame, source="button", script=self._script)
             else:
-                self.notes.messages.append("round 1: only the up-card's suit can be ordered up")
+                self.notes.messages.append(phrases.only_up_card_suit())
                 return
         else:
             chosen = suit if suit is not None else self.chosen_suit
             if chosen is None:
                 if self.match.rules.no_trump:
-                    self._ask("no_trump", "No trump? Call again to name it, or press a suit")
+                    self._ask("no_trump", phrases.no_trump_question())
                 else:
-                    self.notes.messages.append("choose a suit first")
+                    self.notes.messages.append(phrases.choose_suit_first())
                 return
             self.submit(NameTrump(seat, chosen, alone), frame=frame, source="button", script=self._script)
         self.alone_armed = False
@@ -681,17 +681,16 @@ class TableSession:
     def _alone(self, bidding: bool, phase: Phase) -> None:
         if bidding:
             self.alone_armed = not self.alone_armed
-            self.notes.messages.append("alone: armed for the next call" if self.alone_armed else "alone: off")
+            self.notes.messages.append(phrases.alone_armed_note(self.alone_armed))
             return
         if phase not in _WINDOW:
-            self.notes.messages.append("going alone is declared after trump is made and before the first lead")
+            self.notes.messages.append(phrases.alone_window_note())
             return
         view = self.match.view()
         if not view.may_go_alone:
             free = [x for x in range(4) if x not in view.alone_seats and (x + 2) % 4 not in view.alone_seats]
             why = self._refusal(GoAlone(free[0])) if free else None
-            because = f" ({why.removeprefix('Not allowed: ')})" if why else ""
-            self.notes.messages.append(f"nobody else may go alone now{because}")
+            self.notes.messages.append(phrases.nobody_else_alone(phrases.refusal_reason(why) if why else ""))
             return
         if len(view.may_go_alone) == 1:  # nobody to choose between: that player goes alone at once
             self.submit(GoAlone(view.may_go_alone[0]), source="button", script=self._script)
@@ -721,11 +720,11 @@ class TableSession:
         """Ask whether ``seat`` goes alone (Call declares it); a seat that may not is refused by the engine."""
         view = self.match.view()
         if seat not in view.may_go_alone:
-            self.notes.messages.append(self._refusal(GoAlone(seat)) or f"{self.names[seat]} is alone already")
+            self.notes.messages.append(self._refusal(GoAlone(seat)) or phrases.alone_already(self.names[seat]))
             self._pick = None
             return
         self.alone_candidate = seat
-        self._ask("alone", f"{self.names[seat]} alone? Call to confirm, Alone for another player", seat=seat)
+        self._ask("alone", phrases.alone_question(self.names[seat]), seat=seat)
 
     # ---- questions: whose go alone, the declarations menu, whose claim, no trump ----
 
@@ -755,7 +754,7 @@ class TableSession:
         if kind in (ButtonAction.PASS, ButtonAction.UNDO) or (kind is ButtonAction.DECLARE and p.kind == "menu"):
             self._pick = None
             self.alone_candidate = None
-            self.notes.messages.append("nobody goes alone" if p.kind == "alone" else "declaration dropped")
+            self.notes.messages.append(phrases.question_dropped(p.kind))
             return True
         if p.kind == "alone":
             if kind is ButtonAction.ALONE and p.seat is not None:
@@ -778,7 +777,7 @@ class TableSession:
                 if i < len(items):
                     self._choose(items[i][0], frame)
                 else:
-                    self.notes.messages.append("no declaration on that button now")
+                    self.notes.messages.append(phrases.no_declaration_on_button())
                 return True
             return False
         if p.kind == "seat":
@@ -789,7 +788,7 @@ class TableSession:
                     self._declare(p.item, seat, frame)
                 else:
                     label = phrases.declaration_label(p.item, self.names)
-                    self.notes.messages.append(f"{self.names[seat]} may not declare that: {label}")
+                    self.notes.messages.append(phrases.may_not_declare(self.names[seat], label))
                 return True
             if kind is ButtonAction.DECLARE:
                 self._open_menu()
@@ -811,9 +810,9 @@ class TableSession:
     def _open_menu(self) -> None:
         items = self.declarations()
         if not items:
-            self.notes.messages.append(f"no deal in progress: {self.names[self.match.dealer]} deals next")
+            self.notes.messages.append(phrases.no_deal_in_progress(self.names[self.match.dealer]))
             return
-        self._ask("menu", "Declare what? Press the button beside it")
+        self._ask("menu", phrases.declare_question())
 
     def _choose(self, item: str, frame: int | None) -> None:
         seat = dict(self.declarations()).get(item)
@@ -827,7 +826,7 @@ class TableSession:
             deal = self._deal_in_progress()
             seats = deal.alone_seats if item == "call_for_best" and deal is not None else (0, 1, 2, 3)
             label = phrases.declaration_label(item, self.names)
-            self._ask("seat", f"{label}: whose? Press that player's suit", item=item, seats=tuple(sorted(seats)))
+            self._ask("seat", phrases.whose_question(label), item=item, seats=tuple(sorted(seats)))
 
     def _declare(self, item: str, seat: int, frame: int | None) -> None:
         inp: Input
@@ -850,17 +849,18 @@ class TableSession:
             return ()
         e = self.match.expected
         out: list[Offer] = []
+        alone_key = phrases.button_name("alone")
         if e.expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2, Expect.NAME_TRUMP_BLIND) and e.seat is not None:
-            label = "Alone: on" if self.alone_armed else "Alone"
-            out.append(Offer(label, "Alone", Action(ButtonAction.ALONE), selected=self.alone_armed))
+            label = phrases.alone_offer(self.alone_armed)
+            out.append(Offer(label, alone_key, Action(ButtonAction.ALONE), selected=self.alone_armed))
             if e.expected is not Expect.BID_ROUND_1 and self.match.rules.no_trump and self.chosen_suit is None:
-                out.append(Offer("No trump", "Call", Action(ButtonAction.CALL)))
+                out.append(Offer(phrases.no_trump_offer(), phrases.button_name("call"), Action(ButtonAction.CALL)))
         elif self.match.phase in _WINDOW and self.match.view().may_go_alone:
             allowed = self.match.view().may_go_alone
-            label = f"{self.names[allowed[0]]} alone" if len(allowed) == 1 else "Alone"
-            out.append(Offer(label, "Alone", Action(ButtonAction.ALONE)))
+            label = phrases.alone_offer(who=self.names[allowed[0]] if len(allowed) == 1 else None)
+            out.append(Offer(label, alone_key, Action(ButtonAction.ALONE)))
         if self.match.phase in _BEFORE_LEAD and self.declarations():
-            out.append(Offer("Declare\u2026", "hold Alone", Action(ButtonAction.DECLARE)))
+            out.append(Offer(phrases.declare_offer(), phrases.button_name("hold_alone"), Action(ButtonAction.DECLARE)))
         return tuple(out)
 
     def choice(self) -> Choice | None:
@@ -881,23 +881,25 @@ class TableSession:
                 for s in range(4)
                 if s in view.may_go_alone
             )
-            return Choice("Who goes alone?", options, phrases.ALONE_HINT)
+            return Choice(phrases.choice_title("alone"), options, phrases.alone_hint())
         if p.kind == "menu":
             options = tuple(
                 Offer(phrases.declaration_label(item, names, seat), _key_label(key), key)
                 for (item, seat), key in zip(self.declarations(), _MENU_KEYS, strict=False)
             )
-            return Choice("Declare", options, phrases.MENU_HINT)
+            return Choice(phrases.choice_title("menu"), options, phrases.menu_hint())
         if p.kind == "seat":
             options = tuple(
                 Offer(names[s], SEAT_SUITS[s].symbol, Action(ButtonAction.SUIT, SEAT_SUITS[s])) for s in p.seats
             )
-            return Choice(phrases.declaration_label(p.item, names), options, phrases.SEAT_HINT)
+            return Choice(phrases.declaration_label(p.item, names), options, phrases.seat_hint())
         seat = self.match.expected.seat
-        who = names[seat] if seat is not None else "Table"
-        alone = " alone" if self.alone_armed else ""
-        option = Offer(f"{who}: no trump{alone}", "Call", Action(ButtonAction.CALL), selected=True)
-        return Choice("No trump?", (option,), phrases.NO_TRUMP_HINT)
+        who = names[seat] if seat is not None else phrases.table_name()
+        option = Offer(
+            phrases.no_trump_option(who, self.alone_armed), phrases.button_name("call"), Action(ButtonAction.CALL),
+            selected=True,
+        )
+        return Choice(phrases.choice_title("no_trump"), (option,), phrases.no_trump_hint())
 
     def dress(self, view: ScoreboardView) -> ScoreboardView:
         """``view`` with what the panel offers now and the question it is in the middle of."""
@@ -915,7 +917,7 @@ class TableSession:
         deal = self._deal_in_progress()
         if deal is None:
             self._misdeal_asked = None
-            self.notes.messages.append(f"no deal in progress to void: {self.names[self.match.dealer]} deals next")
+            self.notes.messages.append(phrases.no_deal_to_void(self.names[self.match.dealer]))
             return
         if self.misdeal_asked(now) is not None:
             self._misdeal_asked = None
@@ -941,7 +943,7 @@ class TableSession:
     def _next_reading(self, frame: int | None) -> None:
         """Step the last card played this hand through its likely misreadings (and back to the camera's)."""
         if not self._landings:
-            self.notes.messages.append("no card of this hand to correct")
+            self.notes.messages.append(phrases.no_card_to_correct())
             return
         landing = self._landings[-1]
         original = landing.read_as or landing.card
@@ -954,7 +956,7 @@ class TableSession:
             return
         self.submit(ReviseCard(landing.history_index, new), frame=frame, source="button", script=self._script)
         landing.step_to(new)
-        self.notes.messages.append(f"{self.names[landing.seat]}'s card read as {new.label}")
+        self.notes.messages.append(phrases.card_read_as(self.names[landing.seat], new))
 
     # ---- results ----
 

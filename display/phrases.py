@@ -694,3 +694,141 @@ def __getattr__(name: str) -> str:
     if name in hints:
         return hints[name]()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ---- the panel's answers: what the screen says back to a press that asks or is refused ----
+
+
+def card_landed_unexpected(card: Card) -> str:
+    """A card seen where nobody is due to play: "J♦ landed but nobody is due to play"."""
+    return _("{card} landed but nobody is due to play").format(card=card_text(card))
+
+
+def misdeal_cancelled() -> str:
+    return _("misdeal cancelled: the deal goes on")
+
+
+def suit_chosen(suit: Suit) -> str:
+    """The suit the suit-cycle button stepped to: "suit chosen: hearts"."""
+    return _("suit chosen: {suit}").format(suit=suit_noun(suit))
+
+
+def only_up_card_suit() -> str:
+    return _("round 1: only the up-card's suit can be ordered up")
+
+
+def no_trump_question() -> str:
+    """Call pressed with no suit chosen where no trump is played."""
+    return _("No trump? Call again to name it, or press a suit")
+
+
+def choose_suit_first() -> str:
+    return _("choose a suit first")
+
+
+def alone_armed_note(armed: bool) -> str:
+    """Alone pressed during the bidding: "alone: armed for the next call", or "alone: off" when pressed again."""
+    return _("alone: armed for the next call") if armed else _("alone: off")
+
+
+def alone_window_note() -> str:
+    return _("going alone is declared after trump is made and before the first lead")
+
+
+def nobody_else_alone(why: str = "") -> str:
+    """ "nobody else may go alone now (North — defenders may not go alone at this table)"."""
+    if not why:
+        return _("nobody else may go alone now")
+    return _("nobody else may go alone now ({why})").format(why=why)
+
+
+def refusal_reason(refusal: str) -> str:
+    """The engine's refusal without its "Not allowed: " title, for a sentence that gives its own."""
+    return refusal.removeprefix(f"{irregularity_title(IrregularityKind.NOT_ALLOWED)}: ")
+
+
+def alone_already(who: str) -> str:
+    return _("{who} is alone already").format(who=who)
+
+
+def alone_question(who: str) -> str:
+    """The question after Alone picked a seat: "South alone? Call to confirm, Alone for another player"."""
+    return _("{who} alone? Call to confirm, Alone for another player").format(who=who)
+
+
+def question_dropped(kind: str) -> str:
+    """A question closed with Pass: "nobody goes alone" for the alone question, else "declaration dropped"."""
+    return _("nobody goes alone") if kind == "alone" else _("declaration dropped")
+
+
+def no_declaration_on_button() -> str:
+    return _("no declaration on that button now")
+
+
+def may_not_declare(who: str, declaration: str) -> str:
+    """ "South may not declare that: Nines & tens: redeal"."""
+    return _("{who} may not declare that: {declaration}").format(who=who, declaration=declaration)
+
+
+def no_deal_in_progress(dealer: str) -> str:
+    """The declarations menu asked for between deals."""
+    return _("no deal in progress: {dealer} deals next").format(dealer=dealer)
+
+
+def declare_question() -> str:
+    return _("Declare what? Press the button beside it")
+
+
+def whose_question(declaration: str) -> str:
+    """ "Nines & tens: redeal: whose? Press that player's suit"."""
+    return _("{declaration}: whose? Press that player's suit").format(declaration=declaration)
+
+
+def no_deal_to_void(dealer: str) -> str:
+    return _("no deal in progress to void: {dealer} deals next").format(dealer=dealer)
+
+
+def no_card_to_correct() -> str:
+    return _("no card of this hand to correct")
+
+
+def card_read_as(who: str, card: Card) -> str:
+    """The last card played stepped to another reading: "West's card read as 9♦"."""
+    return _("{who}'s card read as {card}").format(who=who, card=card_text(card))
+
+
+def table_name() -> str:
+    """Who is asked when no seat is due: "Table"."""
+    return pgettext("seat", "Table")
+
+
+# ---- storage: the alarm that the score is not being saved ----
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """A number with a fraction as the table's language writes it: "20.5", "20,5"."""
+    whole, _dot, fraction = f"{value:.{places}f}".partition(".")
+    return _("{whole}.{fraction}").format(whole=whole, fraction=fraction) if fraction else whole
+
+
+def disk_full() -> str:
+    return _("the disk is full")
+
+
+def score_not_saved(reason: str) -> str:
+    """The banner while the score cannot be written: "SCORE NOT SAVED: the disk is full"."""
+    return _("SCORE NOT SAVED: {reason}").format(reason=reason)
+
+
+def game_file_not_saved(reason: str) -> str:
+    return _("GAME FILE NOT SAVED: {reason}").format(reason=reason)
+
+
+def disk_almost_full(megabytes: float) -> str:
+    """ "DISK ALMOST FULL: 20.0 MB left for the score"."""
+    return _("DISK ALMOST FULL: {mb} MB left for the score").format(mb=decimal(megabytes))
+
+
+def storage_warning(not_saved: bool) -> str:
+    """What the speaker says once when saving fails, or when the disk is nearly full."""
+    return _("Warning. The score is not being saved.") if not_saved else _("Warning. Disk almost full.")

@@ -470,3 +470,13 @@ def test_a_misdeal_survives_a_restart_in_its_place(tmp_path: Path) -> None:
     match = resumed.p.session.match
     assert [(d.dealer, d.reason) for d in match.deals] == [(0, "misdeal")]
     assert resumed.view is not None and resumed.view.prompt == "North deals: turn up the top card of the kitty"
+
+
+def test_the_trick_stills_are_captioned_in_the_tables_language() -> None:
+    from companion.runner import TrickSnapshots
+    from display.i18n import using
+
+    stills = TrickSnapshots()
+    with using("da"):
+        stills.record(3, np.zeros((H, W, 3), np.uint8))
+    assert stills.by_trick[3].caption == "stik 4"

@@ -679,3 +679,40 @@ def test_under_stick_the_dealer_the_dealers_prompt_says_stuck_and_a_pass_is_refu
     assert _refusals(session) == ["Not allowed: North \u2014 stick the dealer: the dealer must name a suit"]
     session.act(Action(A.PASS))  # refused again: still the dealer to name trump
     assert session.match.expected.seat == 0
+
+
+def test_the_panel_speaks_the_tables_language(tmp_path: Path) -> None:
+    """In Danish the offers, their keys, the questions and the panel's answers are Danish, like the samples."""
+    from display import samples
+    from display.i18n import using
+
+    names = ("Nord", "Øst", "Syd", "Vest")
+    with using("da"):
+        session = TableSession(
+            MatchLog.create(tmp_path / "match.jsonl", NA.replace(no_trump=True), first_dealer=0), names=names
+        )
+        session.observe(UpCardShown(C("9h"), 0.97, frame=1))
+        view = session.dress(build_view(session.match.view(), names, rules=session.match.rules))
+        assert [(o.label, o.key) for o in view.offers] == [("Alene", "Alene"), ("Meld\u2026", "hold Alene")]
+        _key(session, "spades")  # round 1: only hearts may be ordered up
+        assert session.notes.messages[-1] == "runde 1: kun vendekortets kulør kan bestilles"
+        _key(session, "alone")
+        assert session.notes.messages[-1] == "alene: gælder næste melding"
+        _key(session, "alone")
+        for _ in range(4):
+            session.act(Action(A.PASS))
+        _key(session, "order_up")  # round 2, no suit chosen: no trump?
+        assert session.notes.messages[-1] == "Sans? Tryk Meld igen for at melde den, eller en kulør"
+        choice = session.dress(build_view(session.match.view(), names, rules=session.match.rules)).choice
+        assert choice is not None and choice.title == "Sans?" and choice.options[0].label == "Øst: sans"
+        assert choice.hint == phrases.no_trump_hint() and choice.options[0].key == "Meld"
+        _key(session, "pass")
+        assert session.notes.messages[-1] == "meldingen er opgivet"
+
+    with using("ro"):
+        session = _ordered_up_by_east(tmp_path / "b", BRITISH)
+        _key(session, "alone")
+        _key(session, "hearts")
+        choice = _view(session).choice
+        assert choice == samples.alone_question(NAMES).choice
+        assert choice is not None and choice.title == "Cine joacă singur?"

@@ -243,16 +243,33 @@ def test_a_shrinking_free_space_updates_the_banner_without_saying_it_again(
     import companion.runner as runner
 
     free = [30e6]
-    monkeypatch.setattr(
-        runner, "low_disk_warning", lambda folder, margin: f"DISK ALMOST FULL: {free[0] / 1e6:.1f} MB left"
-    )
+    monkeypatch.setattr(runner, "free_below", lambda folder, margin: int(free[0]))
     app = _app(tmp_path)
     app.tick(0.0)
     free[0] = 20e6
     app.tick(100.0)
-    assert app.alarm == "DISK ALMOST FULL: 20.0 MB left"
+    assert app.alarm == "DISK ALMOST FULL: 20.0 MB left for the score"
+    assert app.view is not None and app.view.banner is not None
+    assert app.view.banner.text == "DISK ALMOST FULL: 20.0 MB left for the score"
     speaker = app.p.speaker
     assert isinstance(speaker, FakeSpeaker)
     assert [text for text, _ in speaker.said if text.startswith("Warning")] == ["Warning. Disk almost full."]
+    app.finish()
+    app.close()
+
+
+def test_the_alarm_is_shown_and_said_in_the_tables_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.runner as runner
+    from display.i18n import using
+
+    monkeypatch.setattr(runner, "free_below", lambda folder, margin: 20_500_000)
+    with using("da"):
+        app = _app(tmp_path)
+        app.tick(0.0)
+    assert app.alarm == "DISK ALMOST FULL: 20.5 MB left for the score"  # the journal's words
+    assert app.view is not None and app.view.banner is not None
+    assert app.view.banner.text == "DISKEN ER NÆSTEN FULD: 20,5 MB tilbage til pointene"
+    speaker = app.p.speaker
+    assert isinstance(speaker, FakeSpeaker) and ("Advarsel. Disken er næsten fuld.", True) in speaker.said
     app.finish()
     app.close()
