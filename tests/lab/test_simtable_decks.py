@@ -56,17 +56,50 @@ def test_procedural_faces_cover_exactly_the_deck(size: int) -> None:
     assert name == "procedural-2" and set(faces) == set(deck(size))
 
 
-@pytest.mark.skipif(not (ART / "manifest.csv").is_file(), reason="needs the fetched artwork (lab.synth.fetch_art)")
-def test_fetched_decks_bring_their_7s_8s_and_joker_and_a_deck_without_a_joker_gets_one_drawn() -> None:
-    faces, _back, name = st.load_deck("gnome-neoclassical", ART, 33)
+def stand_in_art(folder: Path) -> Path:
+    """An artwork folder as ``lab.synth.fetch_art`` writes it (faces/DECK/CARD.png and manifest.csv), its faces
+    drawn procedurally: one deck with a Joker (gnome-neoclassical) and one without (kde-jolly-royal), as
+    the fetched artwork has them."""
+    import csv
+
+    import cv2
+
+    from lab.synth.faces import procedural_face
+
+    rows = []
+    for name, with_joker, style in (("gnome-neoclassical", True, 0), ("kde-jolly-royal", False, 1)):
+        (folder / "faces" / name).mkdir(parents=True)
+        for card in [str(c) for c in deck(32)] + (["B"] if with_joker else []):
+            face = procedural_face(card, style, height=120)
+            rel = f"faces/{name}/{card}.png"
+            cv2.imwrite(str(folder / rel), face)
+            rows.append([name, card, rel, face.shape[1], face.shape[0], "test", "test", "procedural"])
+    with open(folder / "manifest.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["deck", "card", "path", "width", "height", "family", "licence", "source"])
+        writer.writerows(rows)
+    return folder
+
+
+def test_fetched_decks_bring_their_7s_8s_and_joker_and_a_deck_without_a_joker_gets_one_drawn(
+    tmp_path: Path,
+) -> None:
+    art = ART if (ART / "manifest.csv").is_file() else stand_in_art(tmp_path / "art")
+    faces, _back, name = st.load_deck("gnome-neoclassical", art, 33)
     assert name == "gnome-neoclassical" and set(faces) == set(deck(33))
-    assert not st.joker_stand_in("gnome-neoclassical", ART)
-    faces, _back, _ = st.load_deck("kde-jolly-royal", ART, 33)
+    assert not st.joker_stand_in("gnome-neoclassical", art)
+    faces, _back, _ = st.load_deck("kde-jolly-royal", art, 33)
     assert set(faces) == set(deck(33))
-    assert st.joker_stand_in("kde-jolly-royal", ART)
+    assert st.joker_stand_in("kde-jolly-royal", art)
     seven, joker = faces[Card.parse("7h")], faces[BENNY]
     assert joker.shape == seven.shape and joker.dtype == np.uint8  # at the deck's own size
-    assert set(st.load_deck("kde-jolly-royal", ART, 24)[0]) == set(deck(24))
+    assert set(st.load_deck("kde-jolly-royal", art, 24)[0]) == set(deck(24))
+
+
+def test_a_stand_in_artwork_folder_is_read_like_the_fetched_one(tmp_path: Path) -> None:
+    art = stand_in_art(tmp_path / "art")
+    faces, _back, name = st.load_deck("kde-jolly-royal", art, 33)
+    assert name == "kde-jolly-royal" and set(faces) == set(deck(33)) and st.joker_stand_in("kde-jolly-royal", art)
 
 
 def _unwarp(image: np.ndarray, corners: tuple[tuple[float, float], ...], size: tuple[int, int]) -> np.ndarray:
