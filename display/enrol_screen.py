@@ -34,7 +34,7 @@ from display.actions import Action
 from display.canvas import GOLD, INK, WHITE, Box, Canvas, Color, DrawnText, draw_card, pill
 from display.enrolment import CardState, EnrolAction, Enrolment, Step, enrol_action
 from display.keyboard import action_for_key
-from display.render import BG, DIM, PANEL, PANEL_EDGE, PROMPT_BG, STRIP_BG
+from display.render import BG, DIM, PANEL, PANEL_EDGE, PROMPT_BG, STRIP_BG, rect_contains
 from table.cards import Card, Suit
 
 Image = npt.NDArray[np.uint8]
@@ -66,8 +66,7 @@ class StepButton:
     rect: tuple[int, int, int, int]
 
     def contains(self, pos: tuple[float, float]) -> bool:
-        x, y, w, h = self.rect
-        return x <= pos[0] < x + w and y <= pos[1] < y + h
+        return rect_contains(self.rect, pos)
 
 
 @dataclass(frozen=True)

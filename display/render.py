@@ -79,6 +79,12 @@ ANNOUNCE_TWO_LINES = 19.0  # a long announcement: two lines of this size
 NAME_MIN = 16.0  # seat and team names
 
 
+def rect_contains(rect: tuple[int, int, int, int], pos: tuple[float, float]) -> bool:
+    """Whether ``pos`` (pixels) lies in ``rect`` (x, y, w, h): where a touch lands on a drawn button."""
+    x, y, w, h = rect
+    return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+
 @dataclass(frozen=True)
 class TouchButton:
     """A drawn button a finger or the mouse can press: the action it gives, and where it is (x, y, w, h pixels)."""
@@ -87,8 +93,7 @@ class TouchButton:
     rect: tuple[int, int, int, int]
 
     def contains(self, pos: tuple[float, float]) -> bool:
-        x, y, w, h = self.rect
-        return x <= pos[0] < x + w and y <= pos[1] < y + h
+        return rect_contains(self.rect, pos)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,8 @@ def collect_readings(
     A reading is right when its image is labelled with that card (the same per-image set rule as
     ``euchre-table eval-vision``).
     """
-    from lab.evaluate import list_images, read_labels
+    from lab.evaluate import list_images
+    from vision.labels import read_labels
     from vision.sources.files import load_image
 
     labels = read_labels(labels_csv)

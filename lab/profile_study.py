@@ -33,7 +33,8 @@ import numpy.typing as npt
 
 from vision import cardcrop
 from vision.deck_profile import DeckProfile, ProfileMatcher, load_profile
-from vision.enrol_photos import MIN_MATCH_IOU, _box_iou, enrol_from_photos, read_photo_labels, split_halves
+from vision.enrol_photos import enrol_from_photos, match_labels, split_halves
+from vision.labels import read_labels
 from vision.models import default_model_path
 from vision.onnx_detector import OnnxDetector
 
@@ -51,7 +52,7 @@ class Outline:
 
 def outlines_of(detector: OnnxDetector, images_dir: Path, labels_csv: Path) -> list[Outline]:
     assert detector.classifier is not None
-    labels = read_photo_labels(labels_csv)
+    labels = read_labels(labels_csv)
     out: list[Outline] = []
     for image in sorted(labels):
         read = cv2.imread(str(images_dir / image), cv2.IMREAD_COLOR)
@@ -63,19 +64,8 @@ def outlines_of(detector: OnnxDetector, images_dir: Path, labels_csv: Path) -> l
         if len(quads) == 0:
             continue
         truth = ["none"] * len(quads)
-        boxes = [
-            (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())) for q in quads
-        ]
-        pairs = []
-        for li, lab in enumerate(labels[image]):
-            x, y, w, h = lab.box
-            lb = ((x - w / 2) * fw, (y - h / 2) * fh, (x + w / 2) * fw, (y + h / 2) * fh)
-            pairs += [(_box_iou(lb, b), li, qi) for qi, b in enumerate(boxes)]
-        used: set[int] = set()
-        for iou, li, qi in sorted(pairs, reverse=True):
-            if iou >= MIN_MATCH_IOU and li not in used and truth[qi] == "none":
-                used.add(li)
-                truth[qi] = str(labels[image][li].card)
+        for li, qi in match_labels(labels[image], quads, (fw, fh)).items():
+            truth[qi] = str(labels[image][li].card)
         for q, s, t in zip(quads, scores, truth, strict=True):
             crops = cardcrop.corner_crops(frame, q)
             logits, feats = detector.classifier.run(crops)
@@ -193,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             outlines = outlines_of(detector, images_dir, labels_csv)
             cache.write_bytes(pickle.dumps(outlines))
-        labels = read_photo_labels(labels_csv)
+        labels = read_labels(labels_csv)
         every = sorted({p.name for p in images_dir.iterdir()})
         halves = split_halves(labels)
         seen = table.setdefault(str(images_dir.parent), {})

@@ -19,32 +19,25 @@ profile can be built from one half of a set and scored on the other
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
-from table.cards import Card, CardParseError
+from table.cards import Card
 from vision.errors import UserError
+from vision.labels import LabelledCard, read_labels
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
     from vision.onnx_detector import OnnxDetector
 
-LABEL_HEADER = ("image", "class", "x_center", "y_center", "width", "height")
 # A labelled box and an outline's bounding box are the same card from this IoU up (labels are approximate).
 MIN_MATCH_IOU = 0.3
-MAX_LABEL_ROWS = 100_000
-
-
-@dataclass
-class PhotoLabel:
-    card: Card
-    box: tuple[float, float, float, float]  # x_center, y_center, width, height, 0..1
 
 
 @dataclass
@@ -57,38 +50,23 @@ class EnrolResult:
     folder: Path | None = None
 
 
-def read_photo_labels(path: Path) -> dict[str, list[PhotoLabel]]:
-    """Label rows grouped by image file name; a bad file raises UserError naming the file and line."""
-    if not path.is_file():
-        raise UserError(f"{path}: labels file not found")
-    labels: dict[str, list[PhotoLabel]] = {}
-    try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.reader(fh)
-            header = next(reader, None)
-            if header is None or tuple(h.strip() for h in header) != LABEL_HEADER:
-                raise UserError(f"{path}:1: expected the header {','.join(LABEL_HEADER)!r}")
-            for rows, row in enumerate(reader):
-                if rows >= MAX_LABEL_ROWS:
-                    raise UserError(f"{path}: more than {MAX_LABEL_ROWS} rows")
-                if not row or all(not c.strip() for c in row):
-                    continue
-                line = reader.line_num
-                if len(row) != len(LABEL_HEADER):
-                    raise UserError(f"{path}:{line}: expected {len(LABEL_HEADER)} fields, got {len(row)}")
-                try:
-                    card = Card.parse(row[1].strip())
-                    x, y, w, h = (float(v) for v in row[2:6])
-                except (CardParseError, ValueError):
-                    raise UserError(f"{path}:{line}: expected a card and four numbers, got {row[1:6]}") from None
-                if not all(0.0 <= v <= 1.0 for v in (x, y, w, h)):
-                    raise UserError(f"{path}:{line}: box coordinates must lie in 0..1")
-                labels.setdefault(row[0].strip(), []).append(PhotoLabel(card, (x, y, w, h)))
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
-    except csv.Error as exc:
-        raise UserError(f"{path}: not a readable CSV file ({exc})") from None
-    return labels
+def match_labels(
+    labels: Sequence[LabelledCard], quads: npt.NDArray[np.float32], frame_size: tuple[int, int]
+) -> dict[int, int]:
+    """Which finder outline is which labelled card: label index -> outline index, one to one, the pairs
+    whose boxes overlap most first, from an IoU of :data:`MIN_MATCH_IOU` (labels' boxes are approximate)."""
+    fw, fh = frame_size
+    boxes = [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())) for q in quads]
+    pairs = []
+    for li, lab in enumerate(labels):
+        x, y, w, h = lab.box
+        lb = ((x - w / 2) * fw, (y - h / 2) * fh, (x + w / 2) * fw, (y + h / 2) * fh)
+        pairs += [(_box_iou(lb, b), li, qi) for qi, b in enumerate(boxes)]
+    matched: dict[int, int] = {}
+    for iou, li, qi in sorted(pairs, reverse=True):
+        if iou >= MIN_MATCH_IOU and li not in matched and qi not in matched.values():
+            matched[li] = qi
+    return matched
 
 
 def split_halves(names: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -123,7 +101,7 @@ def enrol_from_photos(
     from vision.deck_profile import ProfileBuilder, check_name, save_profile
 
     check_name(name)
-    labels = read_photo_labels(labels_csv)
+    labels = read_labels(labels_csv)
     if not images_dir.is_dir():
         raise UserError(f"{images_dir}: not a folder of images")
     if detector is None:
@@ -147,21 +125,9 @@ def enrol_from_photos(
         frame = np.ascontiguousarray(read, np.uint8)
         fh, fw = frame.shape[:2]
         quads, _ = detector.outlines(frame)
-        boxes = [
-            (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())) for q in quads
-        ]
-        pairs = []
-        for li, lab in enumerate(labels[image]):
-            x, y, w, h = lab.box
-            lb = ((x - w / 2) * fw, (y - h / 2) * fh, (x + w / 2) * fw, (y + h / 2) * fh)
-            pairs += [(_box_iou(lb, b), li, qi) for qi, b in enumerate(boxes)]
-        used_l: set[int] = set()
-        used_q: set[int] = set()
-        for iou, li, qi in sorted(pairs, reverse=True):
-            if iou < MIN_MATCH_IOU or li in used_l or qi in used_q:
-                continue
-            used_l.add(li)
-            used_q.add(qi)
+        matched = match_labels(labels[image], quads, (fw, fh))
+        used_l = set(matched)
+        for li, qi in matched.items():
             builder.add(labels[image][li].card, frame, quads[qi])
             result_added.append((image, labels[image][li].card))
         skipped += [

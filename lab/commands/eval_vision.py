@@ -63,8 +63,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lab.evaluate import ImageScore, evaluate, list_images, read_labels, write_confusion
+    from lab.evaluate import ImageScore, evaluate, list_images, write_confusion
     from vision.detector import load_detector
+    from vision.labels import read_labels
     from vision.models import default_model_path
 
     # Check the inputs before the (slow) model load, so a typo fails at once.
@@ -123,9 +124,10 @@ def _cross_halves(args: argparse.Namespace, model: Path) -> int:
     """Profile from one half of the photos, scored on the other, both ways; pooled, without and with."""
     import tempfile
 
-    from lab.evaluate import EvalResult, evaluate, read_labels, write_confusion
+    from lab.evaluate import EvalResult, evaluate, write_confusion
     from vision.detector import load_detector
     from vision.enrol_photos import enrol_from_photos, split_halves
+    from vision.labels import read_labels
     from vision.onnx_detector import OnnxDetector
 
     if args.profile is not None:

@@ -10,8 +10,9 @@ import pytest
 from detector_testkit import HEADER, FakeDetector, write_case
 
 from companion.errors import UserError
-from lab.evaluate import EvalResult, LabelledCard, evaluate, read_labels, score_image, write_confusion
+from lab.evaluate import EvalResult, evaluate, score_image, write_confusion
 from table.cards import Card
+from vision.labels import LabelledCard, read_labels
 
 
 @pytest.fixture()

@@ -29,8 +29,9 @@ from vision.deck_profile import (
     profile_folder,
     save_profile,
 )
-from vision.enrol_photos import enrol_from_photos, read_photo_labels, split_halves
+from vision.enrol_photos import enrol_from_photos, split_halves
 from vision.errors import UserError
+from vision.labels import read_labels
 from vision.models import default_model_path
 from vision.onnx_detector import FEATURES_OUTPUT, OnnxDetector
 from vision.sources.files import load_image
@@ -248,7 +249,7 @@ def test_a_dropped_profile_reads_as_none_at_all(detector: OnnxDetector, enrolled
 
 def test_enrolment_from_photos(enrolled: Path) -> None:
     profile = load_profile(enrolled, images=True)
-    labels = read_photo_labels(DEV / "labels.csv")
+    labels = read_labels(DEV / "labels.csv")
     views: dict[str, int] = {}
     for photo in PHOTOS:
         for lab in labels[photo]:
@@ -328,7 +329,7 @@ def test_builder_missing_and_remove(detector: OnnxDetector) -> None:
 
 
 def test_split_halves_is_stable() -> None:
-    names = read_photo_labels(DEV / "labels.csv")
+    names = read_labels(DEV / "labels.csv")
     a, b = split_halves(names)
     assert a == sorted(names)[0::2] and b == sorted(names)[1::2]
     assert split_halves(reversed(sorted(names))) == (a, b)
@@ -385,3 +386,18 @@ def test_a_profile_reads_with_its_own_calibration(enrolled: Path) -> None:
     assert reader.classifier.shipped_calibration is not None and refitted != reader.classifier.shipped_calibration
     reader.classifier.use_profile(None)
     assert reader.classifier.calibration == reader.classifier.shipped_calibration
+
+
+def test_labels_are_matched_to_outlines_one_to_one_by_overlap() -> None:
+    from vision.enrol_photos import match_labels
+    from vision.labels import LabelledCard
+
+    def quad(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
+        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+    quads = np.array([quad(0, 0, 40, 60), quad(100, 0, 140, 60), quad(2, 0, 42, 60), quad(300, 300, 340, 360)],
+                     np.float32)
+    labels = [LabelledCard(Card.parse("Qh"), (0.6, 0.15, 0.2, 0.3), 2),  # on outline 1
+              LabelledCard(Card.parse("9c"), (0.1, 0.15, 0.2, 0.3), 3),  # on outline 0 exactly, outline 2 nearly
+              LabelledCard(Card.parse("As"), (0.9, 0.9, 0.1, 0.1), 4)]  # on no outline
+    assert match_labels(labels, quads, (200, 200)) == {0: 1, 1: 0}  # outline 2, 0's near twin, is nobody's
