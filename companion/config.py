@@ -75,6 +75,18 @@ class StorageConfig:
 
 
 @dataclass(frozen=True)
+class LeagueConfig:
+    """Where the table sends its games on a league night (companion.league_publish); no broker: not sent."""
+
+    broker: str = ""  # mqtt://HOST[:PORT] or mqtts://HOST[:PORT]
+    table: str = ""  # this table's name in the league, e.g. "3": its topic is euchre/league/tables/<table>/...
+    username: str = ""
+    password: str = ""
+    password_file: str = ""  # a file holding the password (kept out of the config), instead of password
+    ca_file: str = ""  # the CA certificate mqtts:// checks the broker against; empty: the system's
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration. ``rules`` is the preset name plus switch overrides, as written."""
 
@@ -87,6 +99,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
     source_path: str = "<defaults>"
 
     def rules(self) -> Any:
@@ -159,7 +172,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         raise UserError(f"{path}: not a config file: nested deeper than Python can read") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML: {exc}") from None
-    known = {"rules", "seats", "camera", "model", "display", "buttons", "sound", "storage"}
+    known = {"rules", "seats", "camera", "model", "display", "buttons", "sound", "storage", "league"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise UserError(f"{path}: unknown section(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -179,6 +192,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         buttons=_buttons(_Section(path, "buttons", raw.get("buttons", {}))),
         sound=_sound(_Section(path, "sound", raw.get("sound", {}))),
         storage=_storage(_Section(path, "storage", raw.get("storage", {}))),
+        league=_league(_Section(path, "league", raw.get("league", {}))),
         source_path=path,
     )
 
@@ -278,6 +292,25 @@ def _storage(s: _Section) -> StorageConfig:
     return StorageConfig(data_dir=data_dir)
 
 
+def _league(s: _Section) -> LeagueConfig:
+    values = {f.name: s.take(f.name, str, getattr(LeagueConfig, f.name)) for f in fields(LeagueConfig)}
+    s.finish()
+    league = LeagueConfig(**values)
+    if league.broker:
+        from companion.league_publish import BrokerUrlError, parse_broker_url
+
+        try:
+            parse_broker_url(league.broker)
+        except BrokerUrlError as exc:
+            raise UserError(f"{s.where('broker')}: {exc}") from None
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", league.table):
+            raise UserError(f"{s.where('table')} must be 1-32 letters, digits, - or _ (the table's topic), "
+                            f"not {league.table!r}")
+        if league.password and league.password_file:
+            raise UserError(f"{s.where('password')}: set password or password_file, not both")
+    return league
+
+
 def config_keys() -> dict[str, tuple[str, ...]]:
     """The documented keys of each section (used to check the example file stays complete)."""
     return {
@@ -287,4 +320,5 @@ def config_keys() -> dict[str, tuple[str, ...]]:
         "display": tuple(f.name for f in fields(DisplayConfig)),
         "sound": tuple(f.name for f in fields(SoundConfig)),
         "storage": tuple(f.name for f in fields(StorageConfig)),
+        "league": tuple(f.name for f in fields(LeagueConfig)),
     }

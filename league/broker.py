@@ -1,0 +1,132 @@
+"""A local MQTT broker for the demo, the simulation and the tests: Mosquitto where installed, else amqtt.
+
+Each runs as a process of its own on 127.0.0.1, so it can be killed (SIGKILL, as a crash or a pulled
+cable would) and started again on the same port. Neither keeps anything across a restart: what a broker
+held when it died is gone, which is what the tables' outboxes are for.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["mosquitto", "amqtt"]
+START_TIMEOUT_S = 20.0
+
+
+def mosquitto_path() -> str | None:
+    """The Mosquitto binary, where the Debian package (or another) installed it."""
+    return shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _amqtt_script() -> str:
+    exe = Path(sys.executable).with_name("amqtt")
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("amqtt")
+    if found is None:
+        raise RuntimeError("no MQTT broker: install the mosquitto package, or amqtt (pip install -e '.[league]')")
+    return found
+
+
+class LocalBroker:
+    """A broker process on ``127.0.0.1:port``; ``kind`` None picks Mosquitto where it is installed."""
+
+    def __init__(self, kind: Kind | None = None, port: int | None = None) -> None:
+        self.kind: Kind = kind or ("mosquitto" if mosquitto_path() else "amqtt")
+        self.port = port or free_port()
+        self._dir = tempfile.TemporaryDirectory(prefix="euchre-broker-")
+        self._proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _command(self) -> list[str]:
+        folder = Path(self._dir.name)
+        if self.kind == "mosquitto":
+            conf = folder / "mosquitto.conf"
+            conf.write_text(
+                f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                "max_queued_messages 100000\n",
+                encoding="utf-8",
+            )
+            exe = mosquitto_path()
+            if exe is None:
+                raise RuntimeError("mosquitto is not installed")
+            return [exe, "-c", str(conf)]
+        conf = folder / "amqtt.yaml"
+        conf.write_text(
+            "listeners:\n  default:\n    type: tcp\n"
+            f"    bind: 127.0.0.1:{self.port}\n"
+            "plugins:\n  amqtt.plugins.authentication.AnonymousAuthPlugin:\n    allow_anonymous: true\n",
+            encoding="utf-8",
+        )
+        return [_amqtt_script(), "-c", str(conf)]
+
+    def start(self) -> LocalBroker:
+        """Start the broker and wait until it accepts connections."""
+        if self.running:
+            return self
+        log_file = open(Path(self._dir.name) / f"broker-{self.starts}.log", "wb")  # noqa: SIM115 (the child's)
+        self._proc = subprocess.Popen(
+            self._command(), stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        log_file.close()
+        self.starts += 1
+        end = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < end:
+            if self._proc.poll() is not None:
+                raise RuntimeError(f"the {self.kind} broker on port {self.port} exited: {self.log_tail()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"the {self.kind} broker did not start on port {self.port} in {START_TIMEOUT_S:.0f} s")
+
+    def log_tail(self) -> str:
+        logs = sorted(Path(self._dir.name).glob("broker-*.log"))
+        return logs[-1].read_text(errors="replace")[-500:] if logs else ""
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def kill(self) -> None:
+        """Kill the broker at once (SIGKILL): what it held is lost."""
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            self._proc = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def close(self) -> None:
+        self.kill()
+        self._dir.cleanup()
+
+    def __enter__(self) -> LocalBroker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
