@@ -1,0 +1,213 @@
+"""The card reader's cost per frame in multiply-adds, and what it means for frames per second on a Raspberry Pi.
+
+Speed cannot be measured without a Pi, so it is estimated: the reader's multiply-adds per frame (the finder
+once or twice, the corner classifier once per crop, counted from the ONNX graphs by shape inference and
+the crops the demo recording really needs), divided by the multiply-add rate a Pi reaches on a comparable
+published model (Ultralytics' Raspberry Pi benchmarks of YOLOv8n), plus the work outside the networks
+(letterbox, crops, NMS, the tracker), measured here and scaled by the same ratio.
+
+    .venv-train/bin/python -m lab.pi_speed [--frames N]
+
+Needs the ``onnx`` package (the [train] extra) for the graph count; the frame profile runs the shipped reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS = REPO / "models"
+DEMO_VIDEO = REPO / "companion" / "data" / "demo" / "table.mp4"
+
+# Ultralytics' published Raspberry Pi benchmarks (docs "Quick Start Guide: Raspberry Pi with Ultralytics
+# YOLO11", benchmark tables; summarised in ref/pi-platform.md): YOLOv8n detection, 640 px, FP32, ms per
+# image, inference only. YOLOv8n is 8.7 GFLOPs at 640 (Ultralytics' model table), i.e. 4.35 G multiply-adds.
+YOLOV8N_MACS = 4.35e9
+PUBLISHED_MS = {
+    ("Pi 5", "ONNX Runtime"): 199.0,
+    ("Pi 5", "NCNN"): 94.0,
+    ("Pi 4", "ONNX Runtime"): 560.0,
+    ("Pi 4", "NCNN"): 415.0,
+}
+
+
+def conv_macs(node: Any, shapes: dict[str, list[int]]) -> int:
+    """Multiply-adds of one Conv / ConvTranspose / Gemm / MatMul node from its inferred shapes (0: unknown)."""
+    import math
+
+    out = shapes.get(node.output[0])
+    if not out:
+        return 0
+    if node.op_type in ("Conv", "ConvTranspose"):
+        weight = shapes.get(node.input[1])
+        if not weight:
+            return 0
+        # Conv weight (Cout, Cin/group, kH, kW): each output element costs Cin/group * kH * kW.
+        # ConvTranspose weight (Cin, Cout/group, kH, kW): each input element spreads to Cout/group * kH * kW.
+        if node.op_type == "Conv":
+            return math.prod(out) * math.prod(weight[1:])
+        inp = shapes.get(node.input[0])
+        return math.prod(inp) * math.prod(weight[1:]) if inp else 0
+    if node.op_type in ("Gemm", "MatMul"):
+        a = shapes.get(node.input[0])
+        if not a:
+            return 0
+        trans_a = any(attr.name == "transA" and attr.i for attr in node.attribute)
+        inner = a[-2] if (node.op_type == "Gemm" and trans_a) else a[-1]
+        return math.prod(out) * inner
+    return 0
+
+
+def count_macs(path: Path, batch: int = 1) -> tuple[int, dict[str, int]]:
+    """Total multiply-adds of one run of the model at batch ``batch`` (other dims as stored), and per op type."""
+    import onnx
+    from onnx import shape_inference
+
+    model = onnx.load(str(path))
+    for inp in model.graph.input:
+        dims = inp.type.tensor_type.shape.dim
+        if dims and (dims[0].dim_param or dims[0].dim_value <= 0):
+            dims[0].dim_value = batch
+    model = shape_inference.infer_shapes(model)
+    shapes: dict[str, list[int]] = {}
+    for value in [*model.graph.input, *model.graph.value_info, *model.graph.output]:
+        dims = [d.dim_value for d in value.type.tensor_type.shape.dim]
+        if dims and all(d > 0 for d in dims):
+            shapes[value.name] = dims
+    for init in model.graph.initializer:
+        shapes[init.name] = list(init.dims)
+    per_op: dict[str, int] = {}
+    for node in model.graph.node:
+        macs = conv_macs(node, shapes)
+        if macs:
+            per_op[node.op_type] = per_op.get(node.op_type, 0) + macs
+    return sum(per_op.values()), per_op
+
+
+@dataclass
+class FrameProfile:
+    """What the shipped reader does on the demo recording's first frames (one intra-op thread)."""
+
+    frames: int
+    finder_runs: int
+    crops: int
+    ms_per_frame: float
+    ms_in_networks: float  # per frame, inside ONNX Runtime
+
+    @property
+    def crops_per_frame(self) -> float:
+        return self.crops / self.frames
+
+    @property
+    def finder_runs_per_frame(self) -> float:
+        return self.finder_runs / self.frames
+
+
+class _Counting:
+    """An ONNX Runtime session that counts its runs, the batch it is given and the time it takes."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.runs = 0
+        self.items = 0
+        self.seconds = 0.0
+
+    def run(self, outputs: Any, feeds: dict[str, Any]) -> Any:
+        self.runs += 1
+        self.items += int(next(iter(feeds.values())).shape[0])
+        start = time.perf_counter()
+        try:
+            return self.session.run(outputs, feeds)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+
+def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
+    """Run the shipped reader over the first ``frames`` frames of the demo recording, counting its work."""
+    import cv2
+    import numpy as np
+    import numpy.typing as npt
+
+    from vision.models import default_model_path
+    from vision.onnx_detector import OnnxDetector
+
+    detector = OnnxDetector(default_model_path(), threads=1)
+    assert detector.classifier is not None
+    finder = _Counting(detector.session)
+    classifier = _Counting(detector.classifier.session)
+    detector.session = finder
+    detector.classifier.session = classifier
+    capture = cv2.VideoCapture(str(video))
+    images: list[npt.NDArray[np.uint8]] = []
+    for _ in range(frames):
+        ok, image = capture.read()
+        if not ok:
+            break
+        images.append(np.asarray(image, np.uint8))
+    if not images:
+        raise SystemExit(f"pi_speed: no frames in {video}")
+    detector.detect(images[0], 0)  # warm up, not counted
+    finder.runs = finder.items = classifier.runs = classifier.items = 0
+    finder.seconds = classifier.seconds = 0.0
+    start = time.perf_counter()
+    for number, image in enumerate(images):
+        detector.detect(image, number)
+    elapsed = time.perf_counter() - start
+    n = len(images)
+    return FrameProfile(
+        frames=n,
+        finder_runs=finder.items,
+        crops=classifier.items,
+        ms_per_frame=1000 * elapsed / n,
+        ms_in_networks=1000 * (finder.seconds + classifier.seconds) / n,
+    )
+
+
+def estimate(macs_per_frame: float, ms_rest_host: float, host_macs_per_s: float) -> dict[tuple[str, str], float]:
+    """Frames per second per (board, runtime): networks at the published rate, the rest scaled alike."""
+    result: dict[tuple[str, str], float] = {}
+    for key, ms in PUBLISHED_MS.items():
+        pi_rate = YOLOV8N_MACS / (ms / 1000)  # multiply-adds per second on that board
+        slower = host_macs_per_s / pi_rate
+        frame_s = macs_per_frame / pi_rate + ms_rest_host / 1000 * slower
+        result[key] = 1 / frame_s
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lab.pi_speed", description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=300, help="demo frames to profile (default 300)")
+    args = parser.parse_args(argv)
+    if args.frames < 1:
+        parser.error("--frames wants at least 1")
+    finder_path, cls_path = MODELS / "card-obb.onnx", MODELS / "corner-cls.onnx"
+    finder_macs, finder_ops = count_macs(finder_path, 1)
+    crop_macs, _ = count_macs(cls_path, 1)
+    print(f"finder {finder_path.name}: {finder_macs / 1e6:.1f} M multiply-adds per run {finder_ops}")
+    print(f"classifier {cls_path.name}: {crop_macs / 1e6:.2f} M multiply-adds per crop")
+    prof = profile_frames(args.frames)
+    per_frame = prof.finder_runs_per_frame * finder_macs + prof.crops_per_frame * crop_macs
+    host_rate = per_frame / (prof.ms_in_networks / 1000)
+    rest = prof.ms_per_frame - prof.ms_in_networks
+    print(
+        f"demo, first {prof.frames} frames: finder runs/frame {prof.finder_runs_per_frame:.2f}, "
+        f"crops/frame {prof.crops_per_frame:.1f}, {per_frame / 1e6:.0f} M multiply-adds/frame; here (1 thread): "
+        f"{prof.ms_per_frame:.1f} ms/frame, {prof.ms_in_networks:.1f} of it in the networks "
+        f"({host_rate / 1e9:.1f} G multiply-adds/s), {rest:.1f} ms outside them"
+    )
+    for (board, runtime), fps in estimate(per_frame, rest, host_rate).items():
+        print(f"{board} {runtime}: ~{fps:.1f} fps (published YOLOv8n 640: {PUBLISHED_MS[(board, runtime)]:.0f} ms)")
+    print(f"macs_per_frame={per_frame:.3g} finder_macs={finder_macs:.3g} crop_macs={crop_macs:.3g} "
+          f"crops_per_frame={prof.crops_per_frame:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
