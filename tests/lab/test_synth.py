@@ -453,6 +453,9 @@ class _KeepAll:
     def random(self) -> float:
         return 0.0
 
+    def uniform(self, low: float, high: float) -> float:
+        return (low + high) / 2
+
 
 def test_scene_crops_label_the_finders_outlines_by_the_card_under_them(faces: FaceSet) -> None:
     from lab.synth.scene_crops import label_crops
@@ -507,3 +510,31 @@ def test_scene_crops_refuse_a_first_seed_outside_its_split(first: str, capsys: p
         scene_crops.main(["--first-seed", first, "--scenes", "0", "--heldout-scenes", "0"])
     assert stop.value.code == 2
     assert "--first-seed must be in 0..999999" in capsys.readouterr().err
+
+
+def test_scene_crops_negatives_teach_none_off_the_cards_and_inside_a_face(faces: FaceSet) -> None:
+    """With negatives, an outline over bare table gives `none` crops, and so do outlines drawn inside a face."""
+    from lab.synth.scene_crops import card_share, inner_quads, label_crops, negative_quads
+
+    scene = render_scene(faces, 3, effects=0.0)
+    assert scene.owner is not None
+    h, w = scene.image.shape[:2]
+    nowhere = np.array([[0, 0], [30, 0], [30, 42], [0, 42]], np.float32)
+    free = [nowhere + (x, y) for x in range(0, w - 31, 20) for y in range(0, h - 43, 20)
+            if card_share(scene.owner, nowhere + (x, y)) == 0.0]
+    assert free, "the scene leaves some table bare"
+    crops = label_crops(scene, free[0][None], _KeepAll(), negatives=True)  # type: ignore[arg-type]
+    assert crops and all(y == cardcrop.CLASSIFIER_CLASSES.index(NONE_NAME) for _, y in crops)
+    # without negatives such an outline gives nothing, as before
+    assert label_crops(scene, free[0][None], _KeepAll()) == []  # type: ignore[arg-type]
+    rng = np.random.default_rng(0)
+    for quad in negative_quads(scene, rng, 4):
+        assert card_share(scene.owner, quad) < 0.05
+    whole = [c for c in scene.cards if c.visible >= 0.95]
+    inner = [q for _ in range(20) for q in inner_quads(scene, rng)]
+    assert whole and inner
+    for quad in inner:  # well inside one card: every corner at least a fifth of the card in from its edges
+        card = min(whole, key=lambda c: float(np.linalg.norm(c.corners.mean(0) - quad.mean(0))))
+        height = float(np.linalg.norm(card.corners[3] - card.corners[0]))
+        for point in quad:
+            assert cv2.pointPolygonTest(card.corners.astype(np.float32), tuple(map(float, point)), True) > 0.12 * height
