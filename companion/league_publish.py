@@ -16,10 +16,10 @@ creation time and how many games that log has started.
 Delivery: ``submit`` only puts events on an in-memory queue, so the frame loop never waits. A thread
 of the publisher's own writes them to the outbox, an SQLite file in the data folder (synchronous
 writes: a power cut keeps every event written), and sends them with QoS 1 whenever the broker is
-reachable. An event leaves the outbox only when the board says it has applied it (the ``applied``
-topic: ``{"outbox", "upto"}``, the last outbox number applied with none missing), not when the broker
-has it, so a broker that dies holding events loses nothing: what the board has not confirmed is sent
-again on each reconnection and after ``resend_s``. A table with no network plays on; its outbox grows
+reachable. An event leaves the outbox only when the board says it has kept it (the ``applied``
+topic: ``{"outbox", "q"}``, naming the event by its place in the outbox), not when the broker has
+it, so a broker that dies holding events loses nothing: what the board has not confirmed is sent again
+on each reconnection and after ``resend_s``. A table with no network plays on; its outbox grows
 and drains when the broker is back (paho reconnects within ``RECONNECT_MAX_S``).
 
 On the wire each event travels in an envelope: ``{"v": 1, "outbox": "<id>", "q": <number>, "event":
@@ -210,11 +210,11 @@ class Outbox:
         """After a reconnection: everything unconfirmed goes again."""
         self.db.execute("UPDATE events SET sent_at = NULL")
 
-    def confirm(self, upto: int) -> int:
-        """The board has applied every event up to ``upto``: they leave the outbox. Returns how many left."""
+    def confirm(self, q: int) -> int:
+        """The board has kept event ``q``: it leaves the outbox. Returns 1, or 0 when it had already left."""
         with self.db:
-            self.db.execute("INSERT OR IGNORE INTO done SELECT id FROM events WHERE q <= ?", (upto,))
-            return self.db.execute("DELETE FROM events WHERE q <= ?", (upto,)).rowcount
+            self.db.execute("INSERT OR IGNORE INTO done SELECT id FROM events WHERE q = ?", (q,))
+            return self.db.execute("DELETE FROM events WHERE q = ?", (q,)).rowcount
 
     def pending(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
@@ -401,13 +401,13 @@ class LeaguePublisher:
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         try:
             obj = json.loads(message.payload)
-            outbox, upto = obj["outbox"], obj["upto"]
-            if not isinstance(outbox, str) or not isinstance(upto, int) or isinstance(upto, bool):
-                raise ValueError("outbox must be a string and upto a whole number")
+            outbox, q = obj["outbox"], obj["q"]
+            if not isinstance(outbox, str) or not isinstance(q, int) or isinstance(q, bool):
+                raise ValueError("outbox must be a string and q a whole number")
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("league: a confirmation on %s was not understood (%s); ignored", message.topic, exc)
             return
-        self._inbox.put(("applied", (outbox, upto)))
+        self._inbox.put(("applied", (outbox, q)))
         self._wake.set()
 
 

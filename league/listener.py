@@ -2,7 +2,7 @@
 
 Each message is checked (``league.store.decode``); a bad one is logged with the reason and dropped,
 never stored, and the listener goes on. A good one is kept (a repeat counts as a duplicate), then the
-board publishes ``{"outbox", "upto"}`` on the table's ``applied`` topic, so the table can let go of
+board publishes ``{"outbox", "q"}`` on the table's ``applied`` topic, so the table can let go of
 what the board has (``companion.league_publish``). The session is persistent (a fixed client id,
 ``clean_session`` off), so a broker that stays up keeps the board's messages while the board restarts.
 """
@@ -96,8 +96,7 @@ class BoardListener:
             log.warning("refused: %s", exc)
             return False
         self.store.apply(event)
-        upto = self.store.receive(str(event["table"]), outbox, q)
-        self.client.publish(applied_topic(str(event["table"])), json.dumps({"outbox": outbox, "upto": upto}), qos=1)
+        self.client.publish(applied_topic(str(event["table"])), json.dumps({"outbox": outbox, "q": q}), qos=1)
         if self.on_change is not None:
             self.on_change()
         return True

@@ -139,8 +139,6 @@ class LeagueStore:
                 tbl TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, at REAL NOT NULL);
             CREATE TABLE IF NOT EXISTS nights (
                 id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, players TEXT NOT NULL, started REAL NOT NULL);
-            CREATE TABLE IF NOT EXISTS received (tbl TEXT, outbox TEXT, q INTEGER, PRIMARY KEY (tbl, outbox, q));
-            CREATE TABLE IF NOT EXISTS applied_upto (tbl TEXT, outbox TEXT, upto INTEGER, PRIMARY KEY (tbl, outbox));
             CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
             """
         )
@@ -191,21 +189,6 @@ class LeagueStore:
             fresh = cur.rowcount == 1
             self._count("applied" if fresh else "duplicates")
         return fresh
-
-    def receive(self, table: str, outbox: str, q: int) -> int:
-        """Note that ``q`` of ``table``'s ``outbox`` is applied; returns the last q applied with none missing."""
-        with self._lock, self.db:
-            self.db.execute("INSERT OR IGNORE INTO received VALUES (?, ?, ?)", (table, outbox, q))
-            row = self.db.execute("SELECT upto FROM applied_upto WHERE tbl = ? AND outbox = ?", (table, outbox))
-            found = row.fetchone()
-            upto = int(found[0]) if found else 0
-            while self.db.execute(
-                "SELECT 1 FROM received WHERE tbl = ? AND outbox = ? AND q = ?", (table, outbox, upto + 1)
-            ).fetchone():
-                upto += 1
-            self.db.execute("INSERT OR REPLACE INTO applied_upto VALUES (?, ?, ?)", (table, outbox, upto))
-            self.db.execute("DELETE FROM received WHERE tbl = ? AND outbox = ? AND q <= ?", (table, outbox, upto))
-        return upto
 
     def void(self, event_id: str, reason: str, now: float | None = None) -> bool:
         """An admin's correction: ``event_id`` no longer counts. False when there is no such event."""
