@@ -95,7 +95,7 @@ def make_rotation(players: Sequence[str], seed: int | None = None, rounds: int |
             sitting.extend(out_pair)
         for name in sitting:
             sat[name] += 1
-        tables = []
+        tables: list[Seating] = []
         while partnerships:
             first = partnerships.pop(0)
             rival = min(partnerships, key=lambda p: faced.get(frozenset((*first, *p)), 0))

@@ -75,7 +75,8 @@ def check_event(envelope: object, topic: str) -> tuple[dict[str, Any], str, int]
     _need(isinstance(event, dict), where, "event must be an object")
     assert isinstance(event, dict) and isinstance(outbox, str) and isinstance(q, int)
     _need(event.get("v") == 1, where, f"unknown event version {event.get('v')!r} (expected 1)")
-    _need(event.get("table") == table, where, f"event of table {event.get('table')!r} on table {table!r}'s topic")
+    _need(event.get("table") == table, where,
+          f"an event of table {event.get('table')!r} on the topic of table {table!r}")
     kind, game, event_id = event.get("kind"), event.get("game"), event.get("id")
     _need(kind in KINDS, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     _need(isinstance(game, str) and 0 < len(game) <= 64, where, "game must be a short string")

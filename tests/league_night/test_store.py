@@ -1,0 +1,91 @@
+"""The board's store: standings are a fold over the events, whatever their order and repeats; the records."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from conftest import game_rounds
+
+from league.records import Record, deal_records, fold
+from league.store import LeagueStore
+
+
+def night_events() -> list[dict[str, Any]]:
+    events = game_rounds(seed=11, table="1", game="a")[-1] + game_rounds(seed=12, table="2", game="b")[-1]
+    return [e.body for e in events]
+
+
+def test_a_store_fed_in_any_order_with_repeats_replays_to_the_same_standings(tmp_path: Path) -> None:
+    events = night_events()
+    shuffled = events + random.Random(4).sample(events, len(events) // 2)
+    random.Random(9).shuffle(shuffled)
+    store = LeagueStore(tmp_path / "league.sqlite")
+    kept = [store.apply(e) for e in shuffled]
+    assert sum(kept) == len(events) and store.count("duplicates") == len(shuffled) - len(events)
+    assert store.standings().as_dict() == fold(events).as_dict()
+    store.close()
+    reopened = LeagueStore(tmp_path / "league.sqlite")  # nothing derived is stored: the fold is redone
+    assert reopened.standings().as_dict() == fold(events).as_dict()
+    assert [t.table for t in reopened.live_tables()] == ["1", "2"]
+    assert all(t.over for t in reopened.live_tables())
+    reopened.close()
+
+
+def test_an_admin_correction_takes_a_deal_back_and_replays_with_the_rest(tmp_path: Path) -> None:
+    events = night_events()
+    store = LeagueStore(tmp_path / "league.sqlite")
+    for e in events:
+        store.apply(e)
+    deal = next(e for e in events if e["kind"] == "deal" and e["deal"]["points"] != [0, 0])
+    assert store.void(deal["id"], "scored twice by mistake")
+    assert not store.void("no/such/event", "typo")
+    assert store.standings().as_dict() == fold(e for e in events if e["id"] != deal["id"]).as_dict()
+    store.close()
+
+
+def test_a_new_night_starts_with_empty_standings_and_keeps_the_old_one(tmp_path: Path) -> None:
+    store = LeagueStore(tmp_path / "league.sqlite")
+    first = store.current_night()
+    assert first is not None
+    for e in night_events():
+        store.apply(e)
+    second = store.new_night("Week 2", ["Ann", "Bob"])
+    assert store.standings(second.id).players == {}
+    assert store.standings(first.id).as_dict() == fold(night_events()).as_dict()
+    store.close()
+
+
+def deal(**over: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"maker_seat": 1, "alone_seats": [], "tricks_won": [2, 3], "points": [0, 1],
+                            "reason": "made", "reneges": []}
+    return {**base, **over}
+
+
+def test_records_of_a_march_a_euchre_a_lone_hand_and_a_renege() -> None:
+    march = deal_records(deal(tricks_won=[0, 5], points=[0, 2]))
+    assert [r.marches for r in march] == [0, 1, 0, 1] and [r.points for r in march] == [0, 2, 0, 2]
+    euchre = deal_records(deal(tricks_won=[3, 2], points=[2, 0]))
+    assert [r.euchres_made for r in euchre] == [1, 0, 1, 0]
+    assert [r.euchres_suffered for r in euchre] == [0, 1, 0, 1]
+    lone = deal_records(deal(alone_seats=[3], tricks_won=[1, 4], points=[0, 1]))
+    assert [(r.lone_tried, r.lone_made) for r in lone] == [(0, 0), (0, 0), (0, 0), (1, 1)]
+    lone_lost = deal_records(deal(alone_seats=[1], tricks_won=[3, 2], points=[2, 0]))
+    assert lone_lost[1] == Record(deals=1, lone_tried=1, euchres_suffered=1)
+    renege = deal_records(deal(reason="renege", reneges=[{"seat": 2}], points=[0, 2]))
+    assert [r.reneges for r in renege] == [0, 0, 1, 0] and sum(r.marches + r.euchres_made for r in renege) == 0
+
+
+def test_games_won_and_partnerships_come_from_the_ends_of_games() -> None:
+    seats = ["Ann", "Bob", "Cat", "Dan"]
+    events = [
+        {"id": "1/g/deal/0", "kind": "deal", "seats": seats, "deal": deal(tricks_won=[0, 5], points=[0, 2])},
+        {"id": "1/g/game_over", "kind": "game_over", "seats": seats, "winner": 1},
+        {"id": "1/g/game_over", "kind": "game_over", "seats": seats, "winner": 1},  # a repeat counts once
+    ]
+    standings = fold(events)
+    assert standings.players["Bob"] == Record(games=1, won=1, points=2, deals=1, marches=1)
+    assert standings.players["Ann"].won == 0 and standings.players["Ann"].games == 1
+    assert standings.partnerships[("Bob", "Dan")].won == 1
+    assert [name for name, _ in standings.ranked()][:2] == ["Bob", "Dan"]
