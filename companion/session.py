@@ -11,7 +11,12 @@ The mapping rules, in one place:
 - ``UpCardShown`` (or a card landing on the kitty) becomes ``UpCard`` while the
   up-card is awaited, and ``UpCard(next_deal=True)`` when the engine takes a sure
   reading of a new card for the next deal's mid-hand (``Match.up_card_seen``: cards
-  of the hand went unseen); seeing the up-card again later changes nothing.
+  of the hand went unseen); seeing the up-card again later changes nothing. The
+  seat the tracker saw turn it (``turned_by``) goes with it, for the engine's
+  deal-out-of-turn check.
+- Bidding presses made while the engine still waits for the up-card (the camera
+  reads it a moment after it is turned) wait for it, and count once it is seen
+  if that is within ``HOLD_FRAMES`` frames (``HOLD_SECONDS`` without frames).
 - ``CardLanded`` in a seat's zone (or the trick pile, attributed to the seat
   the tracker or the engine names) becomes ``Play``. A card that seat has
   already played this deal is the camera seeing it again (after a hand passed
@@ -276,6 +281,13 @@ class _Pick:
 # The menu's items are picked by these buttons, in this order.
 _MENU_KEYS: tuple[Action, ...] = (*(Action(ButtonAction.SUIT, s) for s in SUIT_ORDER), Action(ButtonAction.CALL))
 _WINDOW = (Phase.DISCARD, Phase.GO_ALONE)
+# Presses that bid; made while the engine waits for the up-card, they wait for it (TableSession._hold).
+_BID_PRESSES = frozenset(
+    {ButtonAction.PASS, ButtonAction.CALL, ButtonAction.SUIT, ButtonAction.SUIT_CYCLE, ButtonAction.ALONE}
+)
+# How long a held press waits for the up-card: 4 seconds (60 frames at the camera's 15 a second).
+HOLD_FRAMES = 60
+HOLD_SECONDS = 4.0
 _BEFORE_LEAD = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND, *_WINDOW)
 
 
@@ -409,6 +421,9 @@ class TableSession:
         # Misdeal pressed once: (when, the number of the deal it would void), until confirmed, cancelled or stale.
         self._misdeal_asked: tuple[float, int] | None = None
         self._pick: _Pick | None = None
+        # Bidding presses made while the engine still waits for the up-card (the camera reads it a moment
+        # after it is turned): (press, frame, script number, when), applied once the up-card is seen.
+        self._held: list[tuple[Action, int | None, int | None, float]] = []
 
     # ---- the one way in ----
 
@@ -531,7 +546,7 @@ class TableSession:
     def observe(self, obs: Observation) -> None:
         """Turn one tracker observation into engine inputs (or nothing, when it tells nothing new)."""
         if isinstance(obs, UpCardShown):
-            self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
+            self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame, obs.turned_by)
         elif isinstance(obs, CardLanded):
             if obs.zone.kind is ZoneKind.KITTY:
                 self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
@@ -548,11 +563,37 @@ class TableSession:
             self._lifted(obs)
         # ZoneCleared: a trick gathered. The engine closed the trick when its last card landed.
 
-    def _up_card(self, card: Card, confidence: float, uncertain: bool, frame: int) -> None:
+    def _up_card(
+        self, card: Card, confidence: float, uncertain: bool, frame: int, turned_by: int | None = None
+    ) -> None:
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
-        inp = self.match.up_card_seen(card, conf)
+        inp = self.match.up_card_seen(card, conf, turned_by)
         if inp is not None:  # (None: the up-card seen again, or turned down)
             self.submit(inp, frame=frame, source="camera")
+            self._apply_held(frame)
+
+    def _hold(self, action: Action, frame: int | None, now: float) -> None:
+        """Keep a bidding press made before the camera has read the up-card, for when it has."""
+        if not self._held:
+            self.notes.messages.append(phrases.press_held_for_up_card())
+        self._held.append((action, frame, self._script, now))
+
+    def _apply_held(self, frame: int) -> None:
+        """The presses held for the up-card, now it is seen: those made a moment ago count, in their order.
+
+        One made longer ago (over ``HOLD_FRAMES`` frames, or ``HOLD_SECONDS`` where a press has no
+        frame) was not waiting for this up-card: it is dropped, and the screen says so.
+        """
+        held, self._held = self._held, []
+        now = self._clock()
+        fresh = [
+            h for h in held
+            if (frame - h[1] <= HOLD_FRAMES if h[1] is not None else now - h[3] <= HOLD_SECONDS)
+        ]  # fmt: skip
+        if len(fresh) < len(held):
+            self.notes.messages.append(phrases.held_presses_dropped())
+        for action, at, script, when in fresh:
+            self.act(action, frame=at, script_number=script, now=when)
 
     def _current_tricks(self) -> list[list[tuple[int, Card]]]:
         deal = self._deal_in_progress()
@@ -617,6 +658,11 @@ class TableSession:
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
+        if action.kind is ButtonAction.UNDO:
+            self._held.clear()
+        elif expected.expected is Expect.UP_CARD and action.kind in _BID_PRESSES and self.pick is None:
+            self._hold(action, frame, now)
+            return
         if self.pick is not None and self._answer(action, frame):
             return
         self._pick = None

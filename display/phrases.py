@@ -242,6 +242,7 @@ _IRREGULARITY_TITLE: dict[IrregularityKind, Callable[[], str]] = {
     IrregularityKind.DEAL_UNSEEN: lambda: pgettext("irregularity", "A deal went by unseen"),
     IrregularityKind.CARD_UNSEEN: lambda: pgettext("irregularity", "A card went unseen"),
     IrregularityKind.MISDEAL: lambda: pgettext("irregularity", "Misdeal"),
+    IrregularityKind.DEAL_OUT_OF_TURN: lambda: pgettext("irregularity", "Deal out of turn"),
 }
 
 # Each kind's words, from the values the engine puts in the Irregularity's fields (never from its detail,
@@ -361,6 +362,14 @@ def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str) -> st
     ).format(who=who, dealer=dealer)
 
 
+def _deal_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+    if irr.seat is None or irr.dealer is None:
+        return None
+    return _("Deal out of turn: {who} turned the up-card, but it is {dealer}'s deal").format(
+        who=who, dealer=names[irr.dealer]
+    )
+
+
 # Kinds not here (NOT_ALLOWED, SUSPECTED_RENEGE, HAND_UNFINISHED) are said by their detail: it is the sentence.
 _WORDS: dict[IrregularityKind, _Words] = {
     IrregularityKind.OUT_OF_TURN: _out_of_turn,
@@ -374,6 +383,7 @@ _WORDS: dict[IrregularityKind, _Words] = {
     IrregularityKind.CARD_UNSEEN: _card_unseen,
     IrregularityKind.DEAL_UNSEEN: _deal_unseen,
     IrregularityKind.MISDEAL: _misdeal,
+    IrregularityKind.DEAL_OUT_OF_TURN: _deal_out_of_turn,
 }
 
 
@@ -724,6 +734,16 @@ def no_trump_question() -> str:
 
 def choose_suit_first() -> str:
     return _("choose a suit first")
+
+
+def press_held_for_up_card() -> str:
+    """A bidding press made before the camera has read the up-card: it waits for it."""
+    return _("waiting for the up-card: the press counts once the camera sees it")
+
+
+def held_presses_dropped() -> str:
+    """Presses that waited too long for the up-card were dropped."""
+    return _("a press made long before the up-card was seen did not count: press again")
 
 
 def alone_armed_note(armed: bool) -> str:

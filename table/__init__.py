@@ -57,10 +57,11 @@ Implemented (as in OpenSpiel's euchre.h, a list of what is played):
 - Irregularities announced: out of turn, the lone player's partner playing, a
   card seen twice (the turned-down up-card included), a card outside the deck,
   a play before bidding ended, a bid out of turn, a call the rules forbid, a
-  misdeal.
+  misdeal, and a deal out of turn ("stealing the deal": the up-card turned by
+  another seat than the dealer, as ``UpCard.turned_by`` says; announced, the
+  deal stands as the dealer's until the table declares a ``Misdeal``).
 
 Not implemented (refused by ``Rules.validate`` with ``UnsupportedRule``):
 ``setback_scoring`` (needs a choice input). Not modelled: three-handed,
-six-handed and two-handed euchre; stealing the deal (the engine has no input
-that says who dealt: a deal out of turn caught by the table is a ``Misdeal``).
+six-handed and two-handed euchre.
 """

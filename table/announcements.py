@@ -114,6 +114,7 @@ class IrregularityKind(enum.Enum):
     DEAL_UNSEEN = "deal_unseen"  # a whole deal was played before its up-card was seen
     CARD_UNSEEN = "card_unseen"  # a trick's winner led again before one card of the trick was seen
     MISDEAL = "misdeal"  # the table declared the deal void (a misdeal, or a nines-and-tens redeal)
+    DEAL_OUT_OF_TURN = "deal_out_of_turn"  # the camera saw another seat than the dealer turn the up-card
 
 
 class CardSource(enum.Enum):
@@ -141,7 +142,8 @@ class Irregularity:
     trick: int | None = None  # the trick it happened in: a seat playing twice, a card unseen
     source: CardSource | None = None  # where ``card`` appeared: the up-card, a play or the discard
     deck_size: int | None = None  # NOT_IN_DECK: the deck the card is not in
-    dealer: int | None = None  # MISDEAL, DEAL_UNSEEN: the dealer of the deal voided or gone by
+    # MISDEAL, DEAL_UNSEEN: the dealer of the deal voided or gone by; DEAL_OUT_OF_TURN: whose deal it is
+    dealer: int | None = None
     leader: int | None = None  # CARD_UNSEEN: the seat that led again, so took the trick
     cards_played: int | None = None  # DEAL_UNSEEN: the cards played before an up-card was seen
     up_card_taken: bool | None = None  # UP_CARD_PLAYED: the dealer had taken it up (False: turned down)

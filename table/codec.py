@@ -141,9 +141,11 @@ _FIELDS: dict[str, tuple[_Encoder, _Decoder]] = {
     "next_deal": (_identity, _bool_in),
     "unseen_deals": (_identity, _count_in),
     "nines_and_tens": (_identity, _optional_seat_in),
+    "turned_by": (_identity, _optional_seat_in),
 }
 # Fields written only when set, so logs without them read the same in older versions.
 _WRITTEN_WHEN_SET = frozenset({"next_deal", "unseen_deals"})
+_WRITTEN_WHEN_NOT_NONE = frozenset({"turned_by"})
 _OPTIONAL_CARD_TYPES = frozenset({"Discard"})
 
 
@@ -157,6 +159,8 @@ def input_to_dict(inp: Input) -> dict[str, Any]:
         if f.name not in _FIELDS:
             raise TypeError(f"input_to_dict: no JSON form for field {name}.{f.name}")
         if f.name in _WRITTEN_WHEN_SET and not getattr(inp, f.name):
+            continue
+        if f.name in _WRITTEN_WHEN_NOT_NONE and getattr(inp, f.name) is None:
             continue
         out[f.name] = _FIELDS[f.name][0](getattr(inp, f.name))
     return out

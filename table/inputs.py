@@ -32,12 +32,17 @@ class UpCard:
     ``unseen_deals``: this many whole deals were played before this up-card without their own
     up-card being seen (their cards came while the engine waited for one). Each is recorded as a
     deal not seen, with no points, and the deal passes on to the next dealer for it.
+
+    ``turned_by``: the seat the camera clearly saw turn the up-card (None: not seen, the usual case).
+    Another seat than the dealer is announced as a deal out of turn ("stealing the deal"); the deal
+    stands as the dealer's until the table declares a misdeal.
     """
 
     card: Card
     confidence: float = 1.0
     next_deal: bool = False
     unseen_deals: int = 0
+    turned_by: int | None = None
 
 
 @dataclass(frozen=True)

@@ -409,7 +409,13 @@ class Match:
                 raise self._error(inp, "card must be a Card")
             return
         # Well-formed inputs of the other common kinds pass quickly; anything else takes the full checks below.
-        if type(inp) is UpCard and type(inp.card) is Card and type(inp.unseen_deals) is int and inp.unseen_deals >= 0:
+        if (
+            type(inp) is UpCard
+            and type(inp.card) is Card
+            and type(inp.unseen_deals) is int
+            and inp.unseen_deals >= 0
+            and inp.turned_by is None
+        ):
             return
         if (type(inp) is Pass or type(inp) is OrderUp or type(inp) is GoAlone) and (
             type(inp.seat) is int and 0 <= inp.seat <= 3
@@ -445,6 +451,9 @@ class Match:
             not isinstance(inp.unseen_deals, int) or isinstance(inp.unseen_deals, bool) or inp.unseen_deals < 0
         ):
             raise self._error(inp, "unseen_deals must be a whole number, 0 or more")
+        turned_by = inp.turned_by if isinstance(inp, UpCard) else None
+        if turned_by is not None and (type(turned_by) is not int or turned_by not in range(4)):
+            raise self._error(inp, "turned_by must be a seat 0-3 or None")
         if isinstance(inp, Discard) and card is not None and not isinstance(card, Card):
             raise self._error(inp, "card must be a Card or None")
         if isinstance(inp, NameTrump) and inp.suit is not None and not isinstance(inp.suit, Suit):
@@ -624,6 +633,15 @@ class Match:
         d = self._cur
         card = inp.card
         reliable = inp.confidence >= CHECK_CONFIDENCE
+        first = d.up_card is None and not d.set_aside  # the first card turned this deal
+        if inp.turned_by is not None and inp.turned_by != d.dealer and reliable and first and self._rotation_sure(inp):
+            # Stealing the deal: said, never refused. The deal stands as the dealer's in the rotation; the
+            # table may declare a misdeal for the right dealer to deal.
+            detail = f"the up-card was turned by seat {inp.turned_by}; it is seat {d.dealer}'s deal"
+            irr = Irregularity(
+                _KIND.DEAL_OUT_OF_TURN, detail, inp.turned_by, card, dealer=d.dealer, source=CardSource.UP_CARD
+            )
+            out.append(self._record(irr))
         if not reliable:
             detail = f"check the up-card: read as {card} with low confidence"
             out.append(self._record(Irregularity(_KIND.CHECK_CARD, detail, None, card, source=CardSource.UP_CARD)))
@@ -644,6 +662,14 @@ class Match:
             self.phase = _PH_BID_ROUND_1
             d.turn = (d.dealer + 1) % 4
         return out
+
+    def _rotation_sure(self, inp: UpCard) -> bool:
+        """Whether the engine's dealer is surely the table's: no deal went by unseen or unfinished just
+        before this up-card (then a seat seen turning it says nothing against the rotation)."""
+        if inp.unseen_deals or inp.next_deal:
+            return False
+        prev = self._deals[-2] if len(self._deals) >= 2 else None
+        return prev is None or (prev.finished and prev.reason not in ("unseen", "unfinished"))
 
     def _unseen_deal(self, cards: int) -> list[Announcement]:
         """Record a deal the table played before the camera saw its up-card: no points, the deal moves on."""
@@ -867,19 +893,19 @@ class Match:
             return self._abandon(d, inp)
         return self._unexpected(inp)
 
-    def up_card_seen(self, card: Card, confidence: float) -> UpCard | None:
+    def up_card_seen(self, card: Card, confidence: float, turned_by: int | None = None) -> UpCard | None:
         """The input a face-up card the camera sees on the kitty makes now, or None when it tells nothing new.
 
         ``UpCard`` while the engine waits for one (or for the decision on a renege proven by a hand's last
         card: the next deal plays on), with ``unseen_deals`` from :meth:`deals_gone_unseen`;
         ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it for the next deal's mid-hand;
-        else None (the up-card seen again, or turned down).
+        else None (the up-card seen again, or turned down). ``turned_by``: the seat the camera saw turn it.
         """
         e = self.expected
         if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
-            return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen())
+            return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen(), turned_by=turned_by)
         if self.is_next_up_card(card, confidence):
-            return UpCard(card, confidence, next_deal=True)
+            return UpCard(card, confidence, next_deal=True, turned_by=turned_by)
         return None
 
     def play_seen(self, card: Card, confidence: float, seat: int | None, *, pile: bool = False) -> Play | None:

@@ -102,12 +102,18 @@ class ZoneCleared:
 
 @dataclass(frozen=True)
 class UpCardShown:
-    """The up-card lies face up on the kitty."""
+    """The up-card lies face up on the kitty.
+
+    ``turned_by`` is the seat that turned it, where the camera saw that clearly: the card was first seen
+    face up well inside one seat's side of the mat (turned there, in front of that player) and carried
+    to the kitty from there. ``None`` otherwise, the usual case (turned on the kitty itself).
+    """
 
     card: Card
     confidence: float
     frame: int
     uncertain: bool = False
+    turned_by: int | None = None
 
 
 @dataclass(frozen=True)

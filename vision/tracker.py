@@ -37,6 +37,12 @@ How it decides, in the order ``update`` works:
    being read, so the engine hears them in the order they were played.
 5. A landed card missing for ``lost_frames`` is lifted; several cards gone
    at once that empty their zone are a gathered trick: ``ZoneCleared``.
+6. Who turned the up-card: the kitty is printed in one place, so where the
+   up-card rests says nothing about the dealer. Only a card first seen face
+   up on one seat's side of the mat, held there a moment and then carried
+   to the kitty, names the seat that turned it (``UpCardShown.turned_by``);
+   anything less clear names nobody, so a stolen deal is said only on clear
+   evidence.
 """
 
 from __future__ import annotations
@@ -134,6 +140,8 @@ class _Track:
     confidence: float = 0.0
     uncertain: bool = False
     landed_at: int = -1  # the frame it landed
+    # Per identity read on this track: where it was first read, and how many readings of it lay there.
+    origins: dict[Card, tuple[Point, int]] = field(default_factory=dict)
 
     @property
     def landed(self) -> bool:
@@ -141,6 +149,11 @@ class _Track:
 
 
 OUT_OF_DECK_SURE = 0.9  # a reading of a card outside the deck in play counts only from this confidence
+# Who turned the up-card (Tracker._turned_by): readings this close together count as one spot, where the
+# card must be read this many times before it is carried this far to the kitty.
+ORIGIN_SPOT = 0.05
+ORIGIN_READINGS = 2
+ORIGIN_TRAVEL = 0.25
 
 
 class Tracker:
@@ -359,6 +372,25 @@ class Tracker:
         track.last_seen = frame
         if move:
             track.point = reading.point
+        origin = track.origins.get(reading.card)
+        if origin is None:
+            track.origins[reading.card] = (reading.point, 1)
+        elif _dist(origin[0], reading.point) <= ORIGIN_SPOT:
+            track.origins[reading.card] = (origin[0], origin[1] + 1)
+
+    def _turned_by(self, track: _Track) -> int | None:
+        """The seat that turned the up-card ``track`` has just landed on the kitty, where that is clear.
+
+        Clear: the card was first read face up (as the card it landed as) on one seat's side of the mat
+        (``TableLayout.seat_side``), read there in at least ``ORIGIN_READINGS`` frames, and carried at
+        least ``ORIGIN_TRAVEL`` to the kitty. A card turned on the kitty itself (the usual way) says
+        nothing about who turned it: ``None``. So does a card whose track broke on the way (a fast
+        push, a hand over it): it is first read nearer the kitty, where no seat's side is clear.
+        """
+        origin = track.origins.get(track.identity)
+        if origin is None or origin[1] < ORIGIN_READINGS or _dist(origin[0], track.point) < ORIGIN_TRAVEL:
+            return None
+        return self.layout.seat_side(origin[0])
 
     def _leader(self, track: _Track) -> tuple[Card, _Vote, float]:
         """The leading identity of a track's window, its vote, and its share of the total."""
@@ -434,7 +466,8 @@ class Tracker:
         for t, zone, confidence, uncertain in sorted(landing, key=lambda x: (x[0].first_frame, x[0].id)):
             t.zone, t.confidence, t.uncertain, t.landed_at = zone, confidence, uncertain, frame
             if zone == KITTY:
-                events.append(UpCardShown(t.identity, round(confidence, 4), frame, uncertain))
+                turned_by = None if uncertain else self._turned_by(t)
+                events.append(UpCardShown(t.identity, round(confidence, 4), frame, uncertain, turned_by))
             elif zone == TRICK:
                 # Only the first arrival can take the engine's expected seat; the app asks the
                 # engine again, in this order, for the others.

@@ -115,6 +115,24 @@ class TableLayout:
         rects[KITTY] = self.kitty_zone
         return rects
 
+    def seat_side(self, point: Point, band: float = 0.4, margin: float = 0.1) -> int | None:
+        """The seat whose side of the mat ``point`` clearly lies on, or ``None`` where that is not clear.
+
+        Clearly: within ``band`` of that seat's edge, nearer to it than to any other edge by at least
+        ``margin`` (so not near a corner, where two seats meet), and in no zone but that seat's own play
+        zone (not the kitty, the trick pile or another seat's zone).
+        """
+        x, y = point
+        by_edge = sorted(((1.0 - y, 0), (x, 1), (y, 2), (1.0 - x, 3)))  # (distance, edge), edges as EDGE_NAMES
+        (d1, edge), (d2, _) = by_edge[0], by_edge[1]
+        if d1 > band or d2 - d1 < margin:
+            return None
+        seat = (edge - self.rotation) % 4
+        zone = self.zone_at(point)
+        if zone is not None and zone != Zone.of_seat(seat):
+            return None
+        return seat
+
     def zone_at(self, point: Point) -> Zone | None:
         """The zone a mat point lies in, or ``None`` outside every zone."""
         for zone, rect in self._rects.items():
