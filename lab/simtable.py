@@ -30,16 +30,18 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from display.actions import Action, ButtonAction
 from table.announcements import (
     Announcement,
+    Expect,
     HandScored,
     Irregularity,
     IrregularityKind,
@@ -64,7 +66,7 @@ from table.inputs import (
 )
 from table.match import Match
 from table.renege import CHECK_CONFIDENCE
-from table.rules import PRESETS, Rules, RulesError
+from table.rules import PRESETS, DefenderAlone, Rules, RulesError
 from table.sim import BiddingOdds, SimDeal, game_over, simulate_deal
 from vision.detection import CardDetection
 from vision.detector import Detector
@@ -208,10 +210,15 @@ class CardRest:
 
 @dataclass(frozen=True)
 class ButtonPress:
-    """An engine input from the buttons (a bid, alone, the discard, a renege decision, a new game) at ``frame``."""
+    """An engine input from the buttons (a bid, alone, the discard, a renege decision, a new game) at ``frame``.
+
+    ``panel``: the presses of the standard panel that make it at that moment of the game
+    (``companion.session.panel_presses``; none for the unseen discard, which the app infers).
+    """
 
     frame: int
     action: Input
+    panel: tuple[Action, ...] = ()
 
 
 @dataclass
@@ -251,6 +258,7 @@ class _Builder:
         self.rules = rules
         self.pace = pace
         self.rng = random.Random(seed * 7919 + 17)  # the staging's own stream: the deals stay as table.sim makes them
+        self.front_rng = random.Random(seed * 104729 + 3)  # up-cards turned in front of the dealer (their own stream)
         self.layout = layout
         self.mat = mat
         self.sprites: list[Sprite] = []
@@ -309,9 +317,13 @@ class _Builder:
 
     # --- staging
 
-    def deal(self, d: SimDeal, number: int) -> None:
-        dealer_edge = self.seat_edge(d.dealer)
-        sleeve = _SLEEVES[d.dealer]
+    def deal(self, d: SimDeal, number: int, turner: int | None = None, in_front: bool = False) -> None:
+        """Stage one deal. ``turner``: the seat that deals and turns the up-card (default the dealer; another
+        seat steals the deal). ``in_front``: the up-card is turned face up in front of the turner, held a
+        moment, then carried to the kitty (else turned on the kitty, as usual)."""
+        turner = d.dealer if turner is None else turner
+        dealer_edge = self.seat_edge(turner)
+        sleeve = _SLEEVES[turner]
         kitty_at = self.zone_spot(KITTY, 0.4)
         start = self.edge_point(dealer_edge, self.along_of(dealer_edge, kitty_at), out=40.0)
         # The kitty lies long side along the mat's short side whoever deals: across, it would reach the
@@ -326,8 +338,10 @@ class _Builder:
                 Key(f1, kitty_at[0] + jx, kitty_at[1] + jy, a0 + 0.05 * (k - 1), False),
             ]
             kitty.append(self.sprite(None, keys, FOREVER))
-        self.arm(dealer_edge, [(f0 - 1, *start), (f1, *kitty_at), (f1 + 3, *kitty_at), (f1 + 6, *start)], sleeve)
         ups = [x for x in d.inputs if isinstance(x, UpCard)]
+        in_front = in_front and len(ups) == 1
+        if not in_front:
+            self.arm(dealer_edge, [(f0 - 1, *start), (f1, *kitty_at), (f1 + 3, *kitty_at), (f1 + 6, *start)], sleeve)
         up_sprites: list[Sprite] = []
         flip = f1 + 4
         for i, up in enumerate(ups):
@@ -337,6 +351,8 @@ class _Builder:
                 Key(f1, kitty_at[0], kitty_at[1], a, False),
                 Key(flip, kitty_at[0], kitty_at[1], a, True),
             ]
+            if in_front:
+                keys, flip = self.turned_in_front(turner, start, kitty_at, a, f0, f1, sleeve)
             s = self.sprite(up.card, keys, FOREVER)
             up_sprites.append(s)
             self.rests.append(CardRest(flip, up.card, KITTY, None, number, "up_card"))
@@ -356,6 +372,7 @@ class _Builder:
         passes_round1 = 0
         took_up = any(isinstance(x, Discard) for x in d.inputs)  # the dealer took the up-card (and discarded)
         trick_i, play_i = 0, 0
+        made = False  # trump made (a bid before it, or the blind lone, takes the up-card)
         trick_sprites: list[Sprite] = []
         pending_gather = False
         for inp in d.inputs:
@@ -364,6 +381,8 @@ class _Builder:
             if pending_gather and isinstance(inp, Play):
                 self.gather(trick_sprites, d.tricks[trick_i - 1].winner if trick_i > 0 else d.dealer)
                 trick_sprites, pending_gather = [], False
+            if isinstance(inp, NameTrump):
+                made = True
             if isinstance(inp, Pass):
                 self.press(inp)
                 passes_round1 += 1
@@ -375,7 +394,14 @@ class _Builder:
                     here = (p.x, p.y)
                     self.arm(dealer_edge, [(self.f - 3, *start), (self.f, *here), (self.f + 3, *start)], sleeve)
                     self.f += 4
-            elif isinstance(inp, OrderUp):
+            elif (
+                isinstance(inp, OrderUp)
+                or (isinstance(inp, NameTrump) and d.round_made == 0)
+                or (isinstance(inp, GoAlone) and not made)
+            ):
+                # Ordered up, a turned-up Benny named blind, or a blind lone on a turned-up jack: the
+                # dealer's card.
+                made = True
                 self.press(inp)
                 if up_sprite is not None and took_up:
                     # The dealer takes the up-card into the hand.
@@ -412,6 +438,50 @@ class _Builder:
             s.end = f0 + 2 + self.pace.slide
         self.arm(dealer_edge, [(f0 - 1, *start), (f0 + 2, *kitty_at), (f0 + 2 + self.pace.slide, *start)], sleeve)
         self.f = f0 + self.pace.slide + 6
+
+    def turned_in_front(
+        self, turner: int, start: Point, kitty_at: Point, angle: float, f0: int, f1: int, sleeve: tuple[int, int, int]
+    ) -> tuple[list[Key], int]:
+        """The up-card turned face up in the turner's own zone, held there two frames, then carried to the
+        kitty face up by its near end (a slow push: the camera follows it). Its keys and the frame it rests.
+
+        Draws from its own random stream, so the rest of the staging stays as it is without this."""
+        rng = self.front_rng
+        rect = self.layout.zone_rects()[Zone.of_seat(turner)]
+        w, h = self.mat.width_mm, self.mat.height_mm
+
+        def span(p: Point) -> float:
+            return math.hypot((kitty_at[0] - p[0]) / w, (kitty_at[1] - p[1]) / h)
+
+        # Turned in the middle of the player's zone, on the side away from the kitty (the seats beside the
+        # kitty's corner turn it where they sit, not on the kitty's doorstep).
+        spots = [
+            self.mm(rect.x1 + (rect.x2 - rect.x1) * rng.uniform(0.35, 0.65),
+                    rect.y1 + (rect.y2 - rect.y1) * rng.uniform(0.35, 0.65))
+            for _ in range(3)
+        ]  # fmt: skip
+        spot = max(spots, key=span)
+        # Carried at an even pace, a key a frame: each step long enough that the card is never at rest on the
+        # way (TrackerConfig.rest_distance, 0.08 of the mat) and short enough to follow (move_distance, 0.25).
+        steps = max(1, int(span(spot) // 0.1))
+        up, rest = f1 + 1, f1 + 2 + steps
+        keys = [
+            Key(f0, start[0], start[1], angle, False),
+            Key(f1, spot[0], spot[1], angle, False),
+            Key(up, spot[0], spot[1], angle, True),
+            Key(up + 1, spot[0], spot[1], angle, True),
+        ]
+        for k in range(1, steps + 1):
+            q = k / steps
+            x, y = spot[0] + (kitty_at[0] - spot[0]) * q, spot[1] + (kitty_at[1] - spot[1]) * q
+            keys.append(Key(up + 1 + k, x, y, angle, True))
+        edge = self.seat_edge(turner)
+        # The turner's hand: the kitty down (its cards slide with it), back to the card, then pushing it by
+        # its near end to the kitty and away.
+        near, near_kitty = self.near_end(edge, spot), self.near_end(edge, kitty_at)
+        path = [(f0 - 1, *start), (f1, *near), (up + 1, *near), (rest, *near_kitty), (rest + 4, *start)]
+        self.arm(edge, path, sleeve)
+        return keys, rest
 
     def play(self, inp: Play, number: int) -> Sprite:
         edge = self.seat_edge(inp.seat)
@@ -478,6 +548,69 @@ class _Builder:
 _ODDS = BiddingOdds(discard_seen=0.0)
 
 
+def odds_for(rules: Rules) -> BiddingOdds:
+    """How the scripted players bid under ``rules``: every declaration the rules allow comes up often.
+
+    A 24-hand run sees several of each: a defender alone (where allowed: a quarter of the deals or so),
+    no trump (a third of the suits named in round 2, where played), the blind lone (half the turned-up
+    jacks a dealer may go alone on), the Benny turned up (one deal in six with the Benny in the deck,
+    against one in 25 from the shuffle alone), stick the dealer (round 2 reaches the dealer more often
+    with fewer names) and super-euchre (makers taking no trick: more orders on weak hands). North
+    American rules keep the plain odds, as the earlier figures were measured with.
+    """
+    plain = rules.defender_may_go_alone is DefenderAlone.NEVER and not (
+        rules.has_benny or rules.no_trump or rules.blind_lone or rules.stick_the_dealer or rules.super_euchre
+    )
+    if plain:
+        return _ODDS
+    return replace(
+        _ODDS,
+        order_up=0.3,
+        name_trump=0.3 if rules.stick_the_dealer else 0.35,
+        no_trump=0.35,
+        defender_alone=0.15,
+        late_alone=0.08,
+        blind_lone=0.5,
+        benny_up=1 / 6,
+    )
+
+
+def with_panel_presses(
+    rules: Rules, first_dealer: int, timeline: Sequence[Input], buttons: Sequence[ButtonPress]
+) -> list[ButtonPress]:
+    """``buttons`` with the panel presses that make each (:class:`ButtonPress`), the game followed through.
+
+    ``timeline`` is every input of the table in order (the camera's and the buttons'); ``buttons`` are the
+    button inputs among them, in the same order. A press the panel cannot make raises ``ValueError``.
+    """
+    from companion.session import panel_presses
+
+    match = Match(rules, first_dealer)
+    out: list[ButtonPress] = []
+    pending = iter(buttons)
+    nxt = next(pending, None)
+    for inp in timeline:
+        if nxt is not None and inp is nxt.action:
+            out.append(replace(nxt, panel=tuple(_presses(match, inp, panel_presses))))
+            nxt = next(pending, None)
+        match.apply(inp)
+    if nxt is not None:
+        raise ValueError(f"a button press not in the table's inputs: {nxt}")
+    return out
+
+
+def _presses(match: Match, inp: Input, panel_presses: Callable[[Match, Input], list[Action]]) -> list[Action]:
+    if isinstance(inp, Discard) and inp.card is None:
+        return []  # the unseen discard: the app infers it when the first card is led
+    if isinstance(inp, DismissRenege):
+        return [Action(ButtonAction.DISMISS_RENEGE)]
+    if isinstance(inp, AcceptPenalty):
+        return [Action(ButtonAction.ACCEPT_PENALTY)]
+    if isinstance(inp, NewGame):
+        return [Action(ButtonAction.NEW_GAME)]
+    return panel_presses(match, inp)
+
+
 def build_script(
     seed: int,
     hands: int | None = None,
@@ -485,11 +618,19 @@ def build_script(
     rules: Rules | None = None,
     layout: TableLayout | None = None,
     pace: Pace | None = None,
+    odds: BiddingOdds | None = None,
+    turned_in_front: float = 0.0,
+    stolen: Mapping[int, int] | None = None,
 ) -> TableScript:
     """The table's timeline: ``hands`` deals that are played out (thrown-in deals come on top), or one game.
 
     ``hands=None`` plays one whole game to its end. Over several games a
     ``NewGame`` button starts the next one (the deal passes on as usual).
+    ``odds`` (default :func:`odds_for` the rules) are how the scripted players bid and declare.
+    ``turned_in_front``: the share of deals whose dealer turns the up-card face up in front of them and
+    carries it to the kitty (its own random stream: 0, the default, stages every deal as before).
+    ``stolen``: deal number -> the seat that deals it instead of the dealer (the deal stolen; its up-card
+    turned in front of that seat, so the camera can tell). The deals and bids stay the script's.
     """
     rules = rules if rules is not None else Rules()
     layout = layout if layout is not None else TableLayout()
@@ -499,7 +640,10 @@ def build_script(
         raise ValueError(f"renege_rate must be between 0 and 1: {renege_rate}")
     rng = random.Random(seed)
     pace = pace if pace is not None else Pace()
+    odds = odds if odds is not None else odds_for(rules)
     b = _Builder(rules, seed, layout, MAT, pace)
+    timeline: list[Input] = []  # every input in the table's order, for the panel presses
+    front_rng = random.Random(seed * 15485863 + 11)  # which deals' up-cards are turned in front of the dealer
     deals: list[SimDeal] = []
     deal_games: list[int] = []
     game = 0
@@ -508,10 +652,14 @@ def build_script(
     played = 0
     played_out = 0
     while True:
-        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate, odds=_ODDS)
+        d = simulate_deal(rules, rng, dealer, number=len(deals), renege_rate=renege_rate, odds=odds)
         deals.append(d)
+        timeline.extend(d.inputs)
         deal_games.append(game)
-        b.deal(d, len(deals) - 1)
+        number = len(deals) - 1
+        thief = (stolen or {}).get(number)
+        front = thief is not None or (turned_in_front > 0 and front_rng.random() < turned_in_front)
+        b.deal(d, number, thief, front)
         score = (score[0] + d.points[0], score[1] + d.points[1])
         if d.reason != "renege_replay":
             played += 1
@@ -525,8 +673,10 @@ def build_script(
             break
         if over:
             b.press(NewGame(dealer, (0, 0)), gap=6)
+            timeline.append(b.buttons[-1].action)
             game += 1
             score, played = (0, 0), 0
+    buttons = with_panel_presses(rules, deals[0].dealer, timeline, b.buttons)
     return TableScript(
         rules=rules,
         seed=seed,
@@ -535,7 +685,7 @@ def build_script(
         deal_games=deal_games,
         sprites=b.sprites,
         arms=b.arms,
-        buttons=b.buttons,
+        buttons=buttons,
         rests=b.rests,
         frames=b.f + 4,
         final_score=score,
@@ -977,7 +1127,9 @@ class TablePipeline:
     the input that reported it. An uncertain reading goes in with its
     confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
     the card instead of alarming. Lifted cards and gathered tricks need no
-    input.
+    input. The seat the tracker saw turn the up-card goes with it (a deal out
+    of turn). A bid made while the engine still waits for the up-card waits for
+    it, as the app's session holds such presses (``HOLD_FRAMES`` at most).
     """
 
     def __init__(
@@ -998,6 +1150,10 @@ class TablePipeline:
         self.announcements: list[tuple[int, Announcement]] = []
         self.landings: list[Landing] = []
         self._reported: dict[tuple[Zone, Card], int] = {}  # (zone, card) -> index of the input that reported it
+        self._held: list[tuple[int, Input]] = []  # bids made before the up-card was seen: (frame, bid)
+        from companion.session import HOLD_FRAMES
+
+        self._hold_frames = HOLD_FRAMES
 
     def step(self, frame: int, image: Image, buttons: Sequence[Input] = ()) -> list[Announcement]:
         t0 = time.perf_counter()
@@ -1020,6 +1176,9 @@ class TablePipeline:
                 out.extend(self._observe(obs))
         t4 = time.perf_counter()
         for inp in buttons:
+            if isinstance(inp, _BIDS) and self.match.expected.expected is Expect.UP_CARD:
+                self._held.append((frame, inp))
+                continue
             out.extend(self._apply(inp, frame))
         self.timings.engine += time.perf_counter() - t4
         self.timings.frames += 1
@@ -1034,12 +1193,17 @@ class TablePipeline:
         t0 = time.perf_counter()
         try:
             if isinstance(obs, UpCardShown):
-                up = self.match.up_card_seen(obs.card, _confidence(obs.confidence, obs.uncertain))
+                up = self.match.up_card_seen(obs.card, _confidence(obs.confidence, obs.uncertain), obs.turned_by)
                 if up is None:
                     return []  # the up-card seen again or turned down (or a card that cannot be the next one)
                 self._reported[(KITTY, obs.card)] = len(self.match)
                 self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
-                return self._apply(up, obs.frame)
+                out = self._apply(up, obs.frame)
+                held, self._held = self._held, []
+                for at, bid in held:
+                    if obs.frame - at <= self._hold_frames:
+                        out.extend(self._apply(bid, obs.frame))
+                return out
             if isinstance(obs, CardLanded):
                 if obs.zone.kind is ZoneKind.KITTY:
                     return []
@@ -1061,6 +1225,9 @@ class TablePipeline:
             return []  # CardLifted, ZoneCleared: nothing for the engine
         finally:
             self.timings.engine += time.perf_counter() - t0
+
+
+_BIDS = (Pass, OrderUp, NameTrump, GoAlone)
 
 
 def _confidence(confidence: float, uncertain: bool) -> float:
@@ -1511,32 +1678,9 @@ def rules_from_truth(value: object) -> Rules:
     raise RulesError(f"rules: expected a preset name or a mapping of switches, not {value!r}")
 
 
-def panel_actions(action: Input) -> list[dict[str, Any]]:
-    """The button presses (``companion.buttons_script`` format, without the frame) that make ``action``.
-
-    The app gives each press to the seat whose turn it is; an unseen discard
-    needs no press (the app infers it when the first card is led).
-    """
-    alone = [{"action": "alone"}]
-    if isinstance(action, Pass):
-        return [{"action": "pass"}]
-    if isinstance(action, OrderUp):
-        return [*(alone if action.alone else []), {"action": "call"}]
-    if isinstance(action, NameTrump):
-        if action.suit is None:
-            raise ValueError("no trump has no button in the panel's script format")
-        return [*(alone if action.alone else []), {"action": "suit", "suit": action.suit.value}]
-    if isinstance(action, GoAlone):
-        return alone
-    if isinstance(action, Discard) and action.card is None:
-        return []
-    if isinstance(action, DismissRenege):
-        return [{"action": "dismiss_renege"}]
-    if isinstance(action, AcceptPenalty):
-        return [{"action": "accept_penalty"}]
-    if isinstance(action, NewGame):
-        return [{"action": "new_game"}]
-    raise ValueError(f"no button press makes {action!r}")
+def press_json(action: Action) -> dict[str, Any]:
+    """One panel press in the ``companion.buttons_script`` format, without the frame."""
+    return {"action": action.kind.value, **({"suit": action.suit.value} if action.suit is not None else {})}
 
 
 def buttons_jsonl(script: TableScript) -> str:
@@ -1545,7 +1689,7 @@ def buttons_jsonl(script: TableScript) -> str:
 
     lines: list[str] = []
     for b in script.buttons:
-        lines.extend(json.dumps({"frame": b.frame, **press}) for press in panel_actions(b.action))
+        lines.extend(json.dumps({"frame": b.frame, **press_json(press)}) for press in b.panel)
     return "".join(line + "\n" for line in lines)
 
 

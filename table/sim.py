@@ -21,7 +21,11 @@ simply the next card). Scoring here is written independently of
 ``table.deal`` so the two check each other. Everything is a pure function of
 the seed and the options.
 
-Not simulated (never generated): blind lones, farmer's hand, call for best,
+Blind lones (``BiddingOdds.blind_lone``) and a turned-up Benny more often than
+the shuffle gives it (``BiddingOdds.benny_up``) only where asked for; both are
+off by default, so a seed deals as it always did.
+
+Not simulated (never generated): farmer's hand, call for best,
 nines and tens, low-confidence readings and table irregularities other than
 reneges.
 """
@@ -33,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from table.cards import Card, Suit, deck
+from table.cards import Card, Rank, Suit, deck
 from table.inputs import (
     AcceptPenalty,
     Discard,
@@ -79,6 +83,8 @@ class BiddingOdds:
     defender_alone: float = 0.15  # each defender allowed to, in turn
     discard_seen: float = 0.5  # the camera saw the dealer's discard
     accept_penalty: float = 0.0  # a proven renege: the table accepts the penalty (else plays on)
+    blind_lone: float = 0.0  # under ``blind_lone``: a dealer who turned up a jack goes alone before any bid
+    benny_up: float = 0.0  # a deck with the Benny: the chance it is the card turned up (else as shuffled)
 
 
 @dataclass(frozen=True)
@@ -210,7 +216,7 @@ class _Hand:
 
     __slots__ = (
         "rules", "tables", "dealer", "hands", "inputs", "calls", "trump", "trump_made", "maker", "round_made",
-        "alone", "passed", "took_up", "discard", "discard_seen",
+        "alone", "passed", "took_up", "discard", "discard_seen", "blind",
     )  # fmt: skip
 
     def __init__(self, rules: Rules, tables: _Deck, dealer: int, hands: list[list[int]]) -> None:
@@ -229,6 +235,7 @@ class _Hand:
         self.took_up = False
         self.discard: int | None = None
         self.discard_seen = False
+        self.blind = False  # a blind lone
 
 
 def first_leader(rules: Rules, dealer: int, alone: list[int], maker: int | None) -> int:
@@ -250,11 +257,16 @@ def first_leader(rules: Rules, dealer: int, alone: list[int], maker: int | None)
 
 
 def score_hand(
-    rules: Rules, makers: int, made: int, maker_alone: bool, defender_alone: bool
+    rules: Rules, makers: int, made: int, maker_alone: bool, defender_alone: bool, blind: bool = False
 ) -> tuple[tuple[int, int], str]:
-    """Points for (team 0, team 1) and the reason, for a hand played out in which the makers took ``made`` tricks."""
+    """Points for (team 0, team 1) and the reason, for a hand played out in which the makers took ``made`` tricks.
+
+    ``blind``: a blind lone (RULES.md, Robson rules): 5 if made, 1 to the defenders if euchred.
+    """
     if made >= 3:
-        if made == 5:
+        if blind:
+            pts, reason = 5, "blind_lone"
+        elif made == 5:
             pts, reason = (rules.loner_march_points, "lone_march") if maker_alone else (2, "march")
         else:
             pts, reason = 1, "made"
@@ -264,11 +276,13 @@ def score_hand(
         if defender_alone:
             four = rules.lone_defender_scoring is LoneDefenderScoring.FOUR_FOR_THREE_PLUS or made == 0
             pts, reason = (4 if four else 2), "lone_defender"
+        elif blind:
+            pts, reason = 1, "blind_lone_euchre"
         elif maker_alone:
             pts, reason = rules.loner_euchred_points, "lone_euchre"
         else:
             pts, reason = 2, "euchre"
-        if rules.super_euchre and made == 0 and pts < 4:
+        if rules.super_euchre and made == 0 and not blind and pts < 4:
             pts, reason = 4, "super_euchre"
     return ((pts, 0) if team == 0 else (0, pts)), reason
 
@@ -360,6 +374,16 @@ def _bid(h: _Hand, rng: random.Random, odds: BiddingOdds, up: Card, bidder: Bidd
         return
     up_suit = up.suit
     assert up_suit is not None
+    if rules.blind_lone and up.rank is Rank.JACK and odds.blind_lone > 0 and rnd() < odds.blind_lone:
+        # The blind lone: the dealer goes alone on the turned-up jack before anyone bids (the engine's
+        # GoAlone in round 1; its call is the dealer's lone order-up).
+        h.calls.append(_ORDER_UP[dealer][True])
+        h.inputs.append(GoAlone(dealer))
+        h.trump, h.trump_made, h.maker, h.round_made = up_suit, True, dealer, 1
+        h.alone.append(dealer)
+        h.blind = True
+        h.took_up = True
+        return
     for i in range(1, 5):
         seat = (dealer + i) % 4
         may_order = True
@@ -482,6 +506,10 @@ def simulate_deal(
     for i in range(len(order) - 1, 0, -1):  # Fisher-Yates on random(): several times faster than shuffle()
         j = int(rnd() * (i + 1))
         order[i], order[j] = order[j], order[i]
+    if odds.benny_up > 0 and rules.has_benny and rnd() < odds.benny_up:
+        # The Benny turned up: it changes places with the 21st card (the deal stays a random one).
+        b = next(i for i, c in enumerate(order) if tables.benny[c])
+        order[b], order[20] = order[20], order[b]
     hands = [order[((s - dealer - 1) % 4) * 5 : ((s - dealer - 1) % 4) * 5 + 5] for s in range(4)]
     card_of = cards.__getitem__
     dealt = tuple([tuple(map(card_of, hand)) for hand in hands])
@@ -608,7 +636,7 @@ def _play(
                 maker_alone = True
             else:
                 defender_alone = True
-        points, reason = score_hand(rules, makers, won[makers], maker_alone, defender_alone)
+        points, reason = score_hand(rules, makers, won[makers], maker_alone, defender_alone, h.blind)
     else:
         points = penalty
     return SimDeal(

@@ -56,3 +56,25 @@ def test_the_configured_mat_sheet_is_the_one_looked_for(tmp_path: Path) -> None:
             assert app.p.markers is not None and app.p.markers.layout == marker_layout(sheet)
         finally:
             app.p.session.close()
+
+
+def test_run_on_the_simulated_table_plays_british_rules_deal_after_deal(tmp_path: Path) -> None:
+    """``run --source sim:3`` with a British config: every deal is played and scored as the script has it, the
+    Benny named blind (its press may come before the camera has read the Benny: it waits for it), the scripted
+    players' declarations made on the panel's presses."""
+    config_file = tmp_path / "british.toml"
+    config_file.write_text('[rules]\npreset = "british"\n', encoding="utf-8")
+    request = RunRequest(source="sim:3", headless=True, out_dir=tmp_path / "out", buttons_file=None, fresh=True)
+    app = build_app(load_config(config_file), request)
+    source = app.p.source
+    assert isinstance(source, st.SimTableSource) and source.renderer is not None
+    app.p.detector = st.OracleDetector(source.renderer)
+    app.run_headless(lambda: 0.0)
+
+    script = source.buttons_script
+    assert any(d.up_card.is_benny for d in script.deals)  # this seed turns up the Benny
+    match = app.p.session.match
+    assert len([d for d in match.deals if d.finished]) == len(script.deals) == 3
+    assert [d.points for d in match.deals] == [d.points for d in script.deals]
+    assert [d.alone_seats for d in match.deals] == [d.alone_seats for d in script.deals]
+    assert app.p.buttons is not None and app.p.buttons.remaining == 0

@@ -12,10 +12,14 @@ import pytest
 
 from companion.buttons_script import parse_buttons
 from companion.cli import main
+from companion.session import panel_presses
+from display.actions import Action, ButtonAction
 from lab import simtable as st
 from table.announcements import HandScored, Irregularity, IrregularityKind, RenegeEvidence, RenegeProven, ThrownIn
 from table.cards import Card, Suit
 from table.inputs import Discard, DismissRenege, NameTrump, NewGame, OrderUp, Pass, Play, UpCard
+from table.match import Match
+from table.rules import Rules
 from vision.detection import CardDetection
 from vision.mat import marker_layout
 from vision.observations import KITTY, Zone
@@ -107,24 +111,24 @@ def test_ground_truth_json_and_buttons_file(script: st.TableScript, tmp_path: Pa
     # whose turn it is, so replaying the presses through the engine's turn order gives back the script's bids.
     presses = parse_buttons(st.buttons_jsonl(script), "buttons.jsonl")
     assert [p.frame for p in presses] == sorted(p.frame for p in presses)
+    assert [(p.frame, p.action) for p in presses] == [(b.frame, a) for b in script.buttons for a in b.panel]
     wanted = [b for b in script.buttons if not (isinstance(b.action, Discard) and b.action.card is None)]
-    assert len(presses) >= len(wanted)
-    kinds = [str(p.action) for p in presses]
-    expect: list[str] = []
-    for b in wanted:
-        for press in st.panel_actions(b.action):
-            expect.append(press["action"] + (":" + press["suit"] if "suit" in press else ""))
-    assert kinds == expect
+    assert all(b.panel for b in wanted)  # every button input but the unseen discard takes a press
 
 
-def test_panel_actions_cover_every_button_input() -> None:
-    assert st.panel_actions(Pass(1)) == [{"action": "pass"}]
-    assert st.panel_actions(OrderUp(2, alone=True)) == [{"action": "alone"}, {"action": "call"}]
-    assert st.panel_actions(NameTrump(0, Suit.HEARTS)) == [{"action": "suit", "suit": "h"}]
-    assert st.panel_actions(Discard(3, None)) == []
-    assert st.panel_actions(DismissRenege()) == [{"action": "dismiss_renege"}]
+def test_panel_presses_of_plain_button_inputs() -> None:
+    match = Match(Rules(), 0)
+    match.apply(UpCard(Card.parse("9h")))
+    assert st._presses(match, Pass(1), panel_presses) == [Action(ButtonAction.PASS)]
+    assert st._presses(match, OrderUp(1, alone=True), panel_presses) == [
+        Action(ButtonAction.ALONE), Action(ButtonAction.CALL)
+    ]  # fmt: skip
+    assert st._presses(match, Discard(3, None), panel_presses) == []
+    assert st._presses(match, DismissRenege(), panel_presses) == [Action(ButtonAction.DISMISS_RENEGE)]
+    assert st._presses(match, NewGame(0), panel_presses) == [Action(ButtonAction.NEW_GAME)]
     with pytest.raises(ValueError):
-        st.panel_actions(Play(0, Card.parse("Jd")))
+        st._presses(match, Play(0, Card.parse("Jd")), panel_presses)
+    assert st.press_json(Action(ButtonAction.SUIT, Suit.HEARTS)) == {"action": "suit", "suit": "h"}
 
 
 @pytest.mark.parametrize("seed", [SEED, 8, 9])

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from display.actions import Action, ButtonAction
 from lab import simtable as st
 from table.announcements import HandScored
 from table.cards import BENNY, Card, Rank, deck
@@ -144,7 +145,7 @@ def test_a_benny_up_card_is_drawn_as_the_joker_and_the_dealer_names_trump_blind(
     presses = [b.action for b in script.buttons]
     named = presses[0]
     assert isinstance(named, NameTrump) and named.seat == deal.dealer and named.suit is not None
-    assert st.panel_actions(named)[-1] == {"action": "suit", "suit": named.suit.value}
+    assert script.buttons[0].panel[-1] == Action(ButtonAction.SUIT, named.suit)  # the dealer's suit button
     rest = next(r for r in script.rests if r.kind == "up_card" and r.deal == 0)
     assert rest.card == BENNY and rest.zone == KITTY
     faces, back, _ = st.load_deck("procedural", None, 25)
