@@ -57,6 +57,8 @@ def register(subparsers: Any) -> None:
     simulate.add_argument("--broker", choices=("auto", "mosquitto", "amqtt"), default="auto",
                           help="the local broker: Mosquitto where installed (auto), or amqtt")
     simulate.add_argument("--out", type=Path, default=None, help="keep the tables' EGN files and the store here")
+    simulate.add_argument("--screenshot", type=Path, default=None,
+                          help="then serve the board, load it in the system's Chromium and save a PNG of it here")
     simulate.set_defaults(func=run_simulate)
 
 

@@ -28,21 +28,23 @@ from companion.league_publish import LeagueEvent, LeaguePublisher, PublisherSett
 from companion.summary import summary_line
 from league.broker import LocalBroker, mosquitto_path
 from league.listener import BoardListener
-from league.records import fold
+from league.records import Standings, fold
 from league.rotation import make_rotation
 from league.store import LeagueStore
 from table.egn import dumps_egn, export_egn, load_egn, replay_egn
 from table.match import Match
 from table.rules import Rules
-from table.sim import simulate_game
+from table.sim import BiddingOdds, simulate_game
 
 DEAL_PAUSE_S = 0.02  # between deals at a table: spreads the night over a few seconds, so a restart lands mid-night
 DRAIN_TIMEOUT_S = 90.0
+RENEGE_RATE = 0.02  # a few reneges a night, half of them penalised, so the records have some
+ODDS = BiddingOdds(accept_penalty=0.5)
 
 
 def played_deals(rules: Rules, seed: int, first_dealer: int = 0) -> Iterator[Match]:
     """A seeded game fed to the engine input by input; yields the match after each deal is over."""
-    game = simulate_game(rules, seed, first_dealer=first_dealer)
+    game = simulate_game(rules, seed, first_dealer=first_dealer, renege_rate=RENEGE_RATE, odds=ODDS)
     match = Match(rules, first_dealer)
     for deal in game.deals:
         for inp in deal.inputs:
@@ -91,15 +93,20 @@ def play_table(
     return result
 
 
-def expected_events(results: list[TableResult], seed: int) -> list[LeagueEvent]:
-    """The events each table's EGN files imply, replayed through the rules engine."""
+def expected_events(folder: Path, seed: int) -> list[LeagueEvent]:
+    """The events the tables' EGN files in ``folder`` imply, replayed through the rules engine."""
     out: list[LeagueEvent] = []
-    for r in results:
-        for round_number, path in enumerate(r.egn_files, start=1):
-            replay = replay_egn(load_egn(path))
-            seats = [str(p) for p in replay.game.players]
-            out.extend(match_events(r.table, game_name(int(r.table), round_number, seed), seats, replay.match))
+    for path in sorted(folder.glob("table-*-game-*.egn")):
+        _, table, _, round_number = path.stem.split("-")
+        replay = replay_egn(load_egn(path))
+        seats = [str(p) for p in replay.game.players]
+        out.extend(match_events(table, game_name(int(table), int(round_number), seed), seats, replay.match))
     return out
+
+
+def egn_standings(folder: Path, seed: int) -> Standings:
+    """The night's standings as the tables' EGN files tell them."""
+    return fold(e.body for e in expected_events(folder, seed))
 
 
 @dataclass
@@ -137,7 +144,8 @@ def simulate_night(
     broker = LocalBroker(kind)  # type: ignore[arg-type]
     broker.start()
     store = LeagueStore(folder / "league.sqlite")
-    store.set_players(players)
+    # the rotation's own order: the board makes the same rotation from it
+    store.new_night(f"League night (simulated: {tables} tables, seed {seed})", rotation.players)
     listener = BoardListener(store, parse_broker_url(broker.url), client_id=f"euchre-league-board-sim-{seed}")
     publishers: list[LeaguePublisher] = []
     try:
@@ -177,7 +185,7 @@ def simulate_night(
             raise UserError("; ".join(errors))
         for p in publishers:
             p.drained(DRAIN_TIMEOUT_S)
-        expected = expected_events(results, seed)
+        expected = expected_events(folder, seed)
         expected_ids = {e.id for e in expected}
         end = time.monotonic() + 15
         while time.monotonic() < end and not expected_ids <= {e["id"] for e in store.events()}:
@@ -204,17 +212,37 @@ def simulate_night(
         broker.close()
 
 
+def shoot(folder: Path, seed: int, path: Path) -> None:
+    """Serve the night's board, load it in Chromium, check the standings shown and save a screenshot."""
+    from league.board import Board, serve_in_thread
+    from league.broker import free_port
+    from league.browser import Page
+
+    store = LeagueStore(folder / "league.sqlite")
+    server, thread = serve_in_thread(Board(store, admin_password=None), free_port())
+    try:
+        with Page(f"http://127.0.0.1:{server.config.port}/", height=1000) as page:
+            shown = page.standings()
+            page.screenshot(path)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()
+    same = shown == egn_standings(folder, seed).as_dict()
+    print(f"screenshot: {path} (the standings on the page {'match' if same else 'DO NOT match'} the EGNs)")
+
+
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.tables <= 8:
         raise UserError(f"--tables must be 1-8, not {args.tables}")
     if not 1 <= args.games <= 15:
         raise UserError(f"--games must be 1-15, not {args.games}")
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        result = simulate_night(args.tables, args.seed, args.games, args.restart_broker, args.out, args.broker)
-    else:
-        with tempfile.TemporaryDirectory(prefix="euchre-league-") as tmp:
-            result = simulate_night(args.tables, args.seed, args.games, args.restart_broker, Path(tmp), args.broker)
+    with tempfile.TemporaryDirectory(prefix="euchre-league-") as tmp:
+        folder = args.out if args.out is not None else Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        result = simulate_night(args.tables, args.seed, args.games, args.restart_broker, folder, args.broker)
+        if args.screenshot is not None:
+            shoot(folder, args.seed, args.screenshot)
     if result.restarts:
         print(f"the broker was killed and restarted {result.restarts} time(s) mid-night")
     print(result.line())
