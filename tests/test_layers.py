@@ -1,9 +1,9 @@
 """The packages only look down, and no modules import each other in a circle.
 
 Layers, lowest first: ``table`` (the game, standard library only) < ``vision`` (frames to table events) <
-``display`` (scoreboard, panel, speech) < ``companion`` (the command line and the main loop) < ``lab``
-(what makes and judges the models; never imported by the runtime, which finds its commands through entry
-points). Every ``import`` counts, wherever it stands in a module (inside functions and ``TYPE_CHECKING``
+``display`` (scoreboard, panel, speech) < ``companion`` (the command line and the main loop) < ``league``
+(the league board and its simulation; found through an entry point, like the lab) < ``lab`` (what makes
+and judges the models; never imported by the runtime, which finds its commands through entry points). Every ``import`` counts, wherever it stands in a module (inside functions and ``TYPE_CHECKING``
 blocks too): a lazy import is still a dependency.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["table", "vision", "display", "companion", "lab"]
+LAYERS = ["table", "vision", "display", "companion", "league", "lab"]
 
 
 def module_name(path: Path, root: Path) -> str:
