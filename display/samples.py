@@ -256,6 +256,17 @@ def irregularity(names: Names = NAMES) -> ScoreboardView:
     )
 
 
+def deal_out_of_turn(names: Names = NAMES) -> ScoreboardView:
+    """It was West's deal, but the camera saw North turn the up-card: the banner says so, the bidding goes on
+    as West's deal (the declarations menu has the misdeal, for the right dealer to deal again)."""
+    stolen = Irregularity(
+        IrregularityKind.DEAL_OUT_OF_TURN, "the up-card was turned by seat 0; it is seat 3's deal", 0, C("Jd"),
+        dealer=3,
+    )  # fmt: skip
+    banner = Banner(BannerKind.IRREGULARITY, phrases.irregularity_text(stolen, names))
+    return replace(bidding_round_1(names), banner=banner)
+
+
 def _seat_key(seat: int) -> tuple[str, Action]:
     return SEAT_SUITS[seat].symbol, Action(ButtonAction.SUIT, SEAT_SUITS[seat])
 
@@ -369,6 +380,7 @@ SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "hand-review": hand_review,
     "game-won": game_won,
     "irregularity": irregularity,
+    "deal-out-of-turn": deal_out_of_turn,
     "benny-up": benny_up,
     "alone-question": alone_question,
     "declare-menu": declare_menu,

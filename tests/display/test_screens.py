@@ -47,6 +47,7 @@ CASES = [
     ("hand-review", (800, 480)),
     ("game-won", (800, 480)),
     ("irregularity", (800, 480)),
+    ("deal-out-of-turn", (800, 480)),
     ("benny-up", (800, 480)),
     ("alone-question", (800, 480)),
     ("declare-menu", (800, 480)),
