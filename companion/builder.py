@@ -23,6 +23,7 @@ from companion.buttons_script import ButtonScript, load_buttons
 from companion.config import Config
 from companion.detection_cache import DetectionCache
 from companion.errors import UserError
+from companion.league_publish import LeaguePublisher, publisher_from_config
 from companion.runner import (
     DISK_MARGIN_BYTES,
     App,
@@ -245,6 +246,7 @@ def build_app(config: Config, request: RunRequest) -> App:
     source: FrameSource | None = None
     try:
         actions = load_buttons(request.buttons_file) if request.buttons_file is not None else None
+        league = league_publisher(config, folder)
         if sim is not None:
             source = sim
         elif request.source.split(":", 1)[0] == "picamera":
@@ -315,11 +317,20 @@ def build_app(config: Config, request: RunRequest) -> App:
         muted=config.sound.mute,
         score_style=score_style(config),
         camera_timeout_s=CAMERA_TIMEOUT_S if _is_camera(request.source) and on_a_terminal() else None,
+        league=league,
     )
     if request.headless:
         parts.recorder = HeadlessRecorder(folder, (config.display.width, config.display.height))
     notifier.ready(f"watching {request.source}")
     return App(parts)
+
+
+def league_publisher(config: Config, folder: Path) -> LeaguePublisher | None:
+    """The league publisher ``[league]`` asks for (not started), or None; an unreadable password file is a UserError."""
+    try:
+        return publisher_from_config(config.league, folder, f"{config.source_path}: [league] password_file")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _is_camera(spec: str) -> bool:

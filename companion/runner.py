@@ -42,6 +42,7 @@ import numpy.typing as npt
 from companion.buttons_script import ButtonScript
 from companion.detection_cache import DetectionCache
 from companion.egn_writer import EgnWriter
+from companion.league_publish import LeaguePublisher, game_key, match_events
 from companion.sdnotify import Notifier
 from companion.session import TableSession
 from display import phrases
@@ -176,6 +177,7 @@ class AppParts:
     # where someone can fix it. None (under systemd): keep trying, and show "camera lost" meanwhile.
     camera_timeout_s: float | None = None
     disk_margin_bytes: int = DISK_MARGIN_BYTES
+    league: LeaguePublisher | None = None  # [league] set: each scored deal and the game's end go to the board
 
 
 class CameraNeverOpened(Exception):
@@ -221,6 +223,9 @@ class App:
         )
         if self._replaying and parts.buttons is not None:
             parts.buttons.rewind()
+        if parts.league is not None:
+            parts.league.start()
+            self._publish_league()  # the game so far: what the board already has is a harmless repeat
 
     # ---- one iteration ----
 
@@ -416,6 +421,7 @@ class App:
                 renege_tricks = (e.showed_out_trick, e.proof_trick)
             elif isinstance(a, HandScored | GameWon):
                 self._export_egn()
+                self._publish_league()
             text = speech_text(a, p.names, trump=view.trump, dealer=view.dealer)
             if text:
                 p.speaker.say(text, chime=isinstance(a, RenegeProven | GameWon))
@@ -484,6 +490,15 @@ class App:
         match = self.p.session.match
         self.egn.submit(dumps_egn(export_egn(match, players=list(self.p.names))))
 
+    def _publish_league(self) -> None:
+        """Hand the game's league events to the publisher's thread (it never waits on the network)."""
+        league = self.p.league
+        if league is None:
+            return
+        match = self.p.session.match
+        game = game_key(self.p.session.log.header.created, match.history)
+        league.submit(match_events(league.settings.table, game, self.p.names, match))
+
     # ---- whole runs ----
 
     def run_headless(self, clock: Callable[[], float], max_idle_ticks: int = 0) -> None:
@@ -525,6 +540,8 @@ class App:
         try:
             if self.egn is not None:
                 self.egn.close()
+            if self.p.league is not None:
+                self.p.league.close()  # what the board has not confirmed stays in the outbox for the next start
         finally:
             self.p.session.close()
             if self.p.detection_cache is not None:
