@@ -21,6 +21,7 @@ import base64
 import binascii
 import hmac
 import html
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -323,8 +324,6 @@ def _read_secret(path: Path | None, what: str) -> str | None:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the board until interrupted (see the module docstring)."""
-    import uvicorn
-
     from companion.league_publish import BrokerUrlError, parse_broker_url
     from league.broker import LocalBroker
     from league.listener import BoardListener
@@ -353,10 +352,19 @@ def serve(args: argparse.Namespace) -> int:
     board.listener = listener.stats
     listener.start()
     started = time.monotonic()
-    print(f"the league board: http://{args.host}:{args.port}/ (admin {'on' if admin else 'off'})", flush=True)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    server, thread = serve_in_thread(board, args.port, args.host)
     try:
-        uvicorn.run(create_app(board), host=args.host, port=args.port, log_level="warning")
+        if not server.started:
+            raise UserError(f"cannot serve the board on {args.host}:{args.port} (is the port in use?)")
+        print(f"the league board: http://{args.host}:{args.port}/ (admin {'on' if admin else 'off'})", flush=True)
+        while thread.is_alive() and not stop.wait(0.5):
+            pass
     finally:
+        server.should_exit = True
+        thread.join(10)
         listener.stop()
         events = len(store.events())
         store.close()

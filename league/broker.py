@@ -7,8 +7,10 @@ held when it died is gone, which is what the tables' outboxes are for.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -40,6 +42,15 @@ def _amqtt_script() -> str:
     if found is None:
         raise RuntimeError("no MQTT broker: install the mosquitto package, or amqtt (pip install -e '.[league]')")
     return found
+
+
+def _die_with_parent() -> None:
+    """In the broker's process before it starts: on Linux, end it when its parent dies (no orphan broker)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 class LocalBroker:
@@ -86,6 +97,7 @@ class LocalBroker:
         self._proc = subprocess.Popen(
             self._command(), stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=_die_with_parent,
         )
         log_file.close()
         self.starts += 1
