@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -56,9 +57,11 @@ def _die_with_parent() -> None:
 class LocalBroker:
     """A broker process on ``127.0.0.1:port``; ``kind`` None picks Mosquitto where it is installed."""
 
-    def __init__(self, kind: Kind | None = None, port: int | None = None) -> None:
+    def __init__(self, kind: Kind | None = None, port: int | None = None, mosquitto_conf: str = "") -> None:
         self.kind: Kind = kind or ("mosquitto" if mosquitto_path() else "amqtt")
         self.port = port or free_port()
+        # Mosquitto only: settings in place of anonymous access (accounts, an ACL), for the deployment's tests
+        self.mosquitto_conf = mosquitto_conf
         self._dir = tempfile.TemporaryDirectory(prefix="euchre-broker-")
         self._proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -71,9 +74,12 @@ class LocalBroker:
         folder = Path(self._dir.name)
         if self.kind == "mosquitto":
             conf = folder / "mosquitto.conf"
+            access = self.mosquitto_conf or "allow_anonymous true\n"
+            # Started as root, Mosquitto would become the user "mosquitto", who cannot read this folder.
+            user = pwd.getpwuid(os.geteuid()).pw_name
             conf.write_text(
-                f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                "max_queued_messages 100000\n",
+                f"listener {self.port} 127.0.0.1\nuser {user}\npersistence false\nmax_queued_messages 100000\n"
+                f"{access}",
                 encoding="utf-8",
             )
             exe = mosquitto_path()
