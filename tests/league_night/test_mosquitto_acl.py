@@ -80,3 +80,61 @@ def test_a_table_publishes_its_own_topic_only_and_a_wrong_password_is_refused(
         stranger.close()
         board.stop()
         store.close()
+
+
+OPENSSL = shutil.which("openssl")
+
+
+def _certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A league CA and the broker's certificate for 127.0.0.1, signed by it."""
+    assert OPENSSL is not None
+    ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "league.key", "league.csr", "league.crt"))
+    ext = folder / "san.cnf"
+    ext.write_text("subjectAltName=IP:127.0.0.1\n", encoding="utf-8")
+    for args in (
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca, "-days", "2",
+         "-subj", "/CN=League CA"],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+        ["x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-out", crt, "-days", "2",
+         "-extfile", ext],
+    ):
+        subprocess.run([OPENSSL, *map(str, args)], check=True, capture_output=True)
+    return ca, crt, key
+
+
+@pytest.mark.skipif(OPENSSL is None, reason="openssl is not installed")
+def test_the_documented_broker_config_serves_tables_over_tls(tmp_path: Path) -> None:
+    ca, crt, key = _certificates(tmp_path)
+    passwd = tmp_path / "passwd"
+    passwd.touch()
+    for user, password in ACCOUNTS.items():
+        assert PASSWD is not None
+        subprocess.run([PASSWD, "-b", str(passwd), user, password], check=True, capture_output=True)
+    places = {
+        "/etc/mosquitto/certs/league.crt": crt, "/etc/mosquitto/certs/league.key": key,
+        "/etc/mosquitto/euchre-league.passwd": passwd, "/etc/mosquitto/euchre-league.acl": ACL,
+    }
+    conf = (ROOT / "systemd" / "mosquitto-league.conf").read_text(encoding="utf-8")
+    for documented, here in places.items():
+        assert documented in conf
+        conf = conf.replace(documented, str(here))
+    # the listener and the persistence are the test broker's own (a free port on 127.0.0.1, nothing kept)
+    kept = [line for line in conf.splitlines() if not line.startswith(("listener", "persistence", "per_listener"))]
+    broker = LocalBroker("mosquitto", mosquitto_conf="\n".join(kept) + "\n").start()
+    url = parse_broker_url(f"mqtts://127.0.0.1:{broker.port}")
+    store = LeagueStore(tmp_path / "league.sqlite")
+    board = BoardListener(store, url, username="board", password=ACCOUNTS["board"], ca_file=str(ca),
+                          client_id="tls-board").start()
+    settings = PublisherSettings(url, "3", username="3", password=ACCOUNTS["3"], ca_file=str(ca), client_id="tls-3")
+    three = LeaguePublisher(settings, tmp_path / "outbox.sqlite").start()
+    try:
+        assert board.connected.wait(15)
+        events = game_rounds(seed=12, table="3")[-1]
+        three.submit(events)
+        assert three.drained(30)
+        assert {e["id"] for e in store.events()} == {e.id for e in events}
+    finally:
+        three.close()
+        board.stop()
+        store.close()
+        broker.close()
