@@ -325,7 +325,7 @@ def _read_secret(path: Path | None, what: str) -> str | None:
 def serve(args: argparse.Namespace) -> int:
     """Run the board until interrupted (see the module docstring)."""
     from companion.league_publish import BrokerUrlError, parse_broker_url
-    from league.broker import LocalBroker
+    from league.broker import LocalBroker, port_free
     from league.listener import BoardListener
 
     if not 1 <= args.port <= 65535:
@@ -339,7 +339,7 @@ def serve(args: argparse.Namespace) -> int:
         except BrokerUrlError as exc:
             raise UserError(f"--broker: {exc}") from None
     else:
-        local = LocalBroker().start()
+        local = LocalBroker(port=1883 if port_free(1883) else None).start()
         url = parse_broker_url(local.url)
         print(f"a local {local.kind} broker listens at {local.url} (tables: [league] broker = \"{local.url}\")")
     try:

@@ -35,6 +35,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def port_free(port: int) -> bool:
+    """Nothing listens on 127.0.0.1:``port`` and it may be bound."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def _amqtt_script() -> str:
     exe = Path(sys.executable).with_name("amqtt")
     if exe.exists():
