@@ -237,6 +237,7 @@ class TableScript:
     frames: int
     final_score: tuple[int, int]  # of the last game
     hands: int | None = None  # as asked of build_script (None: one whole game)
+    stolen: dict[int, int] = field(default_factory=dict)  # deal number -> the seat that dealt it out of turn
     layout: TableLayout = field(default_factory=TableLayout)
     mat: MatSize = MAT
     pace: Pace = field(default_factory=lambda: Pace())
@@ -621,6 +622,7 @@ def build_script(
     odds: BiddingOdds | None = None,
     turned_in_front: float = 0.0,
     stolen: Mapping[int, int] | None = None,
+    steal_rate: float = 0.0,
 ) -> TableScript:
     """The table's timeline: ``hands`` deals that are played out (thrown-in deals come on top), or one game.
 
@@ -631,6 +633,7 @@ def build_script(
     carries it to the kitty (its own random stream: 0, the default, stages every deal as before).
     ``stolen``: deal number -> the seat that deals it instead of the dealer (the deal stolen; its up-card
     turned in front of that seat, so the camera can tell). The deals and bids stay the script's.
+    ``steal_rate``: besides those, the share of deals another seat (at random) steals, the same way.
     """
     rules = rules if rules is not None else Rules()
     layout = layout if layout is not None else TableLayout()
@@ -644,6 +647,7 @@ def build_script(
     b = _Builder(rules, seed, layout, MAT, pace)
     timeline: list[Input] = []  # every input in the table's order, for the panel presses
     front_rng = random.Random(seed * 15485863 + 11)  # which deals' up-cards are turned in front of the dealer
+    thieves: dict[int, int] = {}
     deals: list[SimDeal] = []
     deal_games: list[int] = []
     game = 0
@@ -658,6 +662,10 @@ def build_script(
         deal_games.append(game)
         number = len(deals) - 1
         thief = (stolen or {}).get(number)
+        if thief is None and steal_rate > 0 and front_rng.random() < steal_rate:
+            thief = (d.dealer + front_rng.randrange(1, 4)) % 4
+        if thief is not None and thief != d.dealer:
+            thieves[number] = thief
         front = thief is not None or (turned_in_front > 0 and front_rng.random() < turned_in_front)
         b.deal(d, number, thief, front)
         score = (score[0] + d.points[0], score[1] + d.points[1])
@@ -690,6 +698,7 @@ def build_script(
         frames=b.f + 4,
         final_score=score,
         hands=hands,
+        stolen=thieves,
         layout=layout,
         mat=MAT,
         pace=pace,
@@ -1284,6 +1293,17 @@ class DealAt:
         """The deal at ``frame`` (``back``: that many deals before it; 0 before the first up-card)."""
         k = bisect.bisect_right(self.order, (frame, self.deals)) - 1 - back
         return self.order[k][1] if k >= 0 else 0
+
+
+def deals_out_of_turn(script: TableScript, announcements: Sequence[tuple[int, Announcement]]) -> tuple[int, int, int]:
+    """Stolen deals: (staged, said of those, said of a deal nobody stole: false alarms)."""
+    deal_at = DealAt.of(script)
+    said = {
+        deal_at(frame)
+        for frame, a in announcements
+        if isinstance(a, Irregularity) and a.kind is IrregularityKind.DEAL_OUT_OF_TURN
+    }
+    return len(script.stolen), len(said & set(script.stolen)), len(said - set(script.stolen))
 
 
 def announcements_by_deal(

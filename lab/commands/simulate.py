@@ -38,6 +38,16 @@ def register(subparsers: Any) -> None:
         "--config", type=Path, default=None, metavar="FILE",
         help="play the [rules] of this config file (a 32-card deck: deck_size = 32); --rules picks the base preset",
     )  # fmt: skip
+    parser.add_argument(
+        "--steal-rate", type=float, default=0.0, metavar="R",
+        help="chance that another seat deals a deal (its up-card turned in front of that seat and carried to the "
+        "kitty): the deals out of turn said, and any said falsely, go to stderr (default 0)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--turned-in-front", type=float, default=0.0, metavar="R",
+        help="chance that the dealer turns the up-card in front of them and carries it to the kitty (default 0: "
+        "turned on the kitty)",
+    )  # fmt: skip
     parser.add_argument("--deck-style", default=None, help="card deck to draw (default: gnome-neoclassical, held out)")
     parser.add_argument("--art", type=Path, default=None, help="artwork folder (default work-data/art)")
     parser.add_argument(
@@ -108,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
         f"min {min(s.latencies, default=-1)} max {max(s.latencies, default=-1)}",
         file=sys.stderr,
     )
+    if script.stolen or args.turned_in_front > 0:
+        staged, said, false = st.deals_out_of_turn(script, result.pipeline.announcements)
+        print(f"simulate: deals out of turn: {staged} staged, {said} said, {false} said falsely", file=sys.stderr)
     if args.explain:
         from lab.sim_explain import explain
 
@@ -154,6 +167,9 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         raise UserError(f"--hands {args.hands}: choose 1 to 10000")
     if not 0.0 <= args.renege_rate <= 1.0:
         raise UserError(f"--renege-rate {args.renege_rate}: a probability between 0 and 1")
+    for name, rate in (("--steal-rate", args.steal_rate), ("--turned-in-front", args.turned_in_front)):
+        if not 0.0 <= rate <= 1.0:
+            raise UserError(f"{name} {rate}: a probability between 0 and 1")
     rules = table_rules(args)
     style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
     faces, back, deck_name = st.load_deck(style, args.art, rules.deck_size)
@@ -173,7 +189,10 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     if not (160 <= w <= 1920 and 120 <= h <= 1080):
         raise UserError(f"--size {args.size}: choose between 160x120 and 1920x1080")
     hands = None if args.game else args.hands
-    script = st.build_script(args.seed, hands, args.renege_rate, rules=rules, pace=st.PACES[args.pace])
+    script = st.build_script(
+        args.seed, hands, args.renege_rate, rules=rules, pace=st.PACES[args.pace],
+        turned_in_front=args.turned_in_front, steal_rate=args.steal_rate,
+    )  # fmt: skip
     noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
     renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
     detector: Any

@@ -149,3 +149,16 @@ def test_an_up_card_turned_on_the_kitty_names_nobody() -> None:
     run = st.run_simulation(script, renderer, st.OracleDetector(renderer), "procedural", render=False)
     ups = [x for x in run.pipeline.match.history if isinstance(x, UpCard)]
     assert len(ups) == len(script.deals) and all(x.turned_by is None for x in ups)
+
+
+def test_simulate_stages_stolen_deals_and_says_how_many_were_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    argv = ["simulate", "--rules", "british", "--hands", "2", "--seed", "1", "--detector", "oracle", "--steal-rate",
+            "1", "--pace", "brisk"]  # fmt: skip
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    line = next(x for x in err.splitlines() if "deals out of turn" in x)
+    staged = int(line.split("deals out of turn: ")[1].split()[0])
+    assert staged >= 2 and line.endswith(f"{staged} staged, {staged} said, 0 said falsely")
+    assert "trick_winner_accuracy=1 " in out.splitlines()[-1]
