@@ -264,11 +264,15 @@ class LeaguePublisher:
         self._mids: dict[int, int] = {}
         self._lock = threading.Lock()
         self._pending = -1
+        self._failing = ""  # the outbox's last error while it lasts
+        self._submitted = 0  # submit calls, and those whose events are in the outbox (drained compares them)
+        self._written = 0
 
     # ---- the frame loop's side: never waits
 
     def submit(self, events: Sequence[LeagueEvent]) -> None:
         """Hand events to the publisher's thread (returns at once)."""
+        self._submitted += 1
         self._inbox.put(("events", list(events)))
         self._wake.set()
 
@@ -292,7 +296,7 @@ class LeaguePublisher:
         """Wait (at most ``timeout_s``) until every submitted event is confirmed; for tests and the simulation."""
         end = time.monotonic() + timeout_s
         while time.monotonic() < end:
-            if self._inbox.empty() and self._pending == 0:
+            if self._pending == 0 and self._written == self._submitted:
                 return True
             self._wake.set()
             time.sleep(0.05)
@@ -310,17 +314,20 @@ class LeaguePublisher:
     def _run(self) -> None:
         outbox: Outbox | None = None
         try:
-            outbox = Outbox(self.outbox_path)
-            self._connect(outbox.id)
-            while not self._stop.is_set():
-                self._pass(outbox)
-                self._wake.wait(0.2)
+            while True:
+                stopping = self._stop.is_set()
+                try:
+                    if outbox is None:
+                        outbox = Outbox(self.outbox_path)
+                        self._connect(outbox.id)
+                    self._pass(outbox)  # the last pass, once stopping, puts what was submitted last on disk
+                    self._failing = ""
+                except (OSError, sqlite3.Error) as exc:
+                    self._storage_failed(exc)  # a full disk, a card pulled: tried again, nothing dropped
+                if stopping:
+                    break
+                self._wake.wait(1.0 if self._failing else 0.2)
                 self._wake.clear()
-            self._pass(outbox)  # what was submitted last is on disk before the thread ends
-        except (OSError, sqlite3.Error) as exc:
-            msg = f"league outbox {self.outbox_path}: {exc}"
-            self.stats.errors.append(msg)
-            log.error("%s; league events are not sent", msg)
         finally:
             if self._client is not None:
                 with contextlib.suppress(Exception):
@@ -329,6 +336,13 @@ class LeaguePublisher:
             if outbox is not None:
                 outbox.close()
 
+    def _storage_failed(self, exc: Exception) -> None:
+        msg = f"league outbox {self.outbox_path}: {exc}"
+        if msg != self._failing:  # said once, not every second
+            self.stats.errors.append(msg)
+            log.error("%s; league events wait in memory and are written when it works again", msg)
+        self._failing = msg
+
     def _pass(self, outbox: Outbox) -> None:
         while True:
             try:
@@ -336,7 +350,12 @@ class LeaguePublisher:
             except queue.Empty:
                 break
             if kind == "events":
-                self.stats.queued += outbox.add(value)
+                try:
+                    self.stats.queued += outbox.add(value)
+                except (OSError, sqlite3.Error):
+                    self._inbox.put((kind, value))  # kept for the next try
+                    raise
+                self._written += 1
             elif kind == "connected":
                 outbox.unsend()
             elif kind == "applied" and value[0] == outbox.id:
@@ -352,7 +371,8 @@ class LeaguePublisher:
                 sent.append(q)
             outbox.mark_sent(sent, self.clock())
             self.stats.sends += len(sent)
-        self._pending = outbox.pending() if self._inbox.empty() else max(1, self._pending)
+        written = self._written
+        self._pending = outbox.pending() if written == self._submitted else max(1, self._pending)
 
     def _connect(self, outbox_id: str) -> None:
         import paho.mqtt.client as mqtt

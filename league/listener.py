@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import ssl
 import threading
 from collections.abc import Callable
@@ -95,7 +96,12 @@ class BoardListener:
             self.stats.problems = [*self.stats.problems[-9:], str(exc)]
             log.warning("refused: %s", exc)
             return False
-        self.store.apply(event)
+        try:
+            self.store.apply(event)
+        except (sqlite3.Error, OSError) as exc:  # not confirmed, so the table sends it again later
+            self.stats.problems = [*self.stats.problems[-9:], f"the store could not keep {event['id']}: {exc}"]
+            log.error("the league store could not keep %s: %s; the table will send it again", event["id"], exc)
+            return False
         self.client.publish(applied_topic(str(event["table"])), json.dumps({"outbox": outbox, "q": q}), qos=1)
         if self.on_change is not None:
             self.on_change()

@@ -159,3 +159,32 @@ def test_a_bad_broker_address_says_what_is_wrong(url: str, message: str) -> None
 def test_broker_addresses_take_the_default_ports() -> None:
     assert str(parse_broker_url("mqtts://league.example")) == "mqtts://league.example:8883"
     assert str(parse_broker_url("mqtt://10.0.0.5")) == "mqtt://10.0.0.5:1883"
+
+
+def test_an_outbox_that_cannot_be_written_for_a_while_drops_nothing(
+    broker: LocalBroker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    real_add = Outbox.add
+    failures = [3]
+
+    def flaky_add(self: Outbox, events: list[object]) -> int:
+        if failures[0] > 0:
+            failures[0] -= 1
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_add(self, events)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Outbox, "add", flaky_add)
+    store, listener = board(broker, tmp_path)
+    pub = publisher(broker, tmp_path).start()
+    try:
+        events = game_rounds(seed=14)[-1]
+        pub.submit(events)
+        assert pub.drained(30)
+        assert pub.stats.errors == [f"league outbox {tmp_path / 'outbox.sqlite'}: database or disk is full"]
+        assert {e["id"] for e in store.events()} == {e.id for e in events}
+    finally:
+        pub.close()
+        listener.stop()
+        store.close()
