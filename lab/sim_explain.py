@@ -25,7 +25,7 @@ from lab.simtable import (
     check_deal,
     match_landings,
 )
-from table.announcements import Announcement, HandScored, Irregularity
+from table.announcements import Announcement, HandScored, Irregularity, IrregularityKind
 from table.cards import Card
 from table.sim import InjectedRenege, SimDeal
 
@@ -58,6 +58,13 @@ class DealShortfall:
     irregularities: tuple[Irregularity, ...]
     missed: tuple[CardRest, ...]  # rests no landing reported
     rows: tuple[Row, ...]
+    stolen_by: int | None = None  # the seat that dealt it out of turn (the script's), None: the dealer
+    said_out_of_turn: bool = False  # whether the engine said it was dealt out of turn
+
+    @property
+    def steal_wrong(self) -> bool:
+        """A deal out of turn said of an honest deal (a false alarm), or a stolen deal not said."""
+        return self.said_out_of_turn != (self.stolen_by is not None)
 
     @property
     def engine_short(self) -> bool:
@@ -123,8 +130,10 @@ def explain(
         missed = tuple(r.rest for r in rows[i] if r.rest is not None and r.landing is None)
         irregularities = tuple(a for a in per_deal[i] if isinstance(a, Irregularity))
         ordered = tuple(sorted(rows[i], key=lambda r: r.frame))
-        shortfall = DealShortfall(i, d, script.deal_games[i], check, irregularities, missed, ordered)
-        if shortfall.engine_short or missed:
+        said = any(irr.kind is IrregularityKind.DEAL_OUT_OF_TURN for irr in irregularities)
+        stolen = script.stolen.get(i)
+        shortfall = DealShortfall(i, d, script.deal_games[i], check, irregularities, missed, ordered, stolen, said)
+        if shortfall.engine_short or missed or shortfall.steal_wrong:
             found.append(shortfall)
     return Explanation(tuple(found), len(script.deals))
 
@@ -151,6 +160,10 @@ def _deal_lines(d: DealShortfall) -> list[str]:
             out.append(f"  hand scored: the engine {_scored_text(check.scored)}, the script {s.points} ({s.reason})")
         if d.engine_short:
             out.extend(_irregularity_lines(d.irregularities))
+    if d.steal_wrong and d.stolen_by is None:
+        out.append(f"  false alarm: a deal out of turn said, but seat {s.dealer} dealt it")
+    elif d.steal_wrong:
+        out.append(f"  deal out of turn not said: seat {d.stolen_by} dealt it (who turned the up-card was not clear)")
     for rest in d.missed:
         out.append(f"  never reported: {rest.card} in {rest.zone} at frame {rest.frame} ({rest.kind})")
     out.append("  cards by frame: the script's rests | the tracker's landings")

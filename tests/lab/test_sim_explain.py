@@ -209,3 +209,26 @@ def test_simulate_clip_explain(capsys: pytest.CaptureFixture[str], monkeypatch: 
     assert out[0].startswith(f"explain: deal {deal} (")
     assert f"  never reported: {lost.card} in {lost.zone} at frame {lost.frame} (play)" in out
     assert out[-1].startswith("hands=")
+
+
+def test_a_stolen_deal_not_said_and_a_false_deal_out_of_turn_are_explained() -> None:
+    from table.announcements import Irregularity, IrregularityKind
+
+    base = st.build_script(0, hands=2)
+    script = st.build_script(0, hands=2, stolen={1: (base.deals[1].dealer + 1) % 4})
+    faces, back, _ = st.load_deck("procedural", None)
+    renderer = st.TableRenderer(script, faces, back, seed=0)
+    run = st.run_simulation(script, renderer, st.OracleDetector(renderer), "procedural", render=False)
+    said = run.pipeline.announcements
+    assert not [x for x in explain(script, said, run.pipeline.landings).lines() if "out of turn" in x]
+    # The same run as if the camera had not seen who turned it: the stolen deal is listed, not said.
+    quiet = [
+        (f, a) for f, a in said if not (isinstance(a, Irregularity) and a.kind is IrregularityKind.DEAL_OUT_OF_TURN)
+    ]
+    lines = explain(script, quiet, run.pipeline.landings).lines()
+    assert any(f"deal out of turn not said: seat {script.stolen[1]} dealt it" in x for x in lines)
+    # And a deal out of turn said of the honest first deal is a false alarm.
+    first = next(r.frame for r in script.rests if r.deal == 0 and r.kind == "up_card")
+    false = Irregularity(IrregularityKind.DEAL_OUT_OF_TURN, "", 2, dealer=script.deals[0].dealer)
+    lines = explain(script, [(first, false), *said], run.pipeline.landings).lines()
+    assert any(f"false alarm: a deal out of turn said, but seat {script.deals[0].dealer} dealt it" in x for x in lines)
