@@ -9,6 +9,10 @@ What a table sends (``game_events``) is a small documented JSON object per event
   a deal is over;
 - ``game_over``: ``"score"`` (the final one) and ``"winner"`` (the team, or null for a draw).
 
+Each deal event also carries the deal as EGN 1.4 writes it (``"egn"``), and the seats and game-over
+events the rest of the game's EGN file (``"egn_head"``: its metadata and rules), so the board can
+rebuild every game's EGN and export the night as EMN.
+
 Every event's ``id`` is ``<table>/<game>/<kind>[/<number>]`` and never changes, so a repeat is harmless:
 the board keeps the first and counts the rest as duplicates. ``game`` names the game: the match log's
 creation time and how many games that log has started.
@@ -122,32 +126,44 @@ def game_events(
     over: bool,
     score: tuple[int, int],
     winner: int | None,
+    egn: dict[str, Any] | None = None,
 ) -> list[LeagueEvent]:
     """Every event of one game so far: the seats, each finished deal, and the end once it is over.
 
-    ``deals`` are ``table.deal.DealRecord``s (``Match.deals``); the deal in progress is left out.
+    ``deals`` are ``table.deal.DealRecord``s (``Match.deals``); the deal in progress is left out. With
+    ``egn`` (the game exported as EGN), each deal event carries its EGN deal (``"egn"``) and the seats and
+    game-over events the rest of the file (``"egn_head"``), so the board can put the game's EGN together.
     """
-    out = [_event(table, game, "seats", seats=list(seats))]
+    head = {k: v for k, v in egn.items() if k != "deals"} if egn is not None else None
+    egn_deals = {d.get("dealNumber"): d for d in egn["deals"]} if egn is not None else {}
+    extra: dict[str, Any] = {"egn_head": head} if head is not None else {}
+    out = [_event(table, game, "seats", seats=list(seats), **extra)]
     for d in deals:
         if not d.finished:
             continue
         after = d.score_after if d.score_after is not None else score
+        in_egn = {"egn": egn_deals[d.number]} if d.number in egn_deals else {}
         out.append(
             _event(
                 table, game, "deal", f"/{d.number}", seats=list(seats), number=d.number,
                 deal={**d.to_json(), "penalty_accepted": d.penalty_accepted, "thrown_in": d.thrown_in,
                       "voided": d.voided},
-                score=[after[0], after[1]],
+                score=[after[0], after[1]], **in_egn,
             )
         )
     if over:
-        out.append(_event(table, game, "game_over", seats=list(seats), score=[score[0], score[1]], winner=winner))
+        out.append(
+            _event(table, game, "game_over", seats=list(seats), score=[score[0], score[1]], winner=winner, **extra)
+        )
     return out
 
 
 def match_events(table: str, game: str, seats: Sequence[str], match: Any) -> list[LeagueEvent]:
-    """``game_events`` of a ``table.match.Match``."""
-    return game_events(table, game, seats, match.deals, match.game_over, match.score, match.winner)
+    """``game_events`` of a ``table.match.Match``, with its EGN."""
+    from table.egn import export_egn
+
+    egn = export_egn(match, players=list(seats))
+    return game_events(table, game, seats, match.deals, match.game_over, match.score, match.winner, egn)
 
 
 def game_key(created: object, history: Sequence[object]) -> str:

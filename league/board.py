@@ -42,6 +42,7 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from companion.errors import UserError
+from league.emn import night_emn
 from league.listener import ListenerStats
 from league.records import RECORD_FIELDS, Record
 from league.rotation import Rotation, RotationError, format_html, format_text, make_rotation
@@ -230,7 +231,8 @@ def create_app(board: Board) -> Starlette:
     async def index(request: Request) -> Response:
         night = board.store.current_night()
         title = night.name if night is not None else "League night"
-        body = (f"<h1>{_e(title)}</h1><p class='muted'>Live from the tables. <a href='/admin'>Admin</a></p>"
+        body = (f"<h1>{_e(title)}</h1><p class='muted'>Live from the tables. <a href='/night.emn'>The night as EMN</a>"
+                " &middot; <a href='/admin'>Admin</a></p>"
                 f"<div id='board'>{render_board(board)}</div>")
         return HTMLResponse(_page(title, body, SCRIPT))
 
@@ -241,6 +243,13 @@ def create_app(board: Board) -> Starlette:
         night = board.store.current_night()
         s = board.store.standings(night.id if night is not None else None)
         return JSONResponse({"players": s.as_dict(), "version": board.version})
+
+    async def export_emn(request: Request) -> Response:
+        night = board.store.current_night()
+        if night is None:
+            return PlainTextResponse("no night", status_code=404)
+        emn = night_emn(board.store.events(night.id), night.name, night.started)
+        return JSONResponse(emn, headers={"Content-Disposition": f'attachment; filename="league-night-{night.id}.emn"'})
 
     async def rotation(request: Request) -> Response:
         r = board.rotation()
@@ -300,6 +309,7 @@ def create_app(board: Board) -> Starlette:
             Route("/board", fragment),
             Route("/api/standings", standings),
             Route("/rotation", rotation),
+            Route("/night.emn", export_emn),
             Route("/events", events),
             Route("/admin", admin, methods=["GET"]),
             Route("/admin/{action}", admin_action, methods=["POST"]),

@@ -92,6 +92,8 @@ def check_event(envelope: object, topic: str) -> tuple[dict[str, Any], str, int]
         score = event.get("score")
         _need(isinstance(score, list) and len(score) == 2 and all(_int(x) for x in score), where,
               "score must be [n, n]")
+    for key in ("egn", "egn_head"):
+        _need(event.get(key) is None or isinstance(event[key], dict), where, f"{key} must be an object")
     if kind == "game_over":
         _need(event.get("winner") in (0, 1, None), where, "winner must be 0, 1 or null")
     return event, outbox, q
