@@ -79,6 +79,12 @@ CUT_CARD_MIN_CONFIDENCE = 0.8
 # camera or photographed from near. Chosen on the held-out decks' close-up scenes (``lab.synth.build test
 # --closeups 1``): 1.8 and 2.5 found the same share of cards there, 1.8 costs less.
 ZOOM_OUT: float | None = 1.8
+# A frame in which the finder outlined something but no card is named is looked at once more with its
+# local contrast evened out (CLAHE on the lightness: ``contrast_evened``), for a dim room or a card lit
+# from one side. A frame with no outline at all, such as an empty mat, is not looked at again.
+CONTRAST_LOOK = True
+CONTRAST_CLIP = 2.0
+CONTRAST_TILES = 8
 # The classifier's second output, read only with a deck profile (vision.deck_profile).
 FEATURES_OUTPUT = "features"
 
@@ -561,6 +567,16 @@ def _reported_elsewhere(
     return any(c == card and p >= floor for i, per in enumerate(readings) if i != k for _, c, p in per)
 
 
+def contrast_evened(frame_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``frame_bgr`` with its lightness's local contrast evened out (CLAHE in CIELAB; colours kept)."""
+    import cv2
+
+    lab = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2LAB)
+    clahe = cv2.createCLAHE(clipLimit=CONTRAST_CLIP, tileGridSize=(CONTRAST_TILES, CONTRAST_TILES))
+    lab[:, :, 0] = clahe.apply(np.ascontiguousarray(lab[:, :, 0]))
+    return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.uint8)
+
+
 class OnnxDetector:
     """Cards in a BGR frame from a YOLO ONNX model, plus the corner classifier when the model only finds cards.
 
@@ -576,6 +592,8 @@ class OnnxDetector:
     folder or its ``profile.json``) with which the classifier names the cards of that deck; None reads as
     shipped. ``zoom_out``: where a frame names no card, look again with the frame shrunk to 1/``zoom_out``
     of the finder's input (:meth:`zoomed_out_outlines`), for cards far larger than at the table.
+    ``contrast_look``: where the finder outlined something but nothing is named, look again at the frame
+    with its local contrast evened out (:func:`contrast_evened`).
     """
 
     def __init__(
@@ -589,6 +607,7 @@ class OnnxDetector:
         min_confidence: float | None = None,
         profile: DeckProfile | str | Path | None = None,
         zoom_out: float | None = ZOOM_OUT,
+        contrast_look: bool = CONTRAST_LOOK,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.models import calibration_for, classifier_classes_for, classifier_path_for
@@ -620,6 +639,7 @@ class OnnxDetector:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
         self.merge_gap = merge_gap
         self.zoom_out: float | None = zoom_out
+        self.contrast_look = contrast_look
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -684,12 +704,22 @@ class OnnxDetector:
         if self.classifier is not None:
             quads = pp.frame_quads(raw, box)
             dets = name_outlines(frame_bgr, quads, raw.scores, self.classifier, frame, self.min_confidence)
+            outlined = len(quads) > 0
             if not dets and self.zoom_out is not None:
                 # Nothing named: a card far larger in the frame than at the table (held up to the camera,
                 # photographed from near) is looked for again as from further away.
                 quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
+                outlined = outlined or len(quads) > 0
                 if len(quads):
                     dets = name_outlines(frame_bgr, quads, scores, self.classifier, frame, self.min_confidence)
+            if not dets and outlined and self.contrast_look:
+                # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
+                # evened out, finder and classifier both.
+                evened = contrast_evened(frame_bgr)
+                raw, box = self._candidates(evened)
+                quads = pp.frame_quads(raw, box)
+                if len(quads):
+                    dets = name_outlines(evened, quads, raw.scores, self.classifier, frame, self.min_confidence)
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)
