@@ -89,3 +89,17 @@ def test_games_won_and_partnerships_come_from_the_ends_of_games() -> None:
     assert standings.players["Ann"].won == 0 and standings.players["Ann"].games == 1
     assert standings.partnerships[("Bob", "Dan")].won == 1
     assert [name for name, _ in standings.ranked()][:2] == ["Bob", "Dan"]
+
+
+def test_the_tables_own_records_of_a_game_equal_the_boards() -> None:
+    from conftest import SEATS
+
+    from league.simulate import played_deals
+    from table.records import game_records
+    from table.rules import Rules
+
+    *_, match = played_deals(Rules(), 31)
+    own = game_records(match.deals, match.winner, over=match.game_over)
+    board = fold(e.body for e in game_rounds(seed=31)[-1])
+    assert {name: rec.as_dict() for name, rec in zip(SEATS, own, strict=True)} == board.as_dict()
+    assert sum(r.won for r in own) == 2 and all(r.games == 1 for r in own)
