@@ -61,6 +61,7 @@ from table.announcements import (
     TrumpMade,
 )
 from table.egn import dumps_egn, export_egn
+from table.records import game_records
 from vision.detector import Detector
 from vision.sources import Frame, FrameSource
 from vision.tracker import Tracker
@@ -453,6 +454,9 @@ class App:
             rules=p.session.match.rules,
         )
         self.view = p.session.dress(self.view)  # the declarations offered now, and a question the panel is in
+        if self.view.stage is Stage.GAME_OVER:  # the won game's records, seat by seat
+            match = p.session.match
+            self.view = dataclasses.replace(self.view, records=tuple(game_records(match.deals, match.winner, True)))
         if self.notice:
             self.view = dataclasses.replace(self.view, announcement=self.notice)
         if self.question is not None:

@@ -496,8 +496,35 @@ def _game_over(c: Canvas, view: ScoreboardView) -> None:
     name = _team_header(c, view, team, 24, w - 24)
     c.text(name, 36, TEAM_COLORS[team], (cx, box[1] + 82), bold=True, max_width=w - 24, min_size=24)
     c.text(pgettext("game won", "win"), 22, WHITE, (cx, box[1] + 118), bold=True)
-    c.text(f"{view.score[team]}\u2013{view.score[1 - team]}", 64, WHITE, (cx, cy + 50), bold=True)
+    if view.records:  # the game's records take the place of the score (it is on the left too)
+        _game_records(c, view, (box[0] + 12, box[1] + 138, box[2] - 24, box[3] - 176))
+    else:
+        c.text(f"{view.score[team]}\u2013{view.score[1 - team]}", 64, WHITE, (cx, cy + 50), bold=True)
     c.text(_("New game: hold Undo, or press N"), 15, DIM, (cx, box[1] + box[3] - 22))
+
+
+def _game_records(c: Canvas, view: ScoreboardView, area: tuple[float, float, float, float]) -> None:
+    """The game's records: a row for each (lone hands made/tried, marches, euchres made and suffered,
+    reneges), a column for each seat."""
+    x, y, w, h = area
+    rows = (
+        (pgettext("records", "Lone hands"), [f"{r.lone_made}/{r.lone_tried}" for r in view.records]),
+        (pgettext("records", "Marches"), [str(r.marches) for r in view.records]),
+        (pgettext("records", "Euchres made"), [str(r.euchres_made) for r in view.records]),
+        (pgettext("records", "Euchred"), [str(r.euchres_suffered) for r in view.records]),
+        (pgettext("records", "Reneges"), [str(r.reneges) for r in view.records]),
+    )
+    label_w = w * 0.36
+    col_w = (w - label_w) / len(view.records)
+    row_h = h / (len(rows) + 1)
+    for seat in range(len(view.records)):
+        c.text(view.seats[seat].name, 16, TEAM_COLORS[seat % 2], (x + label_w + col_w * (seat + 0.5), y + row_h / 2),
+               bold=True, max_width=col_w - 2, min_size=16)  # a name is cut short, never shrunk
+    for i, (label, cells) in enumerate(rows):
+        ry = y + row_h * (i + 1.5)
+        c.text(label, 13, DIM, (x, ry), anchor="midleft", max_width=label_w - 6)
+        for seat, cell in enumerate(cells):
+            c.text(cell, 14, WHITE, (x + label_w + col_w * (seat + 0.5), ry), bold=True)
 
 
 # --- bottom strips ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from display.actions import Action
 from table.cards import Card, Suit
+from table.records import Record
 
 SEATS = 4
 
@@ -156,6 +157,8 @@ class ScoreboardView:
     team_names: tuple[str, str] = field(default=("", ""))  # "" = built from the seat names
     offers: tuple[Offer, ...] = ()  # declarations that may be made now (beside the prompt; each a touch button)
     choice: Choice | None = None  # a question the panel is in the middle of (over the table)
+    # The won game's records, seat by seat (table.records): shown on the game-won screen when given.
+    records: tuple[Record, ...] = ()
 
     def team_name(self, team: int) -> str:
         """ "North–South": the two partners' names, unless the view names the team."""

@@ -16,10 +16,12 @@ from companion.errors import UserError  # noqa: E402
 from companion.league_publish import LeaguePublisher, PublisherSettings, match_events, parse_broker_url  # noqa: E402
 from companion.runner import App, AppParts  # noqa: E402
 from companion.session import TableSession, ThreadedLogWriter  # noqa: E402
+from display.view import Stage  # noqa: E402
 from league.broker import LocalBroker  # noqa: E402
 from league.listener import BoardListener  # noqa: E402
 from league.store import LeagueStore  # noqa: E402
 from table.log import MatchLog  # noqa: E402
+from table.records import game_records  # noqa: E402
 from table.rules import Rules  # noqa: E402
 from table.sim import simulate_game  # noqa: E402
 
@@ -43,6 +45,10 @@ def test_a_game_played_with_the_broker_down_reaches_the_board_when_it_returns(
             app.tick(0.0)
         app.finish()
         assert session.match.game_over
+        # the table's own game-won screen shows the game's records, as the board will count them
+        assert app.view is not None and app.view.stage is Stage.GAME_OVER
+        assert app.view.records == tuple(game_records(session.match.deals, session.match.winner, True))
+        assert sum(r.won for r in app.view.records) == 2 and sum(r.deals for r in app.view.records) > 0
         broker.start()
         assert publisher.drained(30)
         expected = match_events("7", "20261201T2000-0", NAMES, session.match)
