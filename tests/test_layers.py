@@ -3,8 +3,9 @@
 Layers, lowest first: ``table`` (the game, standard library only) < ``vision`` (frames to table events) <
 ``display`` (scoreboard, panel, speech) < ``companion`` (the command line and the main loop) < ``league``
 (the league board and its simulation; found through an entry point, like the lab) < ``lab`` (what makes
-and judges the models; never imported by the runtime, which finds its commands through entry points). Every ``import`` counts, wherever it stands in a module (inside functions and ``TYPE_CHECKING``
-blocks too): a lazy import is still a dependency.
+and judges the models; never imported by the runtime, which finds its commands through entry points).
+Every ``import`` counts, wherever it stands in a module (inside functions and ``TYPE_CHECKING`` blocks
+too): a lazy import is still a dependency.
 """
 
 from __future__ import annotations
