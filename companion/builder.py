@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.buttons_script import ButtonScript, load_buttons
-from companion.config import Config
+from companion.config import Config, SeatsConfig
 from companion.detection_cache import DetectionCache
 from companion.errors import UserError
 from companion.league_publish import LeaguePublisher, publisher_from_config
@@ -328,7 +328,8 @@ def build_app(config: Config, request: RunRequest) -> App:
 def league_publisher(config: Config, folder: Path) -> LeaguePublisher | None:
     """The league publisher ``[league]`` asks for (not started), or None; an unreadable password file is a UserError."""
     try:
-        return publisher_from_config(config.league, folder, f"{config.source_path}: [league] password_file")
+        named = config.seats.names != SeatsConfig().names  # default names: the board seats the rotation's players
+        return publisher_from_config(config.league, folder, f"{config.source_path}: [league] password_file", named)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

@@ -9,6 +9,10 @@ What a table sends (``game_events``) is a small documented JSON object per event
   a deal is over;
 - ``game_over``: ``"score"`` (the final one) and ``"winner"`` (the team, or null for a draw).
 
+A table whose seats keep the default names (North, East...; nobody typed the players in) says so with
+``"named": false`` in each event: the board then names the seats from the night's rotation (the
+table's n-th game of the night is the rotation's game n at that table).
+
 Each deal event also carries the deal as EGN 1.4 writes it (``"egn"``), and the seats and game-over
 events the rest of the game's EGN file (``"egn_head"``: its metadata and rules), so the board can
 rebuild every game's EGN and export the night as EMN.
@@ -127,6 +131,7 @@ def game_events(
     score: tuple[int, int],
     winner: int | None,
     egn: dict[str, Any] | None = None,
+    named: bool = True,
 ) -> list[LeagueEvent]:
     """Every event of one game so far: the seats, each finished deal, and the end once it is over.
 
@@ -136,7 +141,8 @@ def game_events(
     """
     head = {k: v for k, v in egn.items() if k != "deals"} if egn is not None else None
     egn_deals = {d.get("dealNumber"): d for d in egn["deals"]} if egn is not None else {}
-    extra: dict[str, Any] = {"egn_head": head} if head is not None else {}
+    unnamed: dict[str, Any] = {} if named else {"named": False}
+    extra: dict[str, Any] = {**unnamed, **({"egn_head": head} if head is not None else {})}
     out = [_event(table, game, "seats", seats=list(seats), **extra)]
     for d in deals:
         if not d.finished:
@@ -148,7 +154,7 @@ def game_events(
                 table, game, "deal", f"/{d.number}", seats=list(seats), number=d.number,
                 deal={**d.to_json(), "penalty_accepted": d.penalty_accepted, "thrown_in": d.thrown_in,
                       "voided": d.voided},
-                score=[after[0], after[1]], **in_egn,
+                score=[after[0], after[1]], **in_egn, **unnamed,
             )
         )
     if over:
@@ -158,12 +164,14 @@ def game_events(
     return out
 
 
-def match_events(table: str, game: str, seats: Sequence[str], match: Any) -> list[LeagueEvent]:
+def match_events(
+    table: str, game: str, seats: Sequence[str], match: Any, named: bool = True
+) -> list[LeagueEvent]:
     """``game_events`` of a ``table.match.Match``, with its EGN."""
     from table.egn import export_egn
 
     egn = export_egn(match, players=list(seats))
-    return game_events(table, game, seats, match.deals, match.game_over, match.score, match.winner, egn)
+    return game_events(table, game, seats, match.deals, match.game_over, match.score, match.winner, egn, named)
 
 
 def game_key(created: object, history: Sequence[object]) -> str:
@@ -251,6 +259,7 @@ class PublisherSettings:
     ca_file: str = ""
     resend_s: float = RESEND_S
     client_id: str = ""  # empty: euchre-table-<table>
+    seats_named: bool = True  # False: the seats keep the default names, and the board names them from its rotation
 
 
 @dataclass
@@ -457,7 +466,9 @@ def read_password(password: str, password_file: str, where: str) -> str:
         raise ValueError(f"{where}: cannot read the password file {password_file}: {exc}") from None
 
 
-def publisher_from_config(league: Any, data_dir: Path, where: str = "[league]") -> LeaguePublisher | None:
+def publisher_from_config(
+    league: Any, data_dir: Path, where: str = "[league]", seats_named: bool = True
+) -> LeaguePublisher | None:
     """The publisher a ``companion.config.LeagueConfig`` asks for (None without a broker); not started."""
     if not league.broker:
         return None
@@ -467,5 +478,6 @@ def publisher_from_config(league: Any, data_dir: Path, where: str = "[league]") 
         username=league.username,
         password=read_password(league.password, league.password_file, where),
         ca_file=league.ca_file,
+        seats_named=seats_named,
     )
     return LeaguePublisher(settings, data_dir / OUTBOX_NAME)

@@ -501,7 +501,8 @@ class App:
             return
         match = self.p.session.match
         game = game_key(self.p.session.log.header.created, match.history)
-        league.submit(match_events(league.settings.table, game, self.p.names, match))
+        named = league.settings.seats_named
+        league.submit(match_events(league.settings.table, game, self.p.names, match, named))
 
     # ---- whole runs ----
 

@@ -42,6 +42,8 @@ def night_emn(events: Sequence[Mapping[str, Any]], title: str, started: float) -
         if egn is None:
             continue
         seats = [str(s) for s in game_events[0]["seats"]]
+        if isinstance(egn.get("metadata"), dict):  # the board may have named the seats (from its rotation)
+            egn["metadata"] = {**egn["metadata"], "players": seats}
         for name in seats:
             ids.setdefault(name, f"p-{len(ids) + 1:02d}")
         over = over and any(e["kind"] == "game_over" for e in game_events)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from league.records import Standings, fold
+from league.rotation import RotationError, make_rotation
 
 MAX_PAYLOAD_BYTES = 256 * 1024
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -92,6 +93,7 @@ def check_event(envelope: object, topic: str) -> tuple[dict[str, Any], str, int]
         score = event.get("score")
         _need(isinstance(score, list) and len(score) == 2 and all(_int(x) for x in score), where,
               "score must be [n, n]")
+    _need(event.get("named", True) in (True, False), where, "named must be true or false")
     for key in ("egn", "egn_head"):
         _need(event.get(key) is None or isinstance(event[key], dict), where, f"{key} must be an object")
     if kind == "game_over":
@@ -225,7 +227,35 @@ class LeagueStore:
                 rows = self.db.execute("SELECT body FROM events WHERE night = ? ORDER BY n", (night,)).fetchall()
         events = [json.loads(r[0]) for r in rows]
         voided = {e["target"] for e in events if e["kind"] == "void"}
-        return [e for e in events if e["kind"] != "void" and e["id"] not in voided]
+        kept = [e for e in events if e["kind"] != "void" and e["id"] not in voided]
+        if night is not None:
+            kept = self._seat_from_rotation(kept, night)
+        return kept
+
+    def _seat_from_rotation(self, events: list[dict[str, Any]], night_id: int) -> list[dict[str, Any]]:
+        """Name the seats of the games whose table kept the default names (``"named": false``): the
+        table's n-th game of the night is the rotation's game n at that table (tables numbered 1, 2...)."""
+        night = self.night(night_id)
+        if night is None or not any(e.get("named") is False for e in events):
+            return events
+        try:
+            rotation = make_rotation(night.players)
+        except RotationError:
+            return events
+        games: dict[str, list[str]] = {}
+        for e in events:
+            played = games.setdefault(str(e["table"]), [])
+            if e["game"] not in played:
+                played.append(e["game"])
+        out = []
+        for e in events:
+            table = str(e["table"])
+            if e.get("named") is False and table.isdigit():
+                n, t = games[table].index(e["game"]), int(table)
+                if n < len(rotation.rounds) and 1 <= t <= len(rotation.rounds[n].tables):
+                    e = {**e, "seats": list(rotation.rounds[n].tables[t - 1].seats)}
+            out.append(e)
+        return out
 
     def standings(self, night: int | None = None) -> Standings:
         return fold(self.events(night))

@@ -103,3 +103,29 @@ def test_the_tables_own_records_of_a_game_equal_the_boards() -> None:
     board = fold(e.body for e in game_rounds(seed=31)[-1])
     assert {name: rec.as_dict() for name, rec in zip(SEATS, own, strict=True)} == board.as_dict()
     assert sum(r.won for r in own) == 2 and all(r.games == 1 for r in own)
+
+
+def test_a_table_that_kept_the_default_seat_names_is_seated_from_the_nights_rotation(tmp_path: Path) -> None:
+    from companion.league_publish import match_events
+    from league.rotation import make_rotation
+    from league.simulate import played_deals
+    from table.rules import Rules
+
+    players = [f"P{i}" for i in range(1, 9)]
+    store = LeagueStore(tmp_path / "league.sqlite")
+    night = store.new_night("Week 4", players)
+    defaults = ("North", "East", "South", "West")
+    for game, seed in (("first", 50), ("second", 51)):  # table 2 plays the night's games 1 and 2
+        *_, match = played_deals(Rules(), seed)
+        for e in match_events("2", game, defaults, match, named=False):
+            store.apply(e.body)
+    *_, match = played_deals(Rules(), 52)
+    for e in match_events("1", "named", ("Ann", "Bob", "Cat", "Dan"), match):  # names typed in: kept
+        store.apply(e.body)
+    rotation = make_rotation(players)
+    seats = {(e["table"], e["game"]): tuple(e["seats"]) for e in store.events(night.id)}
+    assert seats[("2", "first")] == rotation.rounds[0].tables[1].seats
+    assert seats[("2", "second")] == rotation.rounds[1].tables[1].seats
+    assert seats[("1", "named")] == ("Ann", "Bob", "Cat", "Dan")
+    assert not set(store.standings(night.id).players) & set(defaults)
+    store.close()
