@@ -78,6 +78,7 @@ Image = npt.NDArray[np.uint8]
 SNAPSHOT_WIDTH = 320
 DISK_MARGIN_BYTES = 50 * 1024 * 1024  # about a year of nights' logs and EGN files; below it, warn
 DISK_CHECK_S = 10.0
+LEAGUE_GRACE_S = 2.0  # on the way out, how long the league publisher may take to deliver (the outbox keeps the rest)
 _IMPORTED_AT = time.monotonic()
 
 
@@ -536,6 +537,8 @@ class App:
                     f"it is kept at {self.egn.kept}",
                     file=sys.stderr,
                 )
+        if self.p.league is not None:
+            self.p.league.drained(LEAGUE_GRACE_S)  # a moment for the last deal to reach the board; else it waits
         self._watch_storage(float("inf"))
         if self.view is None:
             self._refresh(0.0, [])  # the last screen shows what could not be saved
