@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import game_rounds
+from league_helpers import game_rounds
 from starlette.testclient import TestClient
 
 from league.board import Board, create_app

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import game_rounds
+from league_helpers import game_rounds
 
 from league.board import Board, serve_in_thread
 from league.broker import free_port

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import game_rounds
+from league_helpers import game_rounds
 
 from companion.league_publish import LeaguePublisher, PublisherSettings, events_topic, parse_broker_url
 from league.broker import LocalBroker, mosquitto_path

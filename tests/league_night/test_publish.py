@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import game_rounds
+from league_helpers import game_rounds
 
 from companion.league_publish import (
     BrokerUrlError,

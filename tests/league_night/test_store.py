@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from conftest import game_rounds
+from league_helpers import game_rounds
 
 from league.records import Record, deal_records, fold
 from league.store import LeagueStore
@@ -92,7 +92,7 @@ def test_games_won_and_partnerships_come_from_the_ends_of_games() -> None:
 
 
 def test_the_tables_own_records_of_a_game_equal_the_boards() -> None:
-    from conftest import SEATS
+    from league_helpers import SEATS
 
     from league.simulate import played_deals
     from table.records import game_records

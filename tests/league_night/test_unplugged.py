@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from conftest import game_rounds
+from league_helpers import game_rounds
 
 from companion.league_publish import LeaguePublisher, PublisherSettings, parse_broker_url
 from league.broker import LocalBroker
