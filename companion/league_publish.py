@@ -286,8 +286,6 @@ class LeaguePublisher:
         self._connected = threading.Event()
         self._thread: threading.Thread | None = None
         self._client: Any = None
-        self._mids: dict[int, int] = {}
-        self._lock = threading.Lock()
         self._pending = -1
         self._failing = ""  # the outbox's last error while it lasts
         self._submitted = 0  # submit calls, and those whose events are in the outbox (drained compares them)
