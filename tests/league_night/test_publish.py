@@ -188,3 +188,33 @@ def test_an_outbox_that_cannot_be_written_for_a_while_drops_nothing(
         pub.close()
         listener.stop()
         store.close()
+
+
+def test_submit_returns_at_once_while_the_outbox_is_stuck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    gate = threading.Event()
+    entered = threading.Event()
+    real_add = Outbox.add
+
+    def stuck_add(self: Outbox, events: list[object]) -> int:
+        entered.set()
+        gate.wait(30)  # a disk that does not answer
+        return real_add(self, events)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Outbox, "add", stuck_add)
+    settings = PublisherSettings(parse_broker_url("mqtt://127.0.0.1:1"), "1", client_id="stuck-1")
+    pub = LeaguePublisher(settings, tmp_path / "outbox.sqlite").start()
+    try:
+        rounds = game_rounds(seed=15)
+        pub.submit(rounds[0])
+        assert entered.wait(10)
+        for events in rounds:  # the frame loop goes on: every submit returns with the disk still stuck
+            pub.submit(events)
+        assert pub._written == 0 and not pub.drained(0.2)  # nothing reached the disk meanwhile
+    finally:
+        gate.set()
+        pub.close()
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    assert outbox.pending() == len(rounds[-1])  # and once the disk answers, everything is on it
+    outbox.close()
