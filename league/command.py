@@ -7,6 +7,7 @@ Found by the command line through the ``euchre_table.commands`` entry point (the
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,21 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--ca-file", default="", help="the CA certificate for mqtts://")
     serve.set_defaults(func=run_serve)
 
+    rotation = sub.add_parser(
+        "rotation",
+        help="print the night's partner rotation: who partners whom, at which table and seat, game by game",
+        description=(
+            "Prints the partner rotation for the players in FILE (one name a line, 4 to 64; 8 to 16 is a "
+            "league night): partners change every game and nobody partners anyone twice. The last line is "
+            "players= games= tables= sitting_out=."
+        ),
+    )
+    rotation.add_argument("players", type=Path, metavar="FILE", help="the players, one name a line")
+    rotation.add_argument("--seed", type=int, default=None,
+                          help="shuffle the players first (the same seed: the same night)")
+    rotation.add_argument("--html", action="store_true", help="an HTML page to print, instead of text")
+    rotation.set_defaults(func=run_rotation)
+
     simulate = sub.add_parser(
         "simulate",
         help="a simulated league night: N tables through the real publish path, broker and board",
@@ -66,6 +82,30 @@ def run_serve(args: argparse.Namespace) -> int:
     from league.board import serve
 
     return serve(args)
+
+
+def run_rotation(args: argparse.Namespace) -> int:
+    from companion.errors import UserError
+    from companion.summary import summary_line
+    from league.rotation import RotationError, format_html, format_text, make_rotation
+
+    try:
+        text = args.players.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{args.players}: cannot read the players: {exc}") from None
+    try:
+        rotation = make_rotation([line for line in text.splitlines() if line.strip()], seed=args.seed)
+    except RotationError as exc:
+        raise UserError(f"{args.players}: {exc}") from None
+    if args.html:
+        print(f"<!doctype html><meta charset='utf-8'><title>Partner rotation</title>{format_html(rotation)}")
+    else:
+        print(format_text(rotation), end="")
+    first = rotation.rounds[0]
+    line = summary_line(players=len(rotation.players), games=len(rotation.rounds), tables=len(first.tables),
+                        sitting_out=len(first.sitting_out))
+    print(line, file=sys.stderr if args.html else sys.stdout)
+    return 0
 
 
 def run_simulate(args: argparse.Namespace) -> int:

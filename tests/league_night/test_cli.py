@@ -56,3 +56,17 @@ def test_serve_answers_and_ends_on_sigterm_with_its_summary(broker: LocalBroker,
             proc.kill()
     assert proc.returncode == 0, err
     assert re.fullmatch(r"events=0 refused=0 seconds=\d+", out.strip().splitlines()[-1]), out
+
+
+def test_rotation_prints_the_nights_sheet(tmp_path: Path) -> None:
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join(f"Player {i}" for i in range(1, 11)) + "\n")
+    done = subprocess.run([*CLI, "league", "rotation", str(players)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[-1] == "players=10 games=9 tables=2 sitting_out=2"
+    assert sum(line.startswith("Game ") for line in lines) == 9
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Ann\nBob\n")
+    done = subprocess.run([*CLI, "league", "rotation", str(bad)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip().endswith("a rotation needs 4 to 64 players, not 2")
