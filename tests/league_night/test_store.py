@@ -6,6 +6,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from league_helpers import game_rounds
 
 from league.records import Record, deal_records, fold
@@ -128,4 +131,21 @@ def test_a_table_that_kept_the_default_seat_names_is_seated_from_the_nights_rota
     assert seats[("2", "second")] == rotation.rounds[1].tables[1].seats
     assert seats[("1", "named")] == ("Ann", "Bob", "Cat", "Dan")
     assert not set(store.standings(night.id).players) & set(defaults)
+    store.close()
+
+
+NIGHT = night_events()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(order=st.permutations(range(len(NIGHT))), repeats=st.lists(st.integers(0, len(NIGHT) - 1), max_size=20))
+def test_any_arrival_order_with_any_repeats_gives_the_same_standings(
+    tmp_path_factory: pytest.TempPathFactory, order: list[int], repeats: list[int]
+) -> None:
+    store = LeagueStore(tmp_path_factory.mktemp("replay") / "league.sqlite")
+    for i in [*order, *repeats]:
+        store.apply(NIGHT[i])
+    assert store.count("applied") == len(NIGHT) and store.count("duplicates") == len(repeats)
+    assert store.standings().as_dict() == fold(NIGHT).as_dict()
+    assert store.standings().partnerships == fold(NIGHT).partnerships
     store.close()
