@@ -50,8 +50,14 @@ class Page:
         self.page.locator("#standings td.name", has_text=name).first.wait_for(timeout=timeout_s * 1000)
 
     def screenshot(self, path: Path) -> None:
+        """The whole page as a PNG, in 64 colours (a page of flat colours: a third of the size, no visible loss)."""
+        from PIL import Image
+
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(path), full_page=True)
+        with Image.open(path) as shot:
+            small = shot.convert("RGB").quantize(colors=64)
+        small.save(path, optimize=True)
 
     def close(self) -> None:
         try:
