@@ -77,3 +77,21 @@ def test_refuses_without_debootstrap_and_qemu(tmp_path: Path) -> None:
     _one_clear_line(result, "missing:", "debootstrap", "apt-get install -y debootstrap qemu-user-static binfmt-support")
     if os.uname().machine != "aarch64":
         assert "qemu-aarch64-static" in result.stderr
+
+
+@pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("debootstrap", "qemu-aarch64-static", "update-binfmts", "rsync", "flock"))
+    or not (ROOT / ".venv" / "bin" / "euchre-table").exists(),
+    reason="needs pi-check's tools installed here (debootstrap, qemu-user-static, binfmt-support, rsync)",
+)
+def test_refuses_when_the_debian_archive_is_out_of_reach(tmp_path: Path) -> None:
+    fake = _fake_bin(tmp_path, 0, ())
+    env = dict(os.environ)
+    env.update(
+        PATH=f"{fake}:{env.get('PATH', '/usr/bin:/bin')}",
+        EUCHRE_PI_CHECK_MIRROR="http://127.0.0.1:9/debian",  # the discard port: nothing answers
+        EUCHRE_PI_CHECK_CACHE=str(tmp_path / "cache"),
+    )
+    result = subprocess.run([BASH, str(PI_CHECK), "trixie"], capture_output=True, text=True, timeout=120, env=env)
+    _one_clear_line(result, "cannot reach the Debian archive", "127.0.0.1:9/debian/dists/trixie", "network access")
+    assert not (tmp_path / "cache").exists()  # refused before building anything
