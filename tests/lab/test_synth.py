@@ -538,3 +538,29 @@ def test_scene_crops_negatives_teach_none_off_the_cards_and_inside_a_face(faces:
         height = float(np.linalg.norm(card.corners[3] - card.corners[0]))
         for point in quad:
             assert cv2.pointPolygonTest(card.corners.astype(np.float32), tuple(map(float, point)), True) > 0.12 * height
+
+
+def test_scene_crops_add_a_dark_cards_crops_with_their_lightness_turned_over(
+    faces: FaceSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader reads a dark card's corners also inverted (cardcrop.corner_crops); its training crops match."""
+    from lab.synth import scene_crops
+
+    scene = render_scene(faces, 0, effects=0.0)
+    card = next(c for c in scene.cards if c.visible > 0.99)
+    plain = scene_crops.label_crops(scene, card.corners[None], _KeepAll())  # type: ignore[arg-type]
+    monkeypatch.setattr(cardcrop, "is_dark_card", lambda *_args: True)  # the module scene_crops reads it from
+    dark = scene_crops.label_crops(scene, card.corners[None], _KeepAll())  # type: ignore[arg-type]
+    assert len(dark) == 2 * len(plain) > 0
+    for (crop, label), (inverted, inverted_label) in zip(dark[::2], dark[1::2], strict=True):
+        assert inverted_label == label
+        assert np.array_equal(inverted, cardcrop.lightness_inverted(crop))
+
+
+def test_scene_crops_refuse_a_restyle_share_outside_0_to_1(capsys: pytest.CaptureFixture[str]) -> None:
+    from lab.synth import scene_crops
+
+    with pytest.raises(SystemExit) as stop:
+        scene_crops.main(["--restyle", "1.5", "--scenes", "0", "--heldout-scenes", "0"])
+    assert stop.value.code == 2
+    assert "--restyle must be in 0..1" in capsys.readouterr().err
