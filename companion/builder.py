@@ -41,6 +41,8 @@ from table.log import DamagedLogError, LogError, MatchLog
 
 if TYPE_CHECKING:
     from display.buttons import PanelConfig
+    from table.rules import Rules
+    from vision.deck_profile import DeckProfile
     from vision.sources.base import FrameSource, ScriptedTable
 
 log = logging.getLogger(__name__)
@@ -96,6 +98,29 @@ def warn_low_disk(folder: Path) -> None:
     warning = low_disk_warning(folder, DISK_MARGIN_BYTES)
     if warning:
         print(f"euchre-table: warning: {folder}: {warning}", file=sys.stderr)
+
+
+def benny_warning(rules: Rules, profile: DeckProfile | None) -> str | None:
+    """Why a Benny played at this table would go unread, or None.
+
+    The Joker has no index common to decks (its corner shows a picture, a star or a word), so the reader
+    names it only from the house deck's profile (``euchre-table enrol``, ``[camera] deck``). Without it, a
+    hand in which the Benny is played never completes.
+    """
+    if not rules.has_benny:
+        return None
+    if profile is None:
+        return (
+            "these rules play the Benny (the Joker), and the reader names a Joker only from the house deck's "
+            "profile: lay the deck with its Joker out for `euchre-table enrol`, then set [camera] deck; until "
+            "then a hand with the Benny played is not scored"
+        )
+    if not any(card.is_benny for card in profile.cards):
+        return (
+            f"these rules play the Benny (the Joker), and deck profile {profile.name!r} has no Joker: enrol "
+            "the deck again with its Joker laid out"
+        )
+    return None
 
 
 def check_calibration_file(path: Path) -> None:
@@ -262,6 +287,9 @@ def build_app(config: Config, request: RunRequest) -> App:
         detector = load_detector(
             model_path, config.model.backend, threads=1, conf_threshold=config.model.min_confidence, profile=profile
         )
+        unread = benny_warning(config.rules(), profile)
+        if unread:
+            print(f"euchre-table: warning: {unread}", file=sys.stderr)
 
         layout = TableLayout(rotation=config.camera.seat_rotation)
         markers = None

@@ -86,6 +86,9 @@ class TrackerConfig:
     merge_distance: float = 0.12  # same-card readings closer than this are one card (two corner indices)
     move_distance: float = 0.25  # how far a card may move between frames and keep its track
     same_spot: float = 0.03  # a different card read this close to a card not seen is a misread of it
+    # At a seat, a different card read this close to a landed card (under a card's width: the two would
+    # overlap) while that card is read, more surely, in every frame of its vote is that card outlined twice.
+    overlap_distance: float = 0.1
     rest_distance: float = 0.08  # a card whose last readings spread wider than this is still moving
     occlusion_drop: int = 2  # this many landed cards going out of sight together means a hand over the table
     drop_frames: int = 2  # ... when each has been out of sight this long (a one-frame dropout is flicker)
@@ -443,7 +446,7 @@ class Tracker:
                 misread.point, misread.last_seen, misread.readings = t.point, frame, t.readings
                 moved.add(t.id)
                 continue
-            twin = self._misread_of_landed(t, zone, frame)
+            twin = self._misread_of_landed(t, zone, frame) or self._second_outline_of(t, zone, vote, confidence)
             if twin is not None:
                 # Another reading of the card lying there, in sight all along: it stays what it landed as.
                 twin.last_seen = frame
@@ -511,6 +514,31 @@ class Tracker:
                 and (other.last_seen > track.first_frame or frame - other.last_seen <= cfg.drop_frames)
                 and _dist(other.point, track.point) <= cfg.same_spot
             ):
+                return other
+        return None
+
+    def _second_outline_of(self, track: _Track, zone: Zone, vote: _Vote, confidence: float) -> _Track | None:
+        """The landed card at a seat that ``track``, ready to land half over it, is a second outline of.
+
+        The finder sometimes outlines a card twice, the second outline slipped sideways onto the mat, and
+        that one may read as a look-alike (a queen's corner as a jack's). A card laid on a landed one
+        would cover it, so a reading of another card within ``overlap_distance`` of a landed card at the
+        same seat, while that card is read as itself in every frame of the newcomer's vote and more
+        surely (its mean confidence over those frames above the newcomer's, ``confidence``), is that card
+        outlined twice. Only at the seats and the kitty, where one card lies at a time.
+        """
+        if zone.kind not in _ONE_CARD_ZONES:
+            return None
+        for other in self._tracks:
+            if other.zone != zone or other.identity == track.identity:
+                continue
+            if _dist(other.point, track.point) > self.config.overlap_distance:
+                continue
+            own: dict[int, float] = {}
+            for f, card, conf, _ in other.readings:
+                if card == other.identity:
+                    own[f] = max(conf, own.get(f, 0.0))
+            if vote.frames <= own.keys() and sum(own[f] for f in vote.frames) / len(vote.frames) > confidence:
                 return other
         return None
 

@@ -56,9 +56,11 @@ def register(subparsers: Any) -> None:
         "noisy: the oracle with a detector's faults (10%% of readings missed, 3%% misread, jitter)",
     )  # fmt: skip
     parser.add_argument(
-        "--enrol", action="store_true",
+        "--enrol", action=argparse.BooleanOptionalAction, default=None,
         help="first enrol the rendered deck on the rendered mat (as `euchre-table enrol` does, a scripted player "
-        "answering on the panel), then read the game with that deck profile (model detector only)",
+        "answering on the panel), then read the game with that deck profile (model detector only). Default: "
+        "enrol where the rules play the Benny, as such a table must (the reader names a Joker only from the "
+        "deck's profile); --no-enrol plays without",
     )  # fmt: skip
     parser.add_argument("--model", type=Path, default=None, help="detector model (default: the shipped models/ one)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the detector")
@@ -202,13 +204,24 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         detector = st.NoisyOracle(renderer, seed=args.seed)
     else:
         detector = _load_model(args)
-        if args.enrol:
+        if args.enrol is None and rules.has_benny:
+            print("simulate: these rules play the Benny, which the reader names only from the deck's profile: "
+                  "the rendered deck is enrolled first, as at such a table (--no-enrol to play without)",
+                  file=sys.stderr)  # fmt: skip
+        if enrols_first(args.enrol, rules):
             _enrol(detector, rules, faces, back, deck_name, args.seed, (w, h))
     recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
     result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
     if recorder is not None:
         recorder.finish(script, deck_name)
     return result, deck_name, (w, h)
+
+
+def enrols_first(enrol: bool | None, rules: Any) -> bool:
+    """Whether the model detector enrols the rendered deck before the game: as ``--enrol``/``--no-enrol`` say,
+    else where the rules play the Benny (a Joker is named only from the deck's profile, so a table playing
+    the Benny enrols its deck first: ``companion.builder.benny_warning``)."""
+    return bool(rules.has_benny) if enrol is None else enrol
 
 
 def _enrol(detector: Any, rules: Any, faces: Any, back: Any, deck_name: str, seed: int, size: tuple[int, int]) -> None:

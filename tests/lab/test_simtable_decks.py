@@ -259,6 +259,14 @@ def test_simulate_rules_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "takes no --rules" in capsys.readouterr().err
 
 
+def test_a_simulated_table_playing_the_benny_enrols_its_deck_unless_told_not_to() -> None:
+    from lab.commands.simulate import enrols_first
+
+    # The reader names a Joker only from the deck's profile, so a Benny table enrols first by default.
+    assert enrols_first(None, BRITISH) and not enrols_first(None, Rules())
+    assert enrols_first(True, Rules()) and not enrols_first(False, BRITISH)
+
+
 @pytest.mark.slow
 def test_simulate_command_plays_british_rules_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "--hands", "1", "--seed", str(BENNY_SEED), "--rules", "british", "--detector", "oracle",

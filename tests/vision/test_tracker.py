@@ -522,6 +522,29 @@ def test_a_seat_card_misread_on_its_own_spot_stays_what_it_landed_as() -> None:
     ]
 
 
+def test_a_second_outline_half_over_a_seat_card_is_not_a_second_card() -> None:
+    # The finder outlines the queen lying at seat 0 twice, the second outline slipped half a card across
+    # (read as the jack, less surely), while the queen is read as itself all along: one card at that seat.
+    queen = [f("Qs@seat0:0.95")] * 4
+    ghost = [f("Qs@seat0:0.95", "Js@seat0+-40,-26:0.7")] * 6
+    assert run(queen + ghost) == ["landed seat0 Qs seat=0 @2"]
+    assert run(queen + ghost, TrackerConfig(overlap_distance=0.0))[-1] == "landed seat0 Js seat=0 @6"
+    # Read more surely than the queen, the newcomer is a card of its own (the engine hears both).
+    assert run(queen + [f("Qs@seat0:0.8", "Js@seat0+-40,-26:0.97")] * 6) == [
+        "landed seat0 Qs seat=0 @2",
+        "landed seat0 Js seat=0 @6",
+    ]
+    # So is one that lies beyond a card's width from the queen, or one read while the queen is not.
+    assert run(queen + [f("Qs@seat0:0.95", "Js@seat0+-120,0:0.7")] * 6)[-1] == "landed seat0 Js seat=0 @6"
+    hidden = [f("Qs@seat0:0.95", "Js@seat0+-40,-26:0.7"), f("Js@seat0+-40,-26:0.7")] * 3
+    assert run(queen + hidden)[-1].startswith("landed seat0 Js")
+    # In the trick pile cards do lie half over each other.
+    assert run([f("Qs@trick:0.95")] * 4 + [f("Qs@trick:0.95", "Js@trick+-40,-26:0.7")] * 6) == [
+        "landed trick Qs seat=None @2",
+        "landed trick Js seat=None @6",
+    ]
+
+
 def test_a_seat_card_misread_as_it_slid_to_rest_is_revised_when_read_right() -> None:
     # A jack read as a ten in the blur of its last slide lands as the ten; read surely as the jack where it
     # lies (a little off the ten's point), it is revised, not a second card at that seat.
