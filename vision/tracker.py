@@ -86,9 +86,10 @@ class TrackerConfig:
     merge_distance: float = 0.12  # same-card readings closer than this are one card (two corner indices)
     move_distance: float = 0.25  # how far a card may move between frames and keep its track
     same_spot: float = 0.03  # a different card read this close to a card not seen is a misread of it
-    # At a seat, a different card read this close to a landed card (under a card's width: the two would
-    # overlap) while that card is read, more surely, in every frame of its vote is that card outlined twice.
-    overlap_distance: float = 0.1
+    # At a seat, a different card read this close to a landed card (about a card's short side on the A3
+    # mat, 63.5 of 420 mm: the two would overlap) while that card is read, more surely, in every frame of
+    # its vote is that card outlined twice.
+    overlap_distance: float = 0.15
     rest_distance: float = 0.08  # a card whose last readings spread wider than this is still moving
     occlusion_drop: int = 2  # this many landed cards going out of sight together means a hand over the table
     drop_frames: int = 2  # ... when each has been out of sight this long (a one-frame dropout is flicker)

@@ -534,8 +534,8 @@ def test_a_second_outline_half_over_a_seat_card_is_not_a_second_card() -> None:
         "landed seat0 Qs seat=0 @2",
         "landed seat0 Js seat=0 @6",
     ]
-    # So is one that lies beyond a card's width from the queen, or one read while the queen is not.
-    assert run(queen + [f("Qs@seat0:0.95", "Js@seat0+-120,0:0.7")] * 6)[-1] == "landed seat0 Js seat=0 @6"
+    # So is one that lies beyond a card's short side from the queen, or one read while the queen is not.
+    assert run(queen + [f("Qs@seat0:0.95", "Js@seat0+-130,-110:0.7")] * 6)[-1] == "landed seat0 Js seat=0 @6"
     hidden = [f("Qs@seat0:0.95", "Js@seat0+-40,-26:0.7"), f("Js@seat0+-40,-26:0.7")] * 3
     assert run(queen + hidden)[-1].startswith("landed seat0 Js")
     # In the trick pile cards do lie half over each other.
