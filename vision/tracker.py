@@ -29,7 +29,9 @@ How it decides, in the order ``update`` works:
    pushed along (from a seat's zone into the pile, say): no event, and it
    keeps its first zone. At a seat or on the kitty, a card coming to rest on
    the very spot of a landed card that stayed in sight is that card misread:
-   no event.
+   no event. Nor is a card of another name coming to rest half over a landed
+   card there (within ``overlap_distance``) while that card is read as itself,
+   more surely, in every frame of its vote: the finder outlined that card twice.
    At a seat, a card landed a moment ago that vanished as a card read more
    surely came to rest there was that card misread: ``CardRevised``.
    A card at a seat out of turn waits (``wait_for_turn`` frames at most)
