@@ -35,6 +35,7 @@ from companion.runner import (
 )
 from companion.sdnotify import Notifier
 from companion.session import TableSession, ThreadedLogWriter
+from display import phrases
 from display.view import ScoreStyle
 from table.limits import LimitError, loads_json, read_limited
 from table.log import DamagedLogError, LogError, MatchLog
@@ -288,8 +289,11 @@ def build_app(config: Config, request: RunRequest) -> App:
             model_path, config.model.backend, threads=1, conf_threshold=config.model.min_confidence, profile=profile
         )
         unread = benny_warning(config.rules(), profile)
+        start_notice = ""
         if unread:
             print(f"euchre-table: warning: {unread}", file=sys.stderr)
+            # Under systemd nobody reads stderr: the scoreboard says it too, until the first news.
+            start_notice = phrases.benny_needs_enrolment() if profile is None else phrases.benny_not_in_profile()
 
         layout = TableLayout(rotation=config.camera.seat_rotation)
         markers = None
@@ -346,6 +350,7 @@ def build_app(config: Config, request: RunRequest) -> App:
         score_style=score_style(config),
         camera_timeout_s=CAMERA_TIMEOUT_S if _is_camera(request.source) and on_a_terminal() else None,
         league=league,
+        start_notice=start_notice,
     )
     if request.headless:
         parts.recorder = HeadlessRecorder(folder, (config.display.width, config.display.height))

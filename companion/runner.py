@@ -180,6 +180,8 @@ class AppParts:
     camera_timeout_s: float | None = None
     disk_margin_bytes: int = DISK_MARGIN_BYTES
     league: LeaguePublisher | None = None  # [league] set: each scored deal and the game's end go to the board
+    # Shown in the announcement line from the start until the first news replaces it (a setup the table must fix).
+    start_notice: str = ""
 
 
 class CameraNeverOpened(Exception):
@@ -200,7 +202,7 @@ class App:
         self._renege_stills: tuple[Snapshot, ...] = ()  # the proven renege's two tricks, kept past its hand's end
         self._status = ""
         self.first_frame_s: float | None = None  # the process's age when the first camera frame was shown
-        self.notice = ""  # the session's last word on a button press, shown in the announcement line
+        self.notice = parts.start_notice  # the last word on a button press (or at start), in the announcement line
         self.question: str | None = None  # a press waiting for its confirmation (Misdeal), shown as a banner
         self.review: tuple[Snapshot, ...] = ()  # the last scored hand's trick stills
         self.muted = parts.muted

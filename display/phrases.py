@@ -852,3 +852,16 @@ def disk_almost_full(megabytes: float) -> str:
 def storage_warning(not_saved: bool) -> str:
     """What the speaker says once when saving fails, or when the disk is nearly full."""
     return _("Warning. The score is not being saved.") if not_saved else _("Warning. Disk almost full.")
+
+
+# ---- the reader: what the table must do before it can read every card the rules play ----
+
+
+def benny_needs_enrolment() -> str:
+    """Shown at start when the rules play the Benny and no deck profile is set: only a profile names the Joker."""
+    return _("The Benny is read only from an enrolled deck: run euchre-table enrol, then set [camera] deck")
+
+
+def benny_not_in_profile() -> str:
+    """Shown at start when the rules play the Benny and the configured deck profile holds no Joker."""
+    return _("The deck profile has no Joker: enrol the deck again with its Joker")

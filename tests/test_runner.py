@@ -480,3 +480,23 @@ def test_the_trick_stills_are_captioned_in_the_tables_language() -> None:
     with using("da"):
         stills.record(3, np.zeros((H, W, 3), np.uint8))
     assert stills.by_trick[3].caption == "stik 4"
+
+
+def test_a_start_notice_stays_on_the_screen_until_the_first_news(tmp_path: Path) -> None:
+    """What the table must fix (a deck to enrol) is shown from the start, as a button's answer is, till news comes."""
+    notice = "The Benny is read only from an enrolled deck"
+    app, _, _ = _app(tmp_path, frames=140)
+    app = App(dataclasses.replace(app.p, start_notice=notice))
+    shown: list[str] = []
+    try:
+        while not app.finished:
+            app.tick(0.0)
+            assert app.view is not None
+            shown.append(app.view.announcement)
+        app.finish()  # the news still being written is released here
+        shown.append(app.view.announcement)
+    finally:
+        app.close()
+    news = next(i for i, words in enumerate(shown) if words != notice)
+    assert news > 0 and notice not in shown[news:]
+    assert shown[-1] == "East takes it with A\u2665"  # the trick the scripted table plays
