@@ -24,7 +24,9 @@ The mapping rules, in one place:
   discard is awaited means the dealer discarded face down: an unseen
   ``Discard`` goes first. An uncertain reading is passed on below the engine's
   check threshold, so it can only ever say "check this card".
-- ``CardRevised`` becomes ``ReviseCard`` of the input that recorded the old card.
+- ``CardRevised`` becomes ``ReviseCard`` of the input that recorded the old card. So does a sure
+  ``CardLanded`` of an unseen card at a seat whose card in the trick being played was a card already
+  played this hand (``Match.misread_corrected``): that card was misread, and this reading corrects it.
 - ``CardLifted`` of the last card played, while its trick is still open, is
   a card taken back before the trick was turned: ``Undo``.
 - Buttons: Pass, Call (order up / name the chosen suit), a suit, suit-cycle,
@@ -96,6 +98,7 @@ from vision.observations import (
     CardRevised,
     Observation,
     UpCardShown,
+    Zone,
     ZoneKind,
 )
 
@@ -607,6 +610,12 @@ class TableSession:
             # yet, so it is new): the dealer discarded face down, which opens the lead.
             self.submit(Discard(self.match.dealer, None), frame=frame, source="inferred")
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
+        if seat is not None and not in_pile:
+            old = self.match.misread_corrected(card, conf, seat)
+            if old is not None:
+                # The seat's card in this trick was a card already played (a misread): this reading corrects it.
+                self._revise(CardRevised(Zone.of_seat(seat), old, card, confidence, frame, uncertain))
+                return
         play = self.match.play_seen(card, conf, seat, pile=in_pile)
         if play is None:
             return  # the engine holds this card already (seen again)

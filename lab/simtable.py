@@ -1133,8 +1133,9 @@ class TablePipeline:
     ``UpCard`` (``Match.up_card_seen``, as in the app); a card landing in a
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of
-    the input that reported it. An uncertain reading goes in with its
-    confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
+    the input that reported it, and so does a sure reading of an unseen card at a seat whose card in
+    the trick being played was a card already played (``Match.misread_corrected``). An uncertain
+    reading goes in with its confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
     the card instead of alarming. Lifted cards and gathered tricks need no
     input. The seat the tracker saw turn the up-card goes with it (a deal out
     of turn). A bid made while the engine still waits for the up-card waits for
@@ -1219,6 +1220,10 @@ class TablePipeline:
                 in_pile = obs.zone.kind is not ZoneKind.SEAT
                 seat = obs.seat if in_pile else obs.zone.seat
                 conf = _confidence(obs.confidence, obs.uncertain)
+                old = self.match.misread_corrected(obs.card, conf, seat) if seat is not None and not in_pile else None
+                if old is not None:
+                    # The seat's card in this trick was a card already played (a misread): this corrects it.
+                    return self._observe(CardRevised(obs.zone, old, obs.card, obs.confidence, obs.frame, obs.uncertain))
                 play = self.match.play_seen(obs.card, conf, seat, pile=in_pile)
                 if play is None:
                     return []  # seen again (a trick pushed together, a hand passed over it), or nobody due

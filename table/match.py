@@ -930,6 +930,28 @@ class Match:
             return None
         return Play(seat, card, confidence)
 
+    def misread_corrected(self, card: Card, confidence: float, seat: int) -> Card | None:
+        """The card ``seat``'s play to the trick being played was recorded as, where a reading of ``card``
+        at that seat now corrects it; else None.
+
+        A card recorded at a seat that another seat already played this hand (a duplicate: one of the
+        two readings is wrong, and the earlier one stood uncontested) is corrected by a sure reading
+        (``confidence`` at least :data:`CHECK_CONFIDENCE`) of a card of the deck not seen yet this hand,
+        at the same seat while that trick is being played: the card was misread as it came to rest (a
+        Joker whose corner read as a jack before its face was known). The caller applies ``ReviseCard``
+        to that play; without it the new reading is a second card from one seat in one trick, and the
+        whole hand's play is out of order.
+        """
+        d = self._cur
+        if d is None or d.finished or self.phase is not _PH_PLAY or confidence < CHECK_CONFIDENCE:
+            return None
+        if card not in self._deck or not d.is_unseen(card) or not d.tricks:
+            return None
+        old = next((c for s, c in d.tricks[-1] if s == seat), None)
+        if old is None or not any(c == old and s != seat for trick in d.tricks for s, c in trick):
+            return None
+        return old
+
     def is_next_up_card(self, card: Card, confidence: float) -> bool:
         """Whether a face-up card seen on the kitty now is the next deal's up-card, mid-hand.
 

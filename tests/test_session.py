@@ -160,6 +160,25 @@ def test_a_revised_reading_revises_the_input_that_recorded_it(tmp_path: Path) ->
     assert session.match.view().current_trick == ((1, C("Ad")),)
 
 
+def test_a_seats_duplicate_card_is_corrected_by_its_next_sure_reading(tmp_path: Path) -> None:
+    # Seat 2's card in trick 2 is first read as the ace of clubs, which seat 1 played in trick 1: a misread.
+    # The sure reading of an unseen card at seat 2 that follows corrects it, instead of counting as a
+    # second card from seat 2 (which would put the whole hand's play out of order).
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    for frame, (seat, card) in enumerate(((1, "Ac"), (2, "Kc"), (3, "Qc"), (0, "Jc"), (1, "As"), (2, "Ac"))):
+        session.observe(_landed(seat, card, frame=10 + 10 * frame))
+    session.observe(_landed(2, "Ks", frame=80))
+    inputs = _logged(tmp_path)
+    duplicate = max(i for i, x in enumerate(inputs) if isinstance(x, Play) and x.card == C("Ac"))
+    assert inputs[-1] == ReviseCard(duplicate, C("Ks"))
+    assert session.match.view().current_trick == ((1, C("As")), (2, C("Ks")))
+    session.observe(_landed(3, "Qs", frame=90))
+    session.observe(_landed(0, "Js", frame=100))
+    kinds = {a.kind for a in session.match.deals[-1].irregularities}
+    assert IrregularityKind.OUT_OF_TURN not in kinds and IrregularityKind.DUPLICATE_CARD not in kinds
+
+
 def test_a_card_taken_back_before_the_trick_is_turned_is_undone(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

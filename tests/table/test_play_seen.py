@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine_script import run
 
 from table.cards import Card
-from table.inputs import Play
+from table.inputs import Play, ReviseCard
 from table.match import Match
 from table.rules import Rules
 
@@ -48,3 +48,23 @@ def test_no_seat_and_nobody_due_is_nothing() -> None:
     run(m, "1:Jd 2:Tc 3:9c 0:Ts")
     assert m.game_over and m.expected.seat is None
     assert m.play_seen(C("9s"), 0.9, None, pile=True) is None
+
+
+def test_a_sure_reading_of_an_unseen_card_corrects_a_seats_duplicate_in_the_trick_being_played() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ac 2:Kc 3:Qc 0:Jc; 1:As 2:Ac")  # seat 2's Ac: seat 1 played it in trick 1, a misread
+    assert m.misread_corrected(C("Ks"), 0.9, 2) == C("Ac")
+    assert m.misread_corrected(C("Ks"), 0.5, 2) is None  # not sure enough
+    assert m.misread_corrected(C("Kc"), 0.9, 2) is None  # a card already played corrects nothing
+    assert m.misread_corrected(C("Ks"), 0.9, 1) is None  # seat 1's As is no duplicate
+    assert m.misread_corrected(C("Ks"), 0.9, 3) is None  # seat 3 has not played to this trick
+    # Revised, the hand is in order again: seat 2 played the king, and nobody played twice.
+    m.apply(ReviseCard(len(m) - 1, C("Ks")))
+    assert m.view().current_trick == ((1, C("As")), (2, C("Ks")))
+    assert m.misread_corrected(C("Qs"), 0.9, 2) is None
+
+
+def test_a_duplicate_in_a_trick_already_won_is_not_corrected() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ac 2:Kc 3:Qc 0:Ac")  # the trick closed on the duplicate
+    assert m.misread_corrected(C("Js"), 0.9, 0) is None

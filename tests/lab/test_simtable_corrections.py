@@ -1,0 +1,40 @@
+"""The simulated table's pipeline turns observations into engine inputs as the app's session does."""
+
+from __future__ import annotations
+
+from lab.simtable import TablePipeline
+from table.announcements import IrregularityKind
+from table.cards import Card
+from table.inputs import OrderUp, Play, ReviseCard, UpCard
+from table.rules import Rules
+from vision.detection import CardDetection
+from vision.observations import CardLanded, Zone
+
+C = Card.parse
+
+
+def _landed(seat: int, card: str, frame: int) -> CardLanded:
+    return CardLanded(Zone.of_seat(seat), C(card), 0.95, frame, seat=seat)
+
+
+class _NoFrames:
+    """The pipeline's detector, never asked here: observations are fed to it directly."""
+
+    def detect(self, frame_bgr: object, frame: int = 0) -> list[CardDetection]:
+        raise AssertionError("no frame is read in this test")
+
+
+def test_a_seats_duplicate_card_is_corrected_by_its_next_sure_reading() -> None:
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)  # hearts trump; the dealer (seat 0) discards when the first card lands
+    for frame, (seat, card) in enumerate(((1, "Ac"), (2, "Kc"), (3, "Qc"), (0, "Jc"), (1, "As"), (2, "Ac"))):
+        pipeline._observe(_landed(seat, card, 10 + 10 * frame))
+    pipeline._observe(_landed(2, "Ks", 80))  # seat 2's ace of clubs was seat 1's card: this corrects it
+    history = pipeline.match.history
+    duplicate = max(i for i, x in enumerate(history) if isinstance(x, Play) and x.card == C("Ac"))
+    assert history[-1] == ReviseCard(duplicate, C("Ks"))
+    pipeline._observe(_landed(3, "Qs", 90))
+    pipeline._observe(_landed(0, "Js", 100))
+    kinds = {i.kind for i in pipeline.match.deals[-1].irregularities}
+    assert IrregularityKind.OUT_OF_TURN not in kinds and IrregularityKind.DUPLICATE_CARD not in kinds
