@@ -12,10 +12,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from table.cards import Card
 from vision.deck_profile import (
+    BENNY_FACE_CONFIDENCE,
     FORMAT,
     MAX_PROFILE_BYTES,
     PROFILE_FILE,
@@ -401,3 +403,45 @@ def test_labels_are_matched_to_outlines_one_to_one_by_overlap() -> None:
               LabelledCard(Card.parse("9c"), (0.1, 0.15, 0.2, 0.3), 3),  # on outline 0 exactly, outline 2 nearly
               LabelledCard(Card.parse("As"), (0.9, 0.9, 0.1, 0.1), 4)]  # on no outline
     assert match_labels(labels, quads, (200, 200)) == {0: 1, 1: 0}  # outline 2, 0's near twin, is nobody's
+
+
+class _FaceReader:
+    """A stand-in classifier for ``_benny_by_face``: every face it is shown is Joker-like by ``margin``."""
+
+    def __init__(self, margin: float) -> None:
+        self.margin = margin
+        self.shown: list[int] = []
+        self.profile = self
+        self.face_margin = 0.04
+        self.cards = {"B": Card.parse("B")}
+
+    def run(self, faces: npt.NDArray[np.float32]) -> tuple[None, npt.NDArray[np.float32]]:
+        self.shown.append(len(faces))
+        return None, np.zeros((len(faces), 4), np.float32)
+
+    def benny_margin(self, feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        return np.full(len(feats), self.margin, np.float32)
+
+
+def test_a_joker_whose_corner_reads_as_a_card_unsurely_is_read_by_its_face() -> None:
+    from vision import onnx_detector as od
+
+    frame = np.full((200, 300, 3), 200, np.uint8)
+    quads = np.array([[[10, 10], [80, 10], [80, 110], [10, 110]], [[150, 10], [220, 10], [220, 110], [150, 110]]],
+                     np.float32)  # fmt: skip
+    jc, qd, benny = Card.parse("Jc"), Card.parse("Qd"), Card.parse("B")
+    unsure = od.BENNY_FACE_OVERRIDES_BELOW - 0.1
+    readings = [[(quads[0], jc, unsure)], [(quads[1], qd, 0.95)]]
+    reader = _FaceReader(margin=0.05)
+    od._benny_by_face(frame, quads, reader, readings, floor=0.6)  # type: ignore[arg-type]
+    assert reader.shown == [1]  # only the unsure jack is looked at by its face
+    assert readings[0][0][1] == benny and readings[0][0][2] == BENNY_FACE_CONFIDENCE
+    assert readings[1][0][1] == qd
+    # Read surely, or with a face unlike the Joker's, the card keeps its name.
+    sure = [[(quads[0], jc, od.BENNY_FACE_OVERRIDES_BELOW + 0.05)], [(quads[1], qd, 0.95)]]
+    reader = _FaceReader(margin=0.05)
+    od._benny_by_face(frame, quads, reader, sure, floor=0.6)  # type: ignore[arg-type]
+    assert reader.shown == [] and sure[0][0][1] == jc
+    unlike = [[(quads[0], jc, unsure)], [(quads[1], qd, 0.95)]]
+    od._benny_by_face(frame, quads, _FaceReader(margin=-0.1), unlike, floor=0.6)  # type: ignore[arg-type]
+    assert unlike[0][0][1] == jc
