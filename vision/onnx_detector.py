@@ -513,13 +513,14 @@ def _benny_by_face(
     joker_line = max(floor, MIN_JOKER_CONFIDENCE)
     if any(c is not None and c.is_benny and p >= joker_line for per in readings for _, c, p in per):
         return  # the corners read it already
-    open_ = [i for i, per in enumerate(readings) if not any(c is not None and p >= floor for _, c, p in per)]
-    open_ += [
-        i
-        for i, per in enumerate(readings)
-        if len(per) == 1 and per[0][1] is not None and (per[0][1].is_benny or per[0][2] < BENNY_FACE_OVERRIDES_BELOW)
-        and i not in open_
-    ]
+    def looked_at(per: list[Reading]) -> bool:
+        """Names no card surely, or one card under the override line, or the Joker itself."""
+        if not any(c is not None and p >= floor for _, c, p in per):
+            return True
+        card, p = per[0][1], per[0][2]
+        return len(per) == 1 and card is not None and (card.is_benny or p < BENNY_FACE_OVERRIDES_BELOW)
+
+    open_ = [i for i, per in enumerate(readings) if looked_at(per)]
     if not open_:
         return
     from vision import cardcrop
