@@ -427,6 +427,9 @@ class TableSession:
         # Bidding presses made while the engine still waits for the up-card (the camera reads it a moment
         # after it is turned): (press, frame, script number, when), applied once the up-card is seen.
         self._held: list[tuple[Action, int | None, int | None, float]] = []
+        # A card seen face up on the kitty that the engine refused while a hand was played, no card played
+        # since: (card, confidence, turned_by, frame). A bid pressed next says it was the next deal's up-card.
+        self._kitty_seen: tuple[Card, float, int | None, int] | None = None
 
     # ---- the one way in ----
 
@@ -554,6 +557,7 @@ class TableSession:
             if obs.zone.kind is ZoneKind.KITTY:
                 self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
                 return
+            self._kitty_seen = None
             in_pile = obs.zone.kind is not ZoneKind.SEAT
             seat = obs.seat if in_pile else obs.zone.seat
             if seat is None and self.match.expected.seat is None:
@@ -571,9 +575,23 @@ class TableSession:
     ) -> None:
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
         inp = self.match.up_card_seen(card, conf, turned_by)
+        self._kitty_seen = (card, conf, turned_by, frame) if inp is None and self.match.in_play else None
         if inp is not None:  # (None: the up-card seen again, or turned down)
             self.submit(inp, frame=frame, source="camera")
             self._apply_held(frame)
+
+    def _up_card_by_bidding(self) -> None:
+        """A bid pressed while the engine still plays a hand, after a card was seen face up on the kitty and
+        none played since: the table has dealt again, and that card may be the next deal's up-card
+        (``Match.up_card_seen`` with ``bidding``). The hand stuck on a card the camera missed then closes
+        with what was seen, instead of taking the next deal's cards as its own."""
+        seen, self._kitty_seen = self._kitty_seen, None
+        if seen is None or not self.match.in_play:
+            return
+        card, conf, turned_by, frame = seen
+        inp = self.match.up_card_seen(card, conf, turned_by, bidding=True)
+        if inp is not None:
+            self.submit(inp, frame=frame, source="camera")
 
     def _hold(self, action: Action, frame: int | None, now: float) -> None:
         """Keep a bidding press made before the camera has read the up-card, for when it has."""
@@ -667,6 +685,9 @@ class TableSession:
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
+        if action.kind in (ButtonAction.PASS, ButtonAction.CALL) and self._kitty_seen is not None:
+            self._up_card_by_bidding()
+            expected = self.match.expected
         if action.kind is ButtonAction.UNDO:
             self._held.clear()
         elif expected.expected is Expect.UP_CARD and action.kind in _BID_PRESSES and self.pick is None:

@@ -1161,6 +1161,7 @@ class TablePipeline:
         self.landings: list[Landing] = []
         self._reported: dict[tuple[Zone, Card], int] = {}  # (zone, card) -> index of the input that reported it
         self._held: list[tuple[int, Input]] = []  # bids made before the up-card was seen: (frame, bid)
+        self._kitty_seen: UpCardShown | None = None  # a card refused on the kitty mid-hand, none played since
         from companion.session import HOLD_FRAMES
 
         self._hold_frames = HOLD_FRAMES
@@ -1189,6 +1190,8 @@ class TablePipeline:
             if isinstance(inp, _BIDS) and self.match.expected.expected is Expect.UP_CARD:
                 self._held.append((frame, inp))
                 continue
+            if self._kitty_seen is not None and isinstance(inp, (Pass, OrderUp)) and self.match.in_play:
+                out.extend(self._up_card(self._kitty_seen, bidding=True))
             out.extend(self._apply(inp, frame))
         self.timings.engine += time.perf_counter() - t4
         self.timings.frames += 1
@@ -1199,24 +1202,33 @@ class TablePipeline:
         self.announcements.extend((frame, a) for a in result)
         return result
 
+    def _up_card(self, obs: UpCardShown, bidding: bool = False) -> list[Announcement]:
+        """A card seen face up on the kitty: the up-card, where the engine takes it so (``Match.up_card_seen``).
+        One it refuses while a hand is played is kept until a card is played, in case the table bids."""
+        conf = _confidence(obs.confidence, obs.uncertain)
+        up = self.match.up_card_seen(obs.card, conf, obs.turned_by, bidding=bidding)
+        if up is None:  # the up-card seen again or turned down (or a card that cannot be the next one)
+            self._kitty_seen = obs if self.match.in_play and not bidding else None
+            return []
+        self._kitty_seen = None
+        self._reported[(KITTY, obs.card)] = len(self.match)
+        self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
+        out = self._apply(up, obs.frame)
+        held, self._held = self._held, []
+        for at, bid in held:
+            if obs.frame - at <= self._hold_frames:
+                out.extend(self._apply(bid, obs.frame))
+        return out
+
     def _observe(self, obs: Observation) -> list[Announcement]:
         t0 = time.perf_counter()
         try:
             if isinstance(obs, UpCardShown):
-                up = self.match.up_card_seen(obs.card, _confidence(obs.confidence, obs.uncertain), obs.turned_by)
-                if up is None:
-                    return []  # the up-card seen again or turned down (or a card that cannot be the next one)
-                self._reported[(KITTY, obs.card)] = len(self.match)
-                self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
-                out = self._apply(up, obs.frame)
-                held, self._held = self._held, []
-                for at, bid in held:
-                    if obs.frame - at <= self._hold_frames:
-                        out.extend(self._apply(bid, obs.frame))
-                return out
+                return self._up_card(obs)
             if isinstance(obs, CardLanded):
                 if obs.zone.kind is ZoneKind.KITTY:
                     return []
+                self._kitty_seen = None
                 in_pile = obs.zone.kind is not ZoneKind.SEAT
                 seat = obs.seat if in_pile else obs.zone.seat
                 conf = _confidence(obs.confidence, obs.uncertain)

@@ -893,20 +893,34 @@ class Match:
             return self._abandon(d, inp)
         return self._unexpected(inp)
 
-    def up_card_seen(self, card: Card, confidence: float, turned_by: int | None = None) -> UpCard | None:
+    def up_card_seen(
+        self, card: Card, confidence: float, turned_by: int | None = None, *, bidding: bool = False
+    ) -> UpCard | None:
         """The input a face-up card the camera sees on the kitty makes now, or None when it tells nothing new.
 
         ``UpCard`` while the engine waits for one (or for the decision on a renege proven by a hand's last
         card: the next deal plays on), with ``unseen_deals`` from :meth:`deals_gone_unseen`;
         ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it for the next deal's mid-hand;
         else None (the up-card seen again, or turned down). ``turned_by``: the seat the camera saw turn it.
+        ``bidding``: the table has pressed a bid since the card was seen (see :meth:`is_next_up_card`).
         """
         e = self.expected
         if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
             return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen(), turned_by=turned_by)
-        if self.is_next_up_card(card, confidence):
+        if self.is_next_up_card(card, confidence, bidding=bidding):
             return UpCard(card, confidence, next_deal=True, turned_by=turned_by)
         return None
+
+    @property
+    def in_play(self) -> bool:
+        """Whether a hand is being played (or its renege awaits a decision).
+
+        A press that opens a new deal's bidding (a pass, or an order-up) is refused then, as the bidding
+        is over; it says the table has dealt again. The caller then asks :meth:`up_card_seen` again, with
+        ``bidding``, about a card it saw face up on the kitty since the last card was played, before it
+        applies the press.
+        """
+        return self.phase in (_PH_PLAY, _PH_RENEGE_DECISION)
 
     def play_seen(self, card: Card, confidence: float, seat: int | None, *, pile: bool = False) -> Play | None:
         """The input a card the camera sees land in play makes now, or None when it tells nothing new.
@@ -952,7 +966,7 @@ class Match:
             return None
         return old
 
-    def is_next_up_card(self, card: Card, confidence: float) -> bool:
+    def is_next_up_card(self, card: Card, confidence: float, *, bidding: bool = False) -> bool:
         """Whether a face-up card seen on the kitty now is the next deal's up-card, mid-hand.
 
         Cards of this hand went unseen and the table has dealt again. Only a sure reading
@@ -964,8 +978,10 @@ class Match:
         hand: one of the trick being played or of the last one won (it may not be gathered yet), or
         one played before the bidding ended. A card of an earlier trick can be the next up-card: its
         trick was gathered face down, and the table has dealt the deck again. (A hand is stuck most
-        often in its last tricks, when most of the deck has been played.) Applied as
-        ``UpCard(card, next_deal=True)``, such a card closes the hand (see ``_abandon``).
+        often in its last tricks, when most of the deck has been played.) With ``bidding`` (the table
+        pressed a bid after the card was seen, as it does on a new deal), only the cards of a trick still
+        being played are ruled out: the last trick won has been gathered, or the table would not be
+        bidding. Applied as ``UpCard(card, next_deal=True)``, such a card closes the hand (see ``_abandon``).
         """
         d = self._cur
         if confidence < CHECK_CONFIDENCE or d is None or d.finished or d.up_card is None:
@@ -976,7 +992,11 @@ class Match:
                 return False
         elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
             return False
-        shown = {c for trick in d.tricks[-2:] for _, c in trick} | set(d.set_aside) | {d.up_card, d.discard}
+        if bidding:
+            lying = d.tricks[-1] if d.tricks and len(d.tricks[-1]) < len(d.active) else []
+        else:
+            lying = [play for trick in d.tricks[-2:] for play in trick]
+        shown = {c for _, c in lying} | set(d.set_aside) | {d.up_card, d.discard}
         return card not in shown and all(card != i.card for i in early)
 
     def deals_gone_unseen(self) -> int:

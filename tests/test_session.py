@@ -292,6 +292,29 @@ def test_a_new_up_card_during_play_starts_the_next_deal(tmp_path: Path) -> None:
     assert session.match.expected.seat == 2  # round 1 bidding of the new deal
 
 
+def test_a_bid_pressed_after_a_card_of_the_last_trick_shows_on_the_kitty_starts_the_next_deal(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    plays = [(s, f"{r}{suit}") for suit, ranks in (("c", "AKQJ"), ("s", "AKQJ")) for s, r in zip((1, 2, 3, 0), ranks)]
+    for frame, (seat, card) in enumerate([*plays, (1, "Ad"), (2, "Kd")]):
+        session.observe(_landed(seat, card, frame=10 + 10 * frame))  # seats 3 and 0 in trick 3 go unseen
+    session.observe(UpCardShown(C("Ks"), 0.96, frame=200))  # of the last trick won: it may lie there still
+    assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
+    session.act(Action(ButtonAction.PASS), frame=210)  # the table bids: it has dealt again
+    assert _logged(tmp_path)[-2:] == [UpCard(C("Ks"), 0.96, next_deal=True), Pass(2)]
+    first, second = session.match.deals
+    assert first.reason == "unfinished" and second.up_card == C("Ks") and session.match.expected.seat == 3
+    # A card played between the sighting and the press: the press is no sign of a new deal.
+    session = TableSession(MatchLog.create(tmp_path / "other.jsonl", NA, first_dealer=0))
+    _bid_to_seat_1_ordering_up(session)
+    for frame, (seat, card) in enumerate([*plays, (1, "Ad"), (2, "Kd")]):
+        session.observe(_landed(seat, card, frame=10 + 10 * frame))
+    session.observe(UpCardShown(C("Ks"), 0.96, frame=200))
+    session.observe(_landed(3, "Qd", frame=205))
+    session.act(Action(ButtonAction.PASS), frame=210)
+    assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
+
+
 def test_a_new_up_card_before_the_first_lead_is_not_a_new_deal(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from lab.simtable import TablePipeline
 from table.announcements import IrregularityKind
 from table.cards import Card
-from table.inputs import OrderUp, Play, ReviseCard, UpCard
+import numpy as np
+
+from table.inputs import OrderUp, Pass, Play, ReviseCard, UpCard
 from table.rules import Rules
 from vision.detection import CardDetection
-from vision.observations import CardLanded, Zone
+from vision.observations import CardLanded, UpCardShown, Zone
 
 C = Card.parse
 
@@ -38,3 +40,34 @@ def test_a_seats_duplicate_card_is_corrected_by_its_next_sure_reading() -> None:
     pipeline._observe(_landed(0, "Js", 100))
     kinds = {i.kind for i in pipeline.match.deals[-1].irregularities}
     assert IrregularityKind.OUT_OF_TURN not in kinds and IrregularityKind.DUPLICATE_CARD not in kinds
+
+
+def _stuck_in_the_fourth_trick(pipeline: TablePipeline) -> None:
+    """Hearts trump, seat 1 leads and wins three tricks; seat 0's card in the fourth goes unseen."""
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)
+    plays = [(s, f"{r}{suit}") for suit, r4 in (("c", "AKQJ"), ("s", "AKQJ"), ("d", "AKQJ")) for s, r in zip((1, 2, 3, 0), r4)]
+    plays += [(1, "Th"), (2, "Tc"), (3, "Ts")]
+    for frame, (seat, card) in enumerate(plays):
+        pipeline._observe(_landed(seat, card, 10 + 10 * frame))
+
+
+def test_a_bid_after_a_card_seen_on_the_kitty_mid_hand_closes_the_stuck_hand() -> None:
+    blank = np.zeros((8, 8, 3), np.uint8)
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    _stuck_in_the_fourth_trick(pipeline)
+    # The king of diamonds, of the last trick won, face up on the kitty: it may be that trick, still lying there.
+    assert pipeline._observe(UpCardShown(C("Kd"), 0.95, 200)) == []
+    assert pipeline.match.in_play
+    pipeline.step(210, blank, [Pass(2)])  # the table bids: it has dealt again, and that card is the up-card
+    deals = pipeline.match.deals
+    assert len(deals) == 2 and deals[0].reason == "unfinished" and deals[1].up_card == C("Kd")
+    assert pipeline.match.history[-1] == Pass(2) and pipeline.match.expected.seat == 3
+
+    # A card played after the sighting: the card on the kitty was not the next up-card, and the bid is refused.
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    _stuck_in_the_fourth_trick(pipeline)
+    pipeline._observe(UpCardShown(C("Kd"), 0.95, 200))
+    pipeline._observe(_landed(0, "Td", 205))
+    pipeline.step(210, blank, [Pass(2)])
+    assert len(pipeline.match.deals) == 1

@@ -163,3 +163,23 @@ def test_a_card_of_an_earlier_trick_can_be_the_next_up_card_but_not_one_still_fa
     assert not m.is_next_up_card(card(fifth[0]), 0.97)  # a card of the trick being played
     out = m.apply(UpCard(card(first[0]), 0.97, next_deal=True))
     assert irregular(out)[:1] == [K.HAND_UNFINISHED] and m.deals[1].up_card == card(first[0])
+
+
+def test_once_the_table_bids_a_card_of_the_last_trick_won_can_be_the_next_up_card() -> None:
+    m = Match(NA)
+    plays = tricks_script(1, [1, 0, 1, 1, 1]).split("; ")
+    run(m, BID + "; " + "; ".join(plays[:4]) + "; " + " ".join(plays[4].split()[:2]))  # trick 5: two cards seen
+    fourth, fifth = plays[3].split(), plays[4].split()
+    card = lambda token: Card.parse(token.split(":")[1])  # noqa: E731
+    assert m.in_play
+    # The last trick won may still lie face up, unless the table is bidding: then it has been gathered.
+    assert m.up_card_seen(card(fourth[0]), 0.97) is None
+    up = m.up_card_seen(card(fourth[0]), 0.97, bidding=True)
+    assert up == UpCard(card(fourth[0]), 0.97, next_deal=True)
+    # The trick being played lies face up at the seats whatever the buttons say; nor is a reading unsure.
+    assert m.up_card_seen(card(fifth[0]), 0.97, bidding=True) is None
+    assert m.up_card_seen(card(fourth[0]), 0.5, bidding=True) is None
+    assert m.up_card_seen(Card.parse("Kh"), 0.97, bidding=True) is None  # this deal's own up-card
+    out = m.apply(up)
+    assert irregular(out)[:1] == [K.HAND_UNFINISHED] and m.deals[1].up_card == card(fourth[0])
+    assert not m.in_play and m.phase is Phase.BID_ROUND_1
