@@ -140,12 +140,27 @@ class ReadsAs:
 
 
 @pytest.mark.parametrize(
-    ("card", "chance", "reported"), [("B", 0.7, False), ("B", 0.85, True), ("Kh", 0.7, True), ("Kh", 0.5, False)]
+    ("card", "chance", "reported"),
+    [("B", 0.5, None), ("B", 0.7, 0.7 * 0.6 / 0.8), ("B", 0.85, 0.85), ("Kh", 0.7, 0.7), ("Kh", 0.5, None)],
 )
-def test_the_joker_must_be_read_more_surely_than_a_card_with_an_index(card: str, chance: float, reported: bool) -> None:
+def test_the_joker_must_be_read_more_surely_than_a_card_with_an_index(
+    card: str, chance: float, reported: float | None
+) -> None:
+    # A Joker read from the floor (0.6) up to MIN_JOKER_CONFIDENCE (0.8) is reported under the floor, to be checked.
     frame = np.zeros((260, 320, 3), np.uint8)
     dets = name_outlines(frame, quad(*LEFT)[None], np.array([0.9], np.float32), ReadsAs(card, chance), frame=0)  # type: ignore[arg-type]
-    assert [str(d.card) for d in dets] == ([card] if reported else [])
+    expected = [] if reported is None else [(card, round(reported, 4))]
+    assert [(str(d.card), round(d.confidence, 4)) for d in dets] == expected
+
+
+def test_of_jokers_read_unsurely_only_the_likeliest_is_reported_and_none_beside_a_sure_one() -> None:
+    from vision.onnx_detector import _unsure_joker
+
+    q, benny, king = quad(*LEFT), Card.parse("B"), Card.parse("Kh")
+    assert _unsure_joker([[(q, benny, 0.65)], [(q, benny, 0.75)], [(q, king, 0.9)]], 0.6, 0.8) == (1, benny)
+    assert _unsure_joker([[(q, benny, 0.65)], [(q, benny, 0.85)]], 0.6, 0.8) is None  # the sure one is the Joker
+    assert _unsure_joker([[(q, benny, 0.55)], [(q, None, 0.0)]], 0.6, 0.8) is None  # under the floor
+    assert _unsure_joker([[(q, benny, 0.7)]], 0.6, 0.6) is None  # no line of its own (no calibration)
 
 
 def test_the_surer_outline_is_moved_only_when_its_card_stays_reported() -> None:
