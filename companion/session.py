@@ -11,7 +11,9 @@ The mapping rules, in one place:
 - ``UpCardShown`` (or a card landing on the kitty) becomes ``UpCard`` while the
   up-card is awaited, and ``UpCard(next_deal=True)`` when the engine takes a sure
   reading of a new card for the next deal's mid-hand (``Match.up_card_seen``: cards
-  of the hand went unseen); seeing the up-card again later changes nothing. The
+  of the hand went unseen). While a hand is played, that needs a bid pressed after
+  the card was seen and before another card lands: the card is kept until then
+  (``_up_card_by_bidding``). Seeing the up-card again later changes nothing. The
   seat the tracker saw turn it (``turned_by``) goes with it, for the engine's
   deal-out-of-turn check.
 - Bidding presses made while the engine still waits for the up-card (the camera

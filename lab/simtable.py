@@ -1129,7 +1129,8 @@ class TablePipeline:
     Observations become engine inputs as the app does it: an up-card shown
     while the engine waits for one (or for a decision on a renege proven by
     the last card of the hand, which the next deal dismisses), or one the
-    engine takes as the next deal's mid-hand (cards went unseen), becomes
+    engine takes as the next deal's mid-hand (cards went unseen; while a hand is
+    played, once a bid is pressed after it and before another card lands), becomes
     ``UpCard`` (``Match.up_card_seen``, as in the app); a card landing in a
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of

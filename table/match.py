@@ -902,7 +902,7 @@ class Match:
         card: the next deal plays on), with ``unseen_deals`` from :meth:`deals_gone_unseen`;
         ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it for the next deal's mid-hand;
         else None (the up-card seen again, or turned down). ``turned_by``: the seat the camera saw turn it.
-        ``bidding``: the table has pressed a bid since the card was seen (see :meth:`is_next_up_card`).
+        ``bidding``: the table has pressed a bid since the card was seen, none played (see :meth:`is_next_up_card`).
         """
         e = self.expected
         if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
@@ -971,17 +971,19 @@ class Match:
 
         Cards of this hand went unseen and the table has dealt again. Only a sure reading
         (``confidence`` at least :data:`CHECK_CONFIDENCE`) of a card this deal has not shown, once the
-        hand is visibly being played: play has begun (the up-card is then in the dealer's hand or
-        turned down), or, with the bidding never finished here (bids not entered, or refused while
-        the up-card went unseen), at least :data:`PLAYS_BEFORE_RESYNC` cards were played regardless.
-        Never the up-card itself, the known discard, nor a card that may still lie face up from this
-        hand: one of the trick being played or of the last one won (it may not be gathered yet), or
-        one played before the bidding ended. A card of an earlier trick can be the next up-card: its
-        trick was gathered face down, and the table has dealt the deck again. (A hand is stuck most
-        often in its last tricks, when most of the deck has been played.) With ``bidding`` (the table
-        pressed a bid after the card was seen, as it does on a new deal), only the cards of a trick still
-        being played are ruled out: the last trick won has been gathered, or the table would not be
-        bidding. Applied as ``UpCard(card, next_deal=True)``, such a card closes the hand (see ``_abandon``).
+        hand is visibly being played. While the engine sees the hand being played (its bidding over),
+        only with ``bidding``: the table pressed a bid after the card was seen and before any card was
+        played, as it does on a new deal. A card read on the kitty alone is not enough there: the kitty
+        lies face down beside the play, and a card back or a card passing over it can be misread as a
+        card for a few frames; taken for the next up-card, that would end a hand the table is still
+        playing. With the bidding never finished here (bids not entered, or refused while the up-card
+        went unseen), at least :data:`PLAYS_BEFORE_RESYNC` cards played regardless are enough.
+        Never the up-card itself, the known discard, a card of the trick still being played (it lies face
+        up at the seats), nor one played before the bidding ended. A card of an earlier trick can be the
+        next up-card, the last trick won included: its trick was gathered face down, or the table would
+        not be bidding, and the table has dealt the deck again. (A hand is stuck most often in its last
+        tricks, when most of the deck has been played.) Applied as ``UpCard(card, next_deal=True)``, such
+        a card closes the hand (see ``_abandon``).
         """
         d = self._cur
         if confidence < CHECK_CONFIDENCE or d is None or d.finished or d.up_card is None:
@@ -990,12 +992,9 @@ class Match:
         if self.phase in _BIDDING_PHASES:
             if not _played_like_a_hand([i.seat for i in early]):
                 return False
-        elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION):
+        elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION) or not bidding:
             return False
-        if bidding:
-            lying = d.tricks[-1] if d.tricks and len(d.tricks[-1]) < len(d.active) else []
-        else:
-            lying = [play for trick in d.tricks[-2:] for play in trick]
+        lying = d.tricks[-1] if d.tricks and len(d.tricks[-1]) < len(d.active) else []
         shown = {c for _, c in lying} | set(d.set_aside) | {d.up_card, d.discard}
         return card not in shown and all(card != i.card for i in early)
 

@@ -274,28 +274,35 @@ def test_alone_after_the_call_asks_first_and_call_declares_it(tmp_path: Path) ->
     assert _logged(tmp_path)[-1] == GoAlone(2) and session.alone_candidate is None
 
 
-def test_a_new_up_card_during_play_starts_the_next_deal(tmp_path: Path) -> None:
+def test_a_new_up_card_during_play_starts_the_next_deal_when_the_table_bids(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)
     session.observe(_landed(1, "Ah", frame=10))
     session.observe(_landed(2, "Jh", frame=20))  # seats 3 and 0 went unseen; the table dealt again
     # not the next deal: the up-card itself, a card played this hand, or a reading that is not sure
-    session.observe(UpCardShown(C("9h"), 0.97, frame=30))
-    session.observe(UpCardShown(C("Ah"), 0.97, frame=31))
-    session.observe(UpCardShown(C("Ts"), 0.55, frame=32))
-    session.observe(UpCardShown(C("Ts"), 0.97, frame=33, uncertain=True))
+    refused = (
+        UpCardShown(C("9h"), 0.97, frame=30),
+        UpCardShown(C("Ah"), 0.97, frame=31),
+        UpCardShown(C("Ts"), 0.55, frame=32),
+        UpCardShown(C("Ts"), 0.97, frame=33, uncertain=True),
+    )
+    for frame, obs in enumerate(refused):
+        session.observe(obs)
+        session.act(Action(ButtonAction.PASS), frame=34 + frame)
     assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
     session.observe(UpCardShown(C("Ts"), 0.96, frame=40))
-    assert _logged(tmp_path)[-1] == UpCard(C("Ts"), 0.96, next_deal=True)
+    assert len(session.match.deals) == 1  # on the kitty alone: a card back or a passing card may read so
+    session.act(Action(ButtonAction.PASS), frame=45)  # the table bids on it
+    assert _logged(tmp_path)[-2:] == [UpCard(C("Ts"), 0.96, next_deal=True), Pass(2)]
     first, second = session.match.deals
     assert first.reason == "unfinished" and second.up_card == C("Ts") and second.dealer == 1
-    assert session.match.expected.seat == 2  # round 1 bidding of the new deal
+    assert session.match.expected.seat == 3  # round 1 bidding of the new deal, seat 2 has passed
 
 
 def test_a_bid_pressed_after_a_card_of_the_last_trick_shows_on_the_kitty_starts_the_next_deal(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)
-    plays = [(s, f"{r}{suit}") for suit, ranks in (("c", "AKQJ"), ("s", "AKQJ")) for s, r in zip((1, 2, 3, 0), ranks)]
+    plays = list(zip([1, 2, 3, 0] * 2, ["Ac", "Kc", "Qc", "Jc", "As", "Ks", "Qs", "Js"], strict=True))
     for frame, (seat, card) in enumerate([*plays, (1, "Ad"), (2, "Kd")]):
         session.observe(_landed(seat, card, frame=10 + 10 * frame))  # seats 3 and 0 in trick 3 go unseen
     session.observe(UpCardShown(C("Ks"), 0.96, frame=200))  # of the last trick won: it may lie there still
@@ -462,9 +469,15 @@ def test_a_misdeal_question_lapses_after_a_few_seconds(tmp_path: Path) -> None:
 def test_a_misdeal_question_ends_with_its_deal(tmp_path: Path) -> None:
     session = _mid_hand(tmp_path)
     session.act(MISDEAL, frame=20, now=100.0)
-    session.observe(UpCardShown(C("Ts"), 0.96, frame=30))  # the table dealt again: the next deal started
-    assert len(session.match.deals) == 2 and session.misdeal_asked(101.0) is None
-    session.act(MISDEAL, frame=31, now=101.0)  # so this press asks about the new deal, and voids nothing
+    # The rest of the hand is played (seat 1 wins the first four tricks, seat 0 the last): the deal is over.
+    cards = ["Kh", "Qh", "Th", "As", "Ks", "Qs", "Js", "Ad", "Kd", "Qd"]
+    cards += ["9d", "Td", "9c", "Ts", "9s", "Tc", "Jc", "Jd", "Jh"]
+    for frame, (seat, card) in enumerate(zip([2, 3, 0] + [1, 2, 3, 0] * 4, cards, strict=True)):
+        session.observe(_landed(seat, card, frame=30 + 5 * frame))
+    deal = session.match.deals[0]
+    assert deal.finished and deal.trick_winners == [1, 1, 1, 1, 0] and not deal.irregularities
+    assert session.misdeal_asked(101.0) is None
+    session.act(MISDEAL, frame=200, now=101.0)  # so this press asks about no deal, and voids nothing
     assert not any(isinstance(i, Misdeal) for i in _logged(tmp_path))
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from lab.simtable import TablePipeline
 from table.announcements import IrregularityKind
 from table.cards import Card
-import numpy as np
-
 from table.inputs import OrderUp, Pass, Play, ReviseCard, UpCard
 from table.rules import Rules
 from vision.detection import CardDetection
@@ -46,7 +46,8 @@ def _stuck_in_the_fourth_trick(pipeline: TablePipeline) -> None:
     """Hearts trump, seat 1 leads and wins three tricks; seat 0's card in the fourth goes unseen."""
     pipeline._apply(UpCard(C("9h"), 0.97), 1)
     pipeline._apply(OrderUp(1), 2)
-    plays = [(s, f"{r}{suit}") for suit, r4 in (("c", "AKQJ"), ("s", "AKQJ"), ("d", "AKQJ")) for s, r in zip((1, 2, 3, 0), r4)]
+    cards = ["Ac", "Kc", "Qc", "Jc", "As", "Ks", "Qs", "Js", "Ad", "Kd", "Qd", "Jd"]
+    plays = list(zip([1, 2, 3, 0] * 3, cards, strict=True))
     plays += [(1, "Th"), (2, "Tc"), (3, "Ts")]
     for frame, (seat, card) in enumerate(plays):
         pipeline._observe(_landed(seat, card, 10 + 10 * frame))
