@@ -687,7 +687,7 @@ class TableSession:
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
-        if action.kind in (ButtonAction.PASS, ButtonAction.CALL) and self._kitty_seen is not None:
+        if action.kind in (ButtonAction.PASS, ButtonAction.CALL) and self._kitty_seen is not None and self.pick is None:
             self._up_card_by_bidding()
             expected = self.match.expected
         if action.kind is ButtonAction.UNDO:
