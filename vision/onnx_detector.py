@@ -63,7 +63,7 @@ MAX_CARDS = 40
 # (the real dev photos hold no Joker): at 0.8 the false Jokers fell from 4 to 1 and no true one was lost;
 # at 0.9, 5 of 6 true ones were lost. One from the calibrated floor up to this line is reported to be
 # checked (``_unsure_joker``): on the three held-out decks with a Joker, read with their enrolments, that
-# read 39 of their 51 Jokers instead of 35, and took 7 other cards for the Joker instead of 5 (and reported
+# read 39 of their 51 Jokers instead of 35, and took 8 other cards for the Joker instead of 5 (and reported
 # it where no card lay twice, as before).
 MIN_JOKER_CONFIDENCE = 0.8
 # With a deck profile that knows the Joker's face, an outline whose corners name another card under this
