@@ -13,7 +13,9 @@ The mapping rules, in one place:
   reading of a new card for the next deal's mid-hand (``Match.up_card_seen``: cards
   of the hand went unseen). While a hand is played, that needs a bid pressed after
   the card was seen and before another card lands: the card is kept until then
-  (``_up_card_by_bidding``). Seeing the up-card again later changes nothing. The
+  (``_up_card_by_bidding``). Before anyone bids, a surer reading of another card
+  on the kitty revises the up-card (``Match.up_card_revised``: the face-down deck
+  or a card being turned was misread). Seeing the up-card again later changes nothing. The
   seat the tracker saw turn it (``turned_by``) goes with it, for the engine's
   deal-out-of-turn check.
 - Bidding presses made while the engine still waits for the up-card (the camera
@@ -581,6 +583,10 @@ class TableSession:
         if inp is not None:  # (None: the up-card seen again, or turned down)
             self.submit(inp, frame=frame, source="camera")
             self._apply_held(frame)
+            return
+        index = self.match.up_card_revised(card, conf)
+        if index is not None:  # a surer reading of another card before anyone bid: the up-card was misread
+            self.submit(ReviseCard(index, card), frame=frame, source="camera")
 
     def _up_card_by_bidding(self) -> None:
         """A bid pressed while the engine still plays a hand, after a card was seen face up on the kitty and

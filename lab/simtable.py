@@ -1131,7 +1131,8 @@ class TablePipeline:
     the last card of the hand, which the next deal dismisses), or one the
     engine takes as the next deal's mid-hand (cards went unseen; while a hand is
     played, once a bid is pressed after it and before another card lands), becomes
-    ``UpCard`` (``Match.up_card_seen``, as in the app); a card landing in a
+    ``UpCard`` (``Match.up_card_seen``, as in the app), and before anyone bids a
+    surer reading of another card there revises it (``Match.up_card_revised``); a card landing in a
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of
     the input that reported it, and so does a sure reading of an unseen card at a seat whose card in
@@ -1210,7 +1211,13 @@ class TablePipeline:
         up = self.match.up_card_seen(obs.card, conf, obs.turned_by, bidding=bidding)
         if up is None:  # the up-card seen again or turned down (or a card that cannot be the next one)
             self._kitty_seen = obs if self.match.in_play and not bidding else None
-            return []
+            index = self.match.up_card_revised(obs.card, conf)
+            if index is None:
+                return []
+            # A surer reading of another card before anyone bid: the up-card was misread.
+            self._reported[(KITTY, obs.card)] = index
+            self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
+            return self._apply(ReviseCard(index, obs.card), obs.frame)
         self._kitty_seen = None
         self._reported[(KITTY, obs.card)] = len(self.match)
         self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))

@@ -911,6 +911,29 @@ class Match:
             return UpCard(card, confidence, next_deal=True, turned_by=turned_by)
         return None
 
+    def up_card_revised(self, card: Card, confidence: float) -> int | None:
+        """The index of the up-card input that a reading of ``card`` on the kitty now corrects; else None.
+
+        Before anyone has bid, a sure reading (``confidence`` at least :data:`CHECK_CONFIDENCE`) of another
+        card of the deck not seen this deal, surer than the up-card was read, is the up-card: the first
+        reading was a misread (the face-down deck read as a card while it was dealt, or the up-card misread
+        as it was turned). The caller applies ``ReviseCard`` to that input. Once a bid is made the up-card
+        stands (an ``Undo`` can still take it back), and a revised up-card is not revised again.
+        """
+        d = self._cur
+        if d is None or d.finished or self.phase is not _PH_BID_ROUND_1 or d.up_card is None or card == d.up_card:
+            return None
+        if d.calls or d.passed[1] or confidence < CHECK_CONFIDENCE or card not in self._deck or not d.is_unseen(card):
+            return None
+        history = self._history
+        effective = [*self._effective, *range(self._tail, len(history))]
+        revised = {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
+        for i in reversed(effective):
+            up = history[i]
+            if isinstance(up, UpCard):
+                return i if i not in revised and up.card == d.up_card and confidence > up.confidence else None
+        return None
+
     @property
     def in_play(self) -> bool:
         """Whether a hand is being played (or its renege awaits a decision).

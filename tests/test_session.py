@@ -322,6 +322,16 @@ def test_a_bid_pressed_after_a_card_of_the_last_trick_shows_on_the_kitty_starts_
     assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
 
 
+def test_before_anyone_bids_a_surer_reading_of_another_card_on_the_kitty_corrects_the_up_card(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    session.observe(UpCardShown(C("Jc"), 0.66, frame=10))  # the deck's back, read as a card while dealt
+    session.observe(UpCardShown(C("Ts"), 0.99, frame=30))
+    assert _logged(tmp_path)[-1] == ReviseCard(0, C("Ts")) and session.match.deals[-1].up_card == C("Ts")
+    session.act(Action(ButtonAction.PASS), frame=40)
+    session.observe(UpCardShown(C("9s"), 0.999, frame=50))  # after a bid the up-card stands
+    assert session.match.deals[-1].up_card == C("Ts") and _logged(tmp_path)[-1] == Pass(1)
+
+
 def test_a_new_up_card_before_the_first_lead_is_not_a_new_deal(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

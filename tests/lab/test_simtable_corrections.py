@@ -72,3 +72,14 @@ def test_a_bid_after_a_card_seen_on_the_kitty_mid_hand_closes_the_stuck_hand() -
     pipeline._observe(_landed(0, "Td", 205))
     pipeline.step(210, blank, [Pass(2)])
     assert len(pipeline.match.deals) == 1
+
+
+def test_a_surer_reading_of_another_card_on_the_kitty_before_the_bidding_corrects_the_up_card() -> None:
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline._observe(UpCardShown(C("Jc"), 0.66, 10))  # the deck's back read as a card while it was dealt
+    pipeline._observe(UpCardShown(C("Ts"), 0.99, 30))  # the up-card turned: it is this one
+    assert pipeline.match.history[-1] == ReviseCard(0, C("Ts"))
+    assert pipeline.match.deals[-1].up_card == C("Ts")
+    pipeline.step(40, np.zeros((8, 8, 3), np.uint8), [Pass(1)])
+    pipeline._observe(UpCardShown(C("9s"), 0.999, 50))  # after a bid the up-card stands
+    assert pipeline.match.deals[-1].up_card == C("Ts") and pipeline.match.history[-1] == Pass(1)

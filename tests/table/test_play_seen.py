@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine_script import run
 
 from table.cards import Card
-from table.inputs import Play, ReviseCard
+from table.inputs import Pass, Play, ReviseCard, UpCard
 from table.match import Match
 from table.rules import Rules
 
@@ -68,3 +68,22 @@ def test_a_duplicate_in_a_trick_already_won_is_not_corrected() -> None:
     m = Match(NA)
     run(m, BID + "; 1:Ac 2:Kc 3:Qc 0:Ac")  # the trick closed on the duplicate
     assert m.misread_corrected(C("Js"), 0.9, 0) is None
+
+
+def test_before_anyone_bids_a_surer_reading_of_another_card_on_the_kitty_corrects_the_up_card() -> None:
+    m = Match(NA)
+    m.apply(UpCard(C("Jc"), 0.66))  # the face-down deck read as a jack of clubs while it was dealt
+    assert m.up_card_revised(C("Ts"), 0.5) is None  # not sure
+    assert m.up_card_revised(C("Ts"), 0.65) is None  # no surer than the reading it would replace
+    assert m.up_card_revised(C("Jc"), 0.99) is None  # the up-card itself
+    assert m.up_card_revised(C("7s"), 0.99) is None  # not a card of this deck
+    index = m.up_card_revised(C("Ts"), 0.99)
+    assert index == 0
+    m.apply(ReviseCard(index, C("Ts")))
+    assert m.deals[-1].up_card == C("Ts")
+    assert m.up_card_revised(C("9s"), 0.999) is None  # a revised up-card is not revised again
+    # Once a bid is made the up-card stands.
+    m = Match(NA)
+    m.apply(UpCard(C("Jc"), 0.66))
+    m.apply(Pass(1))
+    assert m.up_card_revised(C("Ts"), 0.99) is None
