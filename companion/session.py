@@ -657,16 +657,12 @@ class TableSession:
                 return
 
     def _lifted(self, obs: CardLifted) -> None:
-        if not self._landings:
+        """A card taken back before its trick is turned (``Match.taken_back``) is undone."""
+        if not self._landings or obs.zone.kind is ZoneKind.KITTY:
             return
         last = self._landings[-1]
-        if last.history_index != len(self.match) - 1 or last.card != obs.card:
-            return
-        if obs.zone.kind is ZoneKind.SEAT and obs.zone.seat != last.seat:
-            return
-        tricks = self._current_tricks()
-        still_open = bool(tricks) and any(c == obs.card for _, c in tricks[-1]) and self.match.phase is Phase.PLAY
-        if still_open:
+        seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else None
+        if last.history_index == len(self.match) - 1 and self.match.taken_back(obs.card, seat):
             self.submit(Undo(), frame=obs.frame, source="camera")
             self._landings.pop()
 

@@ -62,6 +62,7 @@ from table.inputs import (
     Pass,
     Play,
     ReviseCard,
+    Undo,
     UpCard,
 )
 from table.match import Match
@@ -74,6 +75,7 @@ from vision.mat import MAT_SIZES, MatSize, marker_layout, render_mat
 from vision.observations import (
     KITTY,
     CardLanded,
+    CardLifted,
     CardRevised,
     Observation,
     UpCardShown,
@@ -1138,8 +1140,9 @@ class TablePipeline:
     the input that reported it, and so does a sure reading of an unseen card at a seat whose card in
     the trick being played was a card already played (``Match.misread_corrected``). An uncertain
     reading goes in with its confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
-    the card instead of alarming. Lifted cards and gathered tricks need no
-    input. The seat the tracker saw turn the up-card goes with it (a deal out
+    the card instead of alarming. A card lifted while it is the last play and its
+    trick is still open was taken back (``Match.taken_back``, as in the app): ``Undo``.
+    Gathered tricks need no input. The seat the tracker saw turn the up-card goes with it (a deal out
     of turn). A bid made while the engine still waits for the up-card waits for
     it, as the app's session holds such presses (``HOLD_FRAMES`` at most).
     """
@@ -1256,7 +1259,12 @@ class TablePipeline:
                     return []
                 self._reported[(obs.zone, obs.new)] = index
                 return self._apply(ReviseCard(index, obs.new), obs.frame)
-            return []  # CardLifted, ZoneCleared: nothing for the engine
+            if isinstance(obs, CardLifted) and obs.zone.kind is not ZoneKind.KITTY:
+                seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else None
+                if self.match.taken_back(obs.card, seat):
+                    self._reported.pop((obs.zone, obs.card), None)
+                    return self._apply(Undo(), obs.frame)
+            return []  # ZoneCleared (a trick gathered), other lifts: nothing for the engine
         finally:
             self.timings.engine += time.perf_counter() - t0
 

@@ -911,6 +911,18 @@ class Match:
             return UpCard(card, confidence, next_deal=True, turned_by=turned_by)
         return None
 
+    def taken_back(self, card: Card, seat: int | None) -> bool:
+        """Whether ``card``, gone from the table, was taken back: the camera saw it lifted from a seat's
+        zone (``seat``) or from the trick pile (None) while it is the last play recorded and its trick is
+        still being played. The caller applies ``Undo``. (A card lifted from the kitty is never a play:
+        the kitty's face-down cards can read as a card for a moment, and lifting them undoes nothing.)
+        """
+        last = self._history[-1] if self._history else None
+        if not isinstance(last, Play) or last.card != card or (seat is not None and last.seat != seat):
+            return False
+        d = self._cur
+        return d is not None and self.phase is _PH_PLAY and bool(d.tricks) and (last.seat, card) in d.tricks[-1]
+
     def up_card_revised(self, card: Card, confidence: float) -> int | None:
         """The index of the up-card input that a reading of ``card`` on the kitty now corrects; else None.
 

@@ -32,7 +32,7 @@ from table.inputs import (
 )
 from table.log import MatchLog, read_log
 from table.rules import Rules
-from vision.observations import TRICK, CardLanded, CardLifted, CardRevised, UpCardShown, Zone
+from vision.observations import KITTY, TRICK, CardLanded, CardLifted, CardRevised, UpCardShown, Zone
 
 C = Card.parse
 NA = Rules.preset("north_american")
@@ -189,6 +189,16 @@ def test_a_card_taken_back_before_the_trick_is_turned_is_undone(tmp_path: Path) 
     assert session.match.view().current_trick == ((1, C("Ah")),)
     session.observe(_landed(2, "Kh", frame=20))
     assert session.match.view().current_trick == ((1, C("Ah")), (2, C("Kh")))
+
+
+def test_a_card_lifted_from_the_kitty_undoes_no_play_of_that_name(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ac", frame=10))
+    session.observe(_landed(2, "Jc", frame=20))
+    session.observe(CardLifted(KITTY, C("Jc"), frame=25))  # the kitty's back, read as Jc for a moment
+    assert session.match.view().current_trick == ((1, C("Ac")), (2, C("Jc")))
+    assert not any(isinstance(i, Undo) for i in _logged(tmp_path))
 
 
 def test_resuming_from_the_log_restores_the_state_and_ignores_cards_seen_again(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from table.cards import Card
 from table.inputs import OrderUp, Pass, Play, ReviseCard, UpCard
 from table.rules import Rules
 from vision.detection import CardDetection
-from vision.observations import CardLanded, UpCardShown, Zone
+from vision.observations import KITTY, CardLanded, CardLifted, UpCardShown, Zone
 
 C = Card.parse
 
@@ -83,3 +83,16 @@ def test_a_surer_reading_of_another_card_on_the_kitty_before_the_bidding_correct
     pipeline.step(40, np.zeros((8, 8, 3), np.uint8), [Pass(1)])
     pipeline._observe(UpCardShown(C("9s"), 0.999, 50))  # after a bid the up-card stands
     assert pipeline.match.deals[-1].up_card == C("Ts") and pipeline.match.history[-1] == Pass(1)
+
+
+def test_a_card_taken_back_is_undone_but_nothing_lifted_from_the_kitty_is() -> None:
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)
+    pipeline._observe(_landed(1, "Ac", 10))
+    pipeline._observe(_landed(2, "Jc", 20))
+    # The kitty's face-down cards read as the jack of clubs for a moment, then gone: no play is undone.
+    pipeline._observe(CardLifted(KITTY, C("Jc"), 25))
+    assert pipeline.match.view().current_trick == ((1, C("Ac")), (2, C("Jc")))
+    pipeline._observe(CardLifted(Zone.of_seat(2), C("Jc"), 30))  # seat 2 takes its card back
+    assert pipeline.match.view().current_trick == ((1, C("Ac")),)

@@ -87,3 +87,16 @@ def test_before_anyone_bids_a_surer_reading_of_another_card_on_the_kitty_correct
     m.apply(UpCard(C("Jc"), 0.66))
     m.apply(Pass(1))
     assert m.up_card_revised(C("Ts"), 0.99) is None
+
+
+def test_the_last_play_lifted_while_its_trick_is_open_was_taken_back() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ac 2:Kc")
+    assert m.taken_back(C("Kc"), 2) and m.taken_back(C("Kc"), None)  # from its seat, or from the trick pile
+    assert not m.taken_back(C("Kc"), 3)  # not from another seat
+    assert not m.taken_back(C("Ac"), 1)  # not the last play
+    run(m, "3:Qc 0:Jc; 1:As")
+    assert m.taken_back(C("As"), 1)
+    m = Match(NA)
+    run(m, "up Kh; 1 pass")
+    assert not m.taken_back(C("Kh"), None)  # no play at all
