@@ -149,6 +149,20 @@ def test_a_certain_card_proves_the_renege(tmp_path: Path) -> None:
     assert len(proven) == 1 and proven[0].seat == 2
 
 
+def test_an_uncertain_card_confirmed_by_the_camera_proves_the_renege(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
+        session.observe(_landed(seat, card, frame=10 + seat))
+    session.observe(_landed(1, "Ad", frame=30))
+    session.observe(_landed(2, "Tc", frame=31, confidence=0.5, uncertain=True))
+    assert not any(isinstance(a, RenegeProven) for a in session.release())
+    # Read surely where it lies a few frames later, the card is confirmed: now it proves the renege.
+    session.observe(CardRevised(Zone.of_seat(2), C("Tc"), C("Tc"), 0.9, frame=35))
+    proven = [a for a in session.release() if isinstance(a, RenegeProven)]
+    assert len(proven) == 1 and proven[0].seat == 2
+
+
 def test_a_revised_reading_revises_the_input_that_recorded_it(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

@@ -120,8 +120,9 @@ class UpCardShown:
 class CardRevised:
     """A card already reported as ``old`` is now read, over several frames, as ``new``.
 
+    ``new == old`` with ``uncertain`` False confirms an uncertain landing: the card is now read surely.
     The app turns this into the engine's ``ReviseCard`` for the input that
-    reported ``old`` in ``zone``.
+    reported ``old`` in ``zone`` (a revised card counts as read surely).
     """
 
     zone: Zone

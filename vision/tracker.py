@@ -24,7 +24,9 @@ How it decides, in the order ``update`` works:
 4. A track lands once one identity leads a confidence-weighted vote over the
    last ``window`` frames, was seen in at least ``min_frames`` of them and
    the card is at rest in a zone: never on a first reading. A weak landing
-   is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``.
+   is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``, and
+   if it later reads as the same card surely, ``CardRevised`` to the same card
+   (a confirmation: the engine may then rely on it).
    A card that lands while the same card, already landed, has vanished was
    pushed along (from a seat's zone into the pile, say): no event, and it
    keeps its first zone. At a seat or on the kitty, a card coming to rest on
@@ -591,9 +593,13 @@ class Tracker:
             if t.zone is None or not t.uncertain or t.last_seen != frame:
                 continue
             card, vote, share = self._leader(t)
-            if card == t.identity or len(vote.frames) < cfg.min_frames or share < cfg.min_share:
+            if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             confidence, uncertain = self._judge(vote, share)
+            if card == t.identity and uncertain:
+                continue  # still the card it landed as, still unsure
+            # Another card now, or the same card read surely at rest (a card read unsurely as it slid there,
+            # such as a Joker): ``CardRevised`` with ``new == old`` confirms the reading.
             events.append(CardRevised(t.zone, t.identity, card, round(confidence, 4), frame, uncertain))
             t.identity, t.confidence, t.uncertain = card, confidence, uncertain
         return events
