@@ -1218,6 +1218,9 @@ class TablePipeline:
             if index is None:
                 return []
             # A surer reading of another card before anyone bid: the up-card was misread.
+            misread = self.match.deals[-1].up_card
+            if misread is not None and self._reported.get((KITTY, misread)) == index:
+                del self._reported[(KITTY, misread)]
             self._reported[(KITTY, obs.card)] = index
             self.landings.append(Landing(obs.frame, obs.card, KITTY, "up_card"))
             return self._apply(ReviseCard(index, obs.card), obs.frame)
