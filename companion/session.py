@@ -434,6 +434,8 @@ class TableSession:
         # A card seen face up on the kitty that the engine refused while a hand was played, no card played
         # since: (card, confidence, turned_by, frame). A bid pressed next says it was the next deal's up-card.
         self._kitty_seen: tuple[Card, float, int | None, int] | None = None
+        # The last card played, lifted while its trick is open: (card, seat), until the next card lands.
+        self._taken_back: tuple[Card, int] | None = None
 
     # ---- the one way in ----
 
@@ -564,6 +566,8 @@ class TableSession:
             self._kitty_seen = None
             in_pile = obs.zone.kind is not ZoneKind.SEAT
             seat = obs.seat if in_pile else obs.zone.seat
+            if self._taken_back is not None:
+                self._replaced(seat, obs.card, obs.frame)
             if seat is None and self.match.expected.seat is None:
                 self.notes.messages.append(phrases.card_landed_unexpected(obs.card))
                 return
@@ -657,14 +661,24 @@ class TableSession:
                 return
 
     def _lifted(self, obs: CardLifted) -> None:
-        """A card taken back before its trick is turned (``Match.taken_back``) is undone."""
+        """The last card played, lifted before its trick is turned (``Match.taken_back``): kept until the next
+        card lands, which undoes it if it is another card from the same seat (``_replaced``)."""
+        self._taken_back = None
         if not self._landings or obs.zone.kind is ZoneKind.KITTY:
             return
         last = self._landings[-1]
         seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else None
         if last.history_index == len(self.match) - 1 and self.match.taken_back(obs.card, seat):
-            self.submit(Undo(), frame=obs.frame, source="camera")
-            self._landings.pop()
+            self._taken_back = (obs.card, last.seat)
+
+    def _replaced(self, seat: int | None, card: Card, frame: int) -> None:
+        """A card landing after the last card played was lifted: another card from that seat replaces it
+        (the lifted one was taken back: ``Undo``); any other landing leaves the lifted card played."""
+        lifted, self._taken_back = self._taken_back, None
+        if lifted is None or seat != lifted[1] or card == lifted[0] or not self.match.taken_back(*lifted):
+            return
+        self.submit(Undo(), frame=frame, source="camera")
+        self._landings.pop()
 
     # ---- buttons and keys ----
 

@@ -1141,7 +1141,8 @@ class TablePipeline:
     the trick being played was a card already played (``Match.misread_corrected``). An uncertain
     reading goes in with its confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
     the card instead of alarming. A card lifted while it is the last play and its
-    trick is still open was taken back (``Match.taken_back``, as in the app): ``Undo``.
+    trick is still open, then replaced by another card from that seat, was taken
+    back (``Match.taken_back``, as in the app): ``Undo``.
     Gathered tricks need no input. The seat the tracker saw turn the up-card goes with it (a deal out
     of turn). A bid made while the engine still waits for the up-card waits for
     it, as the app's session holds such presses (``HOLD_FRAMES`` at most).
@@ -1167,6 +1168,7 @@ class TablePipeline:
         self._reported: dict[tuple[Zone, Card], int] = {}  # (zone, card) -> index of the input that reported it
         self._held: list[tuple[int, Input]] = []  # bids made before the up-card was seen: (frame, bid)
         self._kitty_seen: UpCardShown | None = None  # a card refused on the kitty mid-hand, none played since
+        self._taken_back: tuple[Zone, Card, int] | None = None  # the last card played, lifted: (zone, card, seat)
         from companion.session import HOLD_FRAMES
 
         self._hold_frames = HOLD_FRAMES
@@ -1234,6 +1236,18 @@ class TablePipeline:
                 out.extend(self._apply(bid, obs.frame))
         return out
 
+    def _replaced(self, seat: int | None, card: Card, frame: int) -> list[Announcement]:
+        """A card landing after the last card played was lifted: another card from that seat replaces it
+        (the lifted one was taken back: ``Undo``, as the app's session does); any other landing leaves the
+        lifted card played (the camera had only lost sight of it)."""
+        assert self._taken_back is not None
+        zone, lifted, lifted_seat = self._taken_back
+        self._taken_back = None
+        if seat != lifted_seat or card == lifted or not self.match.taken_back(lifted, lifted_seat):
+            return []
+        self._reported.pop((zone, lifted), None)
+        return self._apply(Undo(), frame)
+
     def _observe(self, obs: Observation) -> list[Announcement]:
         t0 = time.perf_counter()
         try:
@@ -1245,29 +1259,35 @@ class TablePipeline:
                 self._kitty_seen = None
                 in_pile = obs.zone.kind is not ZoneKind.SEAT
                 seat = obs.seat if in_pile else obs.zone.seat
+                out = self._replaced(seat, obs.card, obs.frame) if self._taken_back is not None else []
                 conf = _confidence(obs.confidence, obs.uncertain)
                 old = self.match.misread_corrected(obs.card, conf, seat) if seat is not None and not in_pile else None
                 if old is not None:
                     # The seat's card in this trick was a card already played (a misread): this corrects it.
-                    return self._observe(CardRevised(obs.zone, old, obs.card, obs.confidence, obs.frame, obs.uncertain))
+                    revised = CardRevised(obs.zone, old, obs.card, obs.confidence, obs.frame, obs.uncertain)
+                    return out + self._observe(revised)
                 play = self.match.play_seen(obs.card, conf, seat, pile=in_pile)
                 if play is None:
-                    return []  # seen again (a trick pushed together, a hand passed over it), or nobody due
+                    return out  # seen again (a trick pushed together, a hand passed over it), or nobody due
                 self._reported[(obs.zone, obs.card)] = len(self.match)
                 self.landings.append(Landing(obs.frame, obs.card, obs.zone, "play"))
-                return self._apply(play, obs.frame)
+                return out + self._apply(play, obs.frame)
             if isinstance(obs, CardRevised):
                 index = self._reported.pop((obs.zone, obs.old), None)
                 if index is None:
                     return []
                 self._reported[(obs.zone, obs.new)] = index
                 return self._apply(ReviseCard(index, obs.new), obs.frame)
-            if isinstance(obs, CardLifted) and obs.zone.kind is not ZoneKind.KITTY:
+            if isinstance(obs, CardLifted):
+                # The last card played, lifted while its trick is open, may have been taken back: it is
+                # undone if that seat lays another card next (``_replaced``).
+                self._taken_back = None
                 seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else None
-                if self.match.taken_back(obs.card, seat):
-                    self._reported.pop((obs.zone, obs.card), None)
-                    return self._apply(Undo(), obs.frame)
-            return []  # ZoneCleared (a trick gathered), other lifts: nothing for the engine
+                if obs.zone.kind is not ZoneKind.KITTY and self.match.taken_back(obs.card, seat):
+                    last = self.match.history[-1]
+                    assert isinstance(last, Play)
+                    self._taken_back = (obs.zone, obs.card, last.seat)
+            return []  # ZoneCleared (a trick gathered): nothing for the engine
         finally:
             self.timings.engine += time.perf_counter() - t0
 

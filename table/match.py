@@ -912,10 +912,12 @@ class Match:
         return None
 
     def taken_back(self, card: Card, seat: int | None) -> bool:
-        """Whether ``card``, gone from the table, was taken back: the camera saw it lifted from a seat's
-        zone (``seat``) or from the trick pile (None) while it is the last play recorded and its trick is
-        still being played. The caller applies ``Undo``. (A card lifted from the kitty is never a play:
-        the kitty's face-down cards can read as a card for a moment, and lifting them undoes nothing.)
+        """Whether ``card``, gone from the table, may have been taken back: the camera saw it lifted from a
+        seat's zone (``seat``) or from the trick pile (None) while it is the last play recorded and its
+        trick is still being played. The caller applies ``Undo`` once that seat lays another card in its
+        place, and only then: a card the camera merely lost sight of (the reader missing it for a few
+        frames where it lies) stays played. (A card lifted from the kitty is never a play: the kitty's
+        face-down cards can read as a card for a moment, and lifting them undoes nothing.)
         """
         last = self._history[-1] if self._history else None
         if not isinstance(last, Play) or last.card != card or (seat is not None and last.seat != seat):

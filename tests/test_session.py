@@ -199,10 +199,20 @@ def test_a_card_taken_back_before_the_trick_is_turned_is_undone(tmp_path: Path) 
     session.observe(_landed(1, "Ah", frame=10))
     session.observe(_landed(2, "9s", frame=12))
     session.observe(CardLifted(Zone.of_seat(2), C("9s"), frame=15))
-    assert _logged(tmp_path)[-1] == Undo()
-    assert session.match.view().current_trick == ((1, C("Ah")),)
-    session.observe(_landed(2, "Kh", frame=20))
+    session.observe(_landed(2, "Kh", frame=20))  # seat 2 lays another card in its place
+    assert _logged(tmp_path)[-2:] == [Undo(), Play(2, C("Kh"), 0.95)]
     assert session.match.view().current_trick == ((1, C("Ah")), (2, C("Kh")))
+
+
+def test_a_card_the_camera_lost_sight_of_stays_played(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(_landed(2, "9s", frame=12))
+    session.observe(CardLifted(Zone.of_seat(2), C("9s"), frame=20))  # not read for a few frames where it lies
+    session.observe(_landed(3, "Kh", frame=22))  # the next player plays
+    assert not any(isinstance(i, Undo) for i in _logged(tmp_path))
+    assert session.match.view().current_trick == ((1, C("Ah")), (2, C("9s")), (3, C("Kh")))
 
 
 def test_a_card_lifted_from_the_kitty_undoes_no_play_of_that_name(tmp_path: Path) -> None:

@@ -85,7 +85,7 @@ def test_a_surer_reading_of_another_card_on_the_kitty_before_the_bidding_correct
     assert pipeline.match.deals[-1].up_card == C("Ts") and pipeline.match.history[-1] == Pass(1)
 
 
-def test_a_card_taken_back_is_undone_but_nothing_lifted_from_the_kitty_is() -> None:
+def test_a_card_taken_back_and_replaced_is_undone_but_nothing_lifted_from_the_kitty_is() -> None:
     pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
     pipeline._apply(UpCard(C("9h"), 0.97), 1)
     pipeline._apply(OrderUp(1), 2)
@@ -94,5 +94,11 @@ def test_a_card_taken_back_is_undone_but_nothing_lifted_from_the_kitty_is() -> N
     # The kitty's face-down cards read as the jack of clubs for a moment, then gone: no play is undone.
     pipeline._observe(CardLifted(KITTY, C("Jc"), 25))
     assert pipeline.match.view().current_trick == ((1, C("Ac")), (2, C("Jc")))
-    pipeline._observe(CardLifted(Zone.of_seat(2), C("Jc"), 30))  # seat 2 takes its card back
-    assert pipeline.match.view().current_trick == ((1, C("Ac")),)
+    pipeline._observe(CardLifted(Zone.of_seat(2), C("Jc"), 30))  # seat 2 takes its card back ...
+    assert pipeline.match.view().current_trick == ((1, C("Ac")), (2, C("Jc")))
+    pipeline._observe(_landed(2, "Kc", 35))  # ... and lays another in its place
+    assert pipeline.match.view().current_trick == ((1, C("Ac")), (2, C("Kc")))
+    # Lifted, then the next player's card: the camera had lost sight of it, and it stays played.
+    pipeline._observe(CardLifted(Zone.of_seat(2), C("Kc"), 40))
+    pipeline._observe(_landed(3, "Qc", 45))
+    assert pipeline.match.view().current_trick == ((1, C("Ac")), (2, C("Kc")), (3, C("Qc")))
