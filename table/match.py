@@ -1210,10 +1210,16 @@ class Match:
         n = len(d.tricks) - 1
         if seat in d.sitting_out:
             return [self._irr(_KIND.LONE_PARTNER_PLAYED, f"seat {seat}'s partner is alone; card ignored", seat, card)]
-        for s, _ in trick:
+        for s, recorded in trick:
             if s == seat:
-                d.out_of_order |= p.confidence < 1.0
                 missed = self._missed_card_seat(d, seat, card)
+                if missed is None and self._rival_reading(d, recorded, card):
+                    # The seat's card read two ways, in one suit: a misread, not a card out of order.
+                    # The card kept is the one recorded (the screen asks to check it); the detail names both.
+                    detail = f"check seat {seat}'s card in trick {n + 1}: read as {recorded} and as {card}"
+                    irr = Irregularity(_KIND.CHECK_CARD, detail, seat, recorded, source=CardSource.PLAY)
+                    return [self._record(irr)]
+                d.out_of_order |= p.confidence < 1.0
                 if missed is not None:
                     # The trick's winner leads the next one: the camera missed the last card of this one.
                     detail = (
@@ -1264,6 +1270,16 @@ class Match:
         if len(trick) == len(d.active):
             out += self._finish_trick(d)
         return out
+
+    def _rival_reading(self, d: DealState, recorded: Card, card: Card) -> bool:
+        """Whether ``card``, read at a seat whose card in the trick being played was recorded as ``recorded``,
+        is another reading of that same card: a card of the deck not seen this deal, of the same suit as
+        it plays under this deal's trump (a 9 of clubs read a moment later as the 10). Which reading is
+        right changes no evidence of a renege, only perhaps who took the trick, and a wrong winner shows
+        as the next lead coming out of turn; so the hand's play stays in order, and the table is asked to
+        check the card. A card of another suit could be another seat's card in the wrong place: that one
+        leaves the hand out of order."""
+        return card != recorded and card in self._deck and d.is_unseen(card) and d.eff[card] == d.eff[recorded]
 
     def _missed_card_seat(self, d: DealState, seat: int, card: Card) -> int | None:
         """The seat whose card in the current trick went unseen, when ``seat`` plays again to lead the next.

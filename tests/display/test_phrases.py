@@ -179,8 +179,13 @@ ENGINE_IRREGULARITIES: list[tuple[str, tuple[Input, ...], str]] = [
     ("out of turn", (*_DEALT, Play(1, C("Ah")), Play(3, C("Qs"))), "Out of turn: West played Q\u2660 (South to play)"),
     (
         "played twice",
-        (*_DEALT, Play(1, C("Ah")), Play(1, C("Kh"))),
-        "Out of turn: East already played to trick 1; K\u2665 ignored",
+        (*_DEALT, Play(1, C("Ah")), Play(1, C("Ks"))),
+        "Out of turn: East already played to trick 1; K\u2660 ignored",
+    ),
+    (
+        "read two ways",
+        (*_DEALT, Play(1, C("Ah")), Play(1, C("Kh"), 0.9)),
+        "Check East's card: read as A\u2665 with low confidence",
     ),
     (
         "lone partner",

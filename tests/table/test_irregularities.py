@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from engine_script import irregular, of_type, run
 
-from table.announcements import Expect, Irregularity, IrregularityKind, Prompt, TrickWon, TrumpMade
+from table.announcements import Expect, Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon, TrumpMade
 from table.cards import Card, Suit
 from table.inputs import Discard, Exchange, NameTrump, Play, ReviseCard, UpCard
 from table.match import EngineError, Match, Phase
@@ -47,9 +47,20 @@ def test_lead_out_of_turn_makes_that_card_the_lead() -> None:
 
 
 def test_a_second_card_from_the_same_seat_in_a_trick_is_ignored() -> None:
+    # Of another suit, it may be another seat's card in the wrong place: the hand's play is out of order,
+    # and a renege in it is only suspected.
     m = Match(NA)
-    out = run(m, BID + "; 1:Ah 1:Kh")
+    out = run(m, BID + "; 1:Ah 1:Ks~0.9")
     assert irregular(out) == [K.OUT_OF_TURN] and m.deals[0].tricks[0] == [(1, c("Ah"))]
+    out = run(m, "2:9s 3:Th 0:Qh; 1:As 2:Jd")  # seat 2 showed out of hearts, then plays the left bower
+    assert not of_type(out, RenegeProven) and K.SUSPECTED_RENEGE in irregular(out)
+    # Of the same suit, it is the seat's card read two ways: the table is asked to check it, and the play
+    # stays in order, so the renege is proven.
+    m = Match(NA)
+    out = run(m, BID + "; 1:Ah 1:Kh~0.9")
+    assert irregular(out) == [K.CHECK_CARD] and m.deals[0].tricks[0] == [(1, c("Ah"))]
+    out = run(m, "2:9s 3:Th 0:Qh; 1:As 2:Jd")
+    assert [r.seat for r in of_type(out, RenegeProven)] == [2]
 
 
 def test_the_lone_players_partner_playing_is_ignored_for_the_trick() -> None:

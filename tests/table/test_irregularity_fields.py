@@ -39,8 +39,16 @@ CASES: list[tuple[str, Rules, tuple[Input, ...], Irregularity]] = [
     (
         "played twice in trick 2",
         NA,
+        (*_DEALT, *_TRICK_1, Play(1, C("As")), Play(1, C("Kd"))),
+        Irregularity(K.OUT_OF_TURN, "seat 1 already played to trick 2; card ignored", 1, C("Kd"), trick=1),
+    ),
+    (
+        "read two ways in trick 2",
+        NA,
         (*_DEALT, *_TRICK_1, Play(1, C("As")), Play(1, C("Ks"))),
-        Irregularity(K.OUT_OF_TURN, "seat 1 already played to trick 2; card ignored", 1, C("Ks"), trick=1),
+        Irregularity(
+            K.CHECK_CARD, "check seat 1's card in trick 2: read as As and as Ks", 1, C("As"), source=CardSource.PLAY
+        ),
     ),
     (
         "card unseen",
