@@ -125,36 +125,33 @@ def test_announcements_wait_until_their_input_is_durable(tmp_path: Path) -> None
     assert session.unacknowledged == 0
 
 
-def test_an_uncertain_card_asks_for_a_check_and_never_alarms(tmp_path: Path) -> None:
+def _seat_2_shows_out_of_clubs(tmp_path: Path) -> TableSession:
+    """Seat 2 shows out of clubs in trick 1; seat 1 leads trick 2 (a club from seat 2 next is a renege)."""
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)
-    # Seat 2 shows out of clubs, then a reading of a club from seat 2 that the camera is unsure of.
     for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
         session.observe(_landed(seat, card, frame=10 + seat))
     session.observe(_landed(1, "Ad", frame=30))
-    session.observe(_landed(2, "Tc", frame=31, confidence=0.9, uncertain=True))
+    return session
+
+
+def test_an_uncertain_card_asks_for_a_check_and_never_alarms(tmp_path: Path) -> None:
+    session = _seat_2_shows_out_of_clubs(tmp_path)
+    session.observe(_landed(2, "Tc", frame=31, confidence=0.9, uncertain=True))  # the camera is unsure of it
     released = session.release()
     assert not any(isinstance(a, RenegeProven) for a in released)
     assert any(isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD for a in released)
 
 
 def test_a_certain_card_proves_the_renege(tmp_path: Path) -> None:
-    session = TableSession(_log(tmp_path))
-    _bid_to_seat_1_ordering_up(session)
-    for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
-        session.observe(_landed(seat, card, frame=10 + seat))
-    session.observe(_landed(1, "Ad", frame=30))
+    session = _seat_2_shows_out_of_clubs(tmp_path)
     session.observe(_landed(2, "Tc", frame=31))
     proven = [a for a in session.release() if isinstance(a, RenegeProven)]
     assert len(proven) == 1 and proven[0].seat == 2
 
 
 def test_an_uncertain_card_confirmed_by_the_camera_proves_the_renege(tmp_path: Path) -> None:
-    session = TableSession(_log(tmp_path))
-    _bid_to_seat_1_ordering_up(session)
-    for seat, card in ((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc")):
-        session.observe(_landed(seat, card, frame=10 + seat))
-    session.observe(_landed(1, "Ad", frame=30))
+    session = _seat_2_shows_out_of_clubs(tmp_path)
     session.observe(_landed(2, "Tc", frame=31, confidence=0.5, uncertain=True))
     assert not any(isinstance(a, RenegeProven) for a in session.release())
     # Read surely where it lies a few frames later, the card is confirmed: now it proves the renege.
