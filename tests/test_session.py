@@ -351,6 +351,12 @@ def test_a_bid_pressed_after_a_card_of_the_last_trick_shows_on_the_kitty_starts_
     session.observe(_landed(3, "Qd", frame=205))
     session.act(Action(ButtonAction.PASS), frame=210)
     assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
+    # Nor is a Pass that steps through an open menu (here the declarations, misdeal among them).
+    session.observe(UpCardShown(C("Qs"), 0.96, frame=220))
+    session.act(Action(ButtonAction.DECLARE), frame=225)
+    assert session.pick is not None
+    session.act(Action(ButtonAction.PASS), frame=230)
+    assert len(session.match.deals) == 1 and session.match.phase is Phase.PLAY
 
 
 def test_before_anyone_bids_a_surer_reading_of_another_card_on_the_kitty_corrects_the_up_card(tmp_path: Path) -> None:

@@ -420,16 +420,20 @@ def _unsure_joker(readings: list[list[Reading]], floor: float, joker_floor: floa
     confidence scaled under ``floor``, the engine's "check this card" line (the tracker lands it flagged
     uncertain, the engine names it, asks the table to check it, and proves no renege with it). None where
     an outline reads as the Joker surely, as a deck holds one; else the likeliest such outline."""
-    best: tuple[float, int, Card] | None = None
-    for i, per in enumerate(readings):
-        for _, card, p in per:
-            if card is None or not card.is_benny or p < floor:
-                continue
-            if p >= joker_floor:
-                return None
-            if best is None or p > best[0]:
-                best = (p, i, card)
-    return None if best is None else (best[1], best[2])
+    if _reads_joker_surely(readings, joker_floor):
+        return None
+    unsure = [
+        (p, i, c) for i, per in enumerate(readings) for _, c, p in per if c is not None and c.is_benny and p >= floor
+    ]
+    if not unsure:
+        return None
+    _, i, card = max(unsure, key=lambda x: x[0])
+    return i, card
+
+
+def _reads_joker_surely(readings: list[list[Reading]], line: float) -> bool:
+    """Whether an outline is read as the Joker from ``line`` up."""
+    return any(c is not None and c.is_benny and p >= line for per in readings for _, c, p in per)
 
 
 def _second_look(
@@ -533,7 +537,7 @@ def _benny_by_face(
 
     assert classifier.profile is not None
     joker_line = max(floor, MIN_JOKER_CONFIDENCE)
-    if any(c is not None and c.is_benny and p >= joker_line for per in readings for _, c, p in per):
+    if _reads_joker_surely(readings, joker_line):
         return  # the corners read it already
     def looked_at(per: list[Reading]) -> bool:
         """Names no card surely, or one card under the override line, or the Joker itself."""
