@@ -23,7 +23,12 @@ How it decides, in the order ``update`` works:
    that did not come back are reported gone together.
 4. A track lands once one identity leads a confidence-weighted vote over the
    last ``window`` frames, was seen in at least ``min_frames`` of them and
-   the card is at rest in a zone: never on a first reading. A weak landing
+   the card is at rest in a zone: never on a first reading. A card at a
+   seat read too seldom for that (a hand still over it, the trick gathered
+   a moment later) is judged the same way on the readings of the last
+   ``patience`` frames, and lands that way only if read surely (a mean
+   confidence from ``patient_confidence`` up) and no other card landed at
+   that seat within those frames. A weak landing
    is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``, and
    if it later reads as the same card surely, ``CardRevised`` to the same card
    (a confirmation: the engine may then rely on it).
@@ -83,6 +88,12 @@ class TrackerConfig:
 
     min_frames: int = 3  # a card lands after being read as itself in this many frames of the window
     window: int = 5  # frames the vote looks back over
+    # A card at rest at a seat that never reaches ``min_frames`` readings in ``window`` frames (a hand still
+    # over it, the trick gathered a moment later) lands once read as itself in ``min_frames`` of this many,
+    # with a mean confidence from ``patient_confidence`` up (the reader's line for a sure second look). Not
+    # on the kitty, where the face-down deck and the backs are read now and then.
+    patience: int = 8
+    patient_confidence: float = 0.8
     min_share: float = 0.6  # the leading card's share of the confidence-weighted vote needed to land
     uncertain_below: float = 0.6  # mean confidence under this: the landing is flagged uncertain
     uncertain_share: float = 0.67  # a vote share under this (a contested reading): flagged uncertain too
@@ -114,6 +125,8 @@ class TrackerConfig:
             raise ValueError(f"min_frames must be at least 2 (never land on a first reading): {self.min_frames}")
         if self.window < self.min_frames:
             raise ValueError(f"window ({self.window}) must be at least min_frames ({self.min_frames})")
+        if self.patience < self.window:
+            raise ValueError(f"patience ({self.patience}) must be at least window ({self.window})")
         counts = (self.resume_frames, self.occlusion_drop, self.drop_frames, self.sweep_frames, self.gather_min)
         if self.lost_frames < 2 or min(counts) < 1:
             raise ValueError(f"frame counts must be positive (lost_frames at least 2): {self}")
@@ -369,10 +382,10 @@ class Tracker:
                 self._add(track, r, frame, move=True)
 
         for t in self._tracks:
-            while t.readings and t.readings[0][0] <= frame - cfg.window:
+            while t.readings and t.readings[0][0] <= frame - cfg.patience:
                 t.readings.popleft()
             if not t.landed and t.readings:
-                t.identity = self._leader(t)[0]
+                t.identity = self._leader(t, frame - cfg.window)[0]
 
     @staticmethod
     def _add(track: _Track, reading: _Reading, frame: int, move: bool) -> None:
@@ -400,17 +413,21 @@ class Tracker:
             return None
         return self.layout.seat_side(origin[0])
 
-    def _leader(self, track: _Track) -> tuple[Card, _Vote, float]:
-        """The leading identity of a track's window, its vote, and its share of the total."""
+    def _leader(self, track: _Track, after: int) -> tuple[Card, _Vote, float]:
+        """The leading identity of a track's readings after frame ``after``, its vote, and its share of the total."""
         votes: dict[Card, _Vote] = {}
         total = 0.0
         for f, card, conf, point in track.readings:
+            if f <= after:
+                continue
             v = votes.setdefault(card, _Vote())
             v.score += conf
             v.frames.add(f)
             v.points.append(point)
             v.last = f
             total += conf
+        if not votes:
+            return track.identity, _Vote(), 0.0
         card, vote = max(votes.items(), key=lambda kv: (kv[1].score, len(kv[1].frames), kv[1].last, str(kv[0])))
         return card, vote, (vote.score / total if total > 0 else 0.0)
 
@@ -434,7 +451,12 @@ class Tracker:
             if zone is not None and zone.seat is not None:
                 first = self._sighted.get(zone.seat, (t.first_frame, frame))[0]
                 self._sighted[zone.seat] = (min(first, t.first_frame), frame)
-            card, vote, share = self._leader(t)
+            card, vote, share = self._leader(t, frame - cfg.window)
+            patient = len(vote.frames) < cfg.min_frames
+            if patient:
+                # Read too seldom for the window: a card at rest read now and then (a hand over it) is
+                # judged on the readings of the longer ``patience``, and lands only if read surely.
+                card, vote, share = self._leader(t, frame - cfg.patience)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             recent = vote.points[-cfg.min_frames :]
@@ -443,6 +465,13 @@ class Tracker:
             if zone is None:
                 continue
             confidence, uncertain = self._judge(vote, share)
+            if patient and (
+                zone.kind is not ZoneKind.SEAT
+                or uncertain
+                or confidence < cfg.patient_confidence
+                or self._contested(t, zone, frame)
+            ):
+                continue
             misread = self._landed_as_misread(t, zone, vote, confidence, frame)
             if misread is not None:
                 # The card that landed here a moment ago was this one, misread as it slid to rest.
@@ -547,6 +576,15 @@ class Tracker:
                 return other
         return None
 
+    def _contested(self, track: _Track, zone: Zone, frame: int) -> bool:
+        """Whether another card landed in ``zone`` within ``patience`` frames and was read there since: the
+        two may be one card read two ways as it slid, which the window's vote, not patience, settles."""
+        since = frame - self.config.patience
+        return any(
+            other is not track and other.zone == zone and other.landed_at >= since and other.last_seen >= since
+            for other in self._tracks
+        )
+
     def _landed_as_misread(
         self, track: _Track, zone: Zone, vote: _Vote, confidence: float, frame: int
     ) -> _Track | None:
@@ -592,7 +630,7 @@ class Tracker:
         for t in self._tracks:
             if t.zone is None or not t.uncertain or t.last_seen != frame:
                 continue
-            card, vote, share = self._leader(t)
+            card, vote, share = self._leader(t, frame - cfg.window)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             confidence, uncertain = self._judge(vote, share)

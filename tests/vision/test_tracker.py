@@ -500,12 +500,54 @@ _LATE = ["Qs@seat3", "Qs@seat3", "Kd@seat0", "Kd@seat0", "Kd@seat0", "Kd@seat0 Q
 def test_a_card_out_of_turn_waits_for_the_next_players_card_read_late() -> None:
     scene = [f(*cards.split(), expected=3) for cards in _LATE] + [f("Kd@seat0", "Qs@seat3", expected=3)]
     scene += [f("Kd@seat0", "Qs@seat3", expected=1)] * 3
-    assert run(scene) == ["landed seat3 Qs seat=3 @7", "landed seat0 Kd seat=0 @8"]
+    # The queen, read at rest in frames 0, 1 and 5, lands on its third reading (within ``patience``).
+    assert run(scene) == ["landed seat3 Qs seat=3 @5", "landed seat0 Kd seat=0 @6"]
     # Without the engine's turn the tracker cannot know whose card comes first: arrival at rest decides.
     assert run([replace(x, expected=None) for x in scene]) == [
         "landed seat0 Kd seat=0 @4",
-        "landed seat3 Qs seat=3 @7",
+        "landed seat3 Qs seat=3 @5",
     ]
+
+
+def test_a_card_at_rest_read_now_and_then_lands_within_patience() -> None:
+    # The fourth card of a trick, a hand still over it: read as itself at rest in frames 0 and 1, misread
+    # once, then out of sight until frame 6, and the trick is gathered after. Never three readings in five
+    # frames, but three in eight: it lands, surely, on its third reading.
+    scene = [f("Jc@seat2"), f("Jc@seat2"), f("Jd@seat2:0.62"), EMPTY, EMPTY, EMPTY, f("Jc@seat2")]
+    assert run(scene + [EMPTY] * 8) == ["landed seat2 Jc seat=2 @6", "lifted seat2 Jc @12"]
+    # With no more patience than the window, it never lands.
+    assert run(scene + [EMPTY] * 8, TrackerConfig(patience=5)) == []
+    # Two readings are never enough, however patient.
+    assert run([f("Jc@seat2"), EMPTY, EMPTY, f("Jc@seat2")] + [EMPTY] * 8) == []
+    # Read less surely than ``patient_confidence`` (a ten read as an ace now and then), it waits for the
+    # window's vote as before.
+    unsure = [f("As@seat2:0.67"), f("As@seat2:0.67"), EMPTY, EMPTY, EMPTY, EMPTY, f("As@seat2:0.67")]
+    assert run(unsure + [EMPTY] * 8) == []
+    assert run(unsure + [EMPTY] * 8, TrackerConfig(patient_confidence=0.6)) == [
+        "landed seat2 As seat=2 @6",
+        "lifted seat2 As @12",
+    ]
+
+
+def test_patience_is_for_a_seat_alone() -> None:
+    # On the kitty (where the face-down deck is read now and then) a card read three times in eight frames
+    # does not land.
+    scene = [f("Jc@kitty"), f("Jc@kitty"), EMPTY, EMPTY, EMPTY, EMPTY, f("Jc@kitty")]
+    assert run(scene + [EMPTY] * 8) == []
+    assert run([f("Jc@kitty")] * 3) == ["up Jc @2"]
+    # At a seat where another card landed within those frames, the window's vote decides: the card there
+    # may be this one, read as another while it slid (a ten read as the Joker).
+    ten = f("Ts@seat2+0,-30")
+    slid = [ten, f("B@seat2:0.7"), f("B@seat2:0.7"), f("B@seat2:0.7")]
+    assert run(slid + [ten] * 2) == ["landed seat2 B seat=2 @3"]  # three readings in eight frames: not yet
+    assert run(slid + [ten] * 3) == ["landed seat2 B seat=2 @3", "revised seat2 B->Ts @6"]
+    # With no card landed there, the same three readings land it.
+    assert run([ten, EMPTY, EMPTY, EMPTY, ten, ten]) == ["landed seat2 Ts seat=2 @5"]
+
+
+def test_patience_is_at_least_the_window() -> None:
+    with pytest.raises(ValueError, match="patience"):
+        TrackerConfig(window=5, patience=4)
 
 
 def test_the_wait_for_a_turn_is_bounded() -> None:
