@@ -30,6 +30,12 @@ unexplained reported card whose boxes overlap (at least half of the
 reported box lies inside the labelled box); what is left is a miss
 (reported ``none``) or a false alarm (labelled ``none``).
 
+Cards to **ignore** (``evaluate(..., ignore=)``, ``eval-vision --ignore FILE``): a CSV with the header
+``image,class`` naming cards that lie in an image but are not labelled, because too little of them shows
+to find, though their index shows whole enough to be read (the synthetic test sets write one,
+``ignore.csv``). Reporting such a card is neither a true positive nor a false alarm: it is left out, and
+counted as ``ignored``. A card both labelled and listed counts as labelled.
+
 Labels are a CSV with the header ``image,class,x_center,y_center,width,height``
 (coordinates normalised to 0..1) as in ``data/real-photos-dev``. Every
 image file in the images folder is scored; one with no label rows is a scene
@@ -82,6 +88,7 @@ class ImageScore:
     red_suit_swaps: int
     black_suit_swaps: int
     ms: float
+    ignored: int = 0  # reported cards on the image's ignore list (not labelled), left out of the score
 
     @property
     def true_positives(self) -> int:
@@ -114,14 +121,18 @@ def score_image(
     reported_boxes: dict[Card, tuple[float, float, float, float]],
     frame_size: tuple[int, int] = (1, 1),
     ms: float = 0.0,
+    ignore: frozenset[Card] = frozenset(),
 ) -> ImageScore:
     """Compare one image's labelled cards with the reported ones (card -> a reported box, in pixels).
 
     ``frame_size`` is (width, height), to turn the normalised label boxes into
     pixels for the confusion table's box pairing; it does not affect the scores.
+    Reported cards in ``ignore`` that are not labelled are left out (see the module's docstring).
     """
     lab = {entry.card: entry for entry in labelled}
-    labelled_set, reported_set = frozenset(lab), frozenset(reported_boxes)
+    labelled_set = frozenset(lab)
+    left_out = (frozenset(reported_boxes) & ignore) - labelled_set
+    reported_set = frozenset(reported_boxes) - left_out
     pairs: list[tuple[str, str]] = [(str(c), str(c)) for c in sorted(labelled_set & reported_set, key=str)]
     missed = sorted(labelled_set - reported_set, key=str)
     extra = set(reported_set - labelled_set)
@@ -167,6 +178,7 @@ def score_image(
         red_suit_swaps=red,
         black_suit_swaps=black,
         ms=ms,
+        ignored=len(left_out),
     )
 
 
@@ -195,6 +207,10 @@ class EvalResult:
     @property
     def false_alarms(self) -> int:
         return sum(s.false_alarms for s in self.per_image)
+
+    @property
+    def ignored(self) -> int:
+        return sum(s.ignored for s in self.per_image)
 
     @property
     def misses(self) -> int:
@@ -241,8 +257,10 @@ def evaluate(
     images_dir: Path,
     labels_csv: Path,
     progress: Callable[[ImageScore], None] | None = None,
+    ignore: dict[str, frozenset[Card]] | None = None,
 ) -> EvalResult:
-    """Run ``detector`` on every image in ``images_dir`` and score it against ``labels_csv``."""
+    """Run ``detector`` on every image in ``images_dir`` and score it against ``labels_csv`` (and, where
+    given, ``ignore``: per image, the cards whose reading is left out; :func:`read_ignore`)."""
     labels = read_labels(labels_csv)
     names = list_images(images_dir, labels, labels_csv)
     result = EvalResult()
@@ -254,11 +272,35 @@ def evaluate(
         boxes: dict[Card, tuple[float, float, float, float]] = {}
         for det in sorted(detections, key=lambda d: -d.confidence):
             boxes.setdefault(det.card, det.box)
-        score = score_image(name, labels.get(name, []), boxes, (image.shape[1], image.shape[0]), ms)
+        skip = ignore.get(name, frozenset()) if ignore is not None else frozenset()
+        score = score_image(name, labels.get(name, []), boxes, (image.shape[1], image.shape[0]), ms, skip)
         result.per_image.append(score)
         if progress is not None:
             progress(score)
     return result
+
+
+def read_ignore(path: Path) -> dict[str, frozenset[Card]]:
+    """Per image, the cards to leave out of the score (a CSV with the header ``image,class``)."""
+    try:
+        with open(path, newline="") as fh:
+            rows = list(csv.reader(fh))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the cards to ignore: {exc}") from exc
+    if not rows or [c.strip() for c in rows[0]] != ["image", "class"]:
+        raise UserError(f"{path}: expected the header 'image,class'")
+    out: dict[str, set[Card]] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not row:
+            continue
+        if len(row) != 2:
+            raise UserError(f"{path}, line {line}: expected 2 fields (image,class), got {len(row)}")
+        try:
+            card = Card.parse(row[1].strip())
+        except ValueError as exc:
+            raise UserError(f"{path}, line {line}: {row[1]!r} is not a card ({exc})") from exc
+        out.setdefault(row[0].strip(), set()).add(card)
+    return {image: frozenset(cards) for image, cards in out.items()}
 
 
 def confusion_rows(counts: Counter[tuple[str, str]], extra_cards: Iterable[str] = ()) -> list[list[str]]:

@@ -57,21 +57,34 @@ def register(subparsers: Any) -> None:
             "with the profiles"
         ),
     )
+    parser.add_argument(
+        "--ignore",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=(
+            "a CSV (image,class) of cards that lie in the images unlabelled but with their index showing (the "
+            "synthetic test sets' ignore.csv): reporting one counts neither way"
+        ),
+    )
     parser.add_argument("--confusion", type=Path, default=None, metavar="FILE", help="write a confusion table (CSV)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each image the detector got wrong")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from lab.evaluate import ImageScore, evaluate, list_images, write_confusion
+    from lab.evaluate import ImageScore, evaluate, list_images, read_ignore, write_confusion
     from vision.detector import load_detector
     from vision.labels import read_labels
     from vision.models import default_model_path
 
     # Check the inputs before the (slow) model load, so a typo fails at once.
     list_images(args.images_dir, read_labels(args.labels_csv), args.labels_csv)
+    ignore = read_ignore(args.ignore) if args.ignore is not None else None
     model = args.model if args.model is not None else default_model_path()
     if args.cross_halves:
+        if ignore is not None:
+            raise UserError("--cross-halves scores labelled photos only: leave out --ignore")
         return _cross_halves(args, model)
     detector = load_detector(
         model,
@@ -87,10 +100,13 @@ def run(args: argparse.Namespace) -> int:
             wrong = " ".join(f"{lab}->{rep}" for lab, rep in score.pairs if lab != rep)
             print(f"{score.image}: {wrong}")
 
-    result = evaluate(detector, args.images_dir, args.labels_csv, progress=show)
+    result = evaluate(detector, args.images_dir, args.labels_csv, progress=show, ignore=ignore)
     if args.confusion is not None:
         write_confusion(args.confusion, result)
-    _print_result(result, model, profile=args.profile)
+    if ignore is not None:
+        _print_result(result, model, profile=args.profile, ignored=result.ignored)
+    else:
+        _print_result(result, model, profile=args.profile)
     return 0
 
 

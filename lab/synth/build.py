@@ -111,17 +111,21 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool]) -> int:
     return len(scene.cards)
 
 
-def _job_test(args: tuple[int, str, bool, bool]) -> list[tuple[str, str, float, float, float, float]]:
+TestRow = tuple[str, str, float, float, float, float]
+
+
+def _job_test(args: tuple[int, str, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]]]:
     seed, img_path, edges, closeup = args
     assert _FS is not None
     scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
+    name = Path(img_path).name
     rows = []
     for c in scene.cards:
         x1, y1, x2, y2 = c.visible_box
-        rows.append((Path(img_path).name, c.card, (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h))
-    return rows
+        rows.append((name, c.card, (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h))
+    return rows, [(name, card) for card in scene.readable_unlabelled]
 
 
 def build_obb(
@@ -202,14 +206,21 @@ def build_test(
     (out / "images").mkdir(parents=True, exist_ok=True)
     base = SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
     jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup) for i in range(count)]
-    rows: list[tuple[str, str, float, float, float, float]] = []
-    for r in _map(procs, (art, f"deck:{deck}" if deck else "held-out", restyle), _job_test, jobs):
-        rows += r
+    rows: list[TestRow] = []
+    readable: list[tuple[str, str]] = []
+    for labelled, unlabelled in _map(procs, (art, f"deck:{deck}" if deck else "held-out", restyle), _job_test, jobs):
+        rows += labelled
+        readable += unlabelled
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
         wr.writerow(["image", "class", "x_center", "y_center", "width", "height"])
         for name, card, x, y, bw, bh in rows:
             wr.writerow([name, card, f"{x:.6f}", f"{y:.6f}", f"{bw:.6f}", f"{bh:.6f}"])
+    # Cards left unlabelled whose index shows (``Scene.readable_unlabelled``): ``eval-vision --ignore``.
+    with open(out / "ignore.csv", "w", newline="") as fh:
+        wr = csv.writer(fh)
+        wr.writerow(["image", "class"])
+        wr.writerows(readable)
     return len(rows)
 
 

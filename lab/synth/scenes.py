@@ -79,6 +79,9 @@ class Scene:
     seed: int = 0
     # per pixel, what lies on top: a card's ``layer``, -1 the table, -2 a hand, -3 a card back
     owner: npt.NDArray[np.int16] | None = None
+    # Face-up cards left unlabelled (too little of them showing, or cut by the frame) whose index still shows
+    # whole enough to be read (``index_showing``): a reader naming one is right, and evaluation ignores it.
+    readable_unlabelled: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- backgrounds
@@ -746,6 +749,14 @@ def index_regions(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]
     return out
 
 
+def _note_readable(
+    scene: Scene, owner: npt.NDArray[np.int16], layer: int, quad: npt.NDArray[np.float32], card: str
+) -> None:
+    """Add ``card`` (a face-up card left unlabelled) to ``scene.readable_unlabelled`` if its index shows."""
+    if index_showing(owner, layer, quad):
+        scene.readable_unlabelled.append(card)
+
+
 def index_showing(owner: npt.NDArray[np.int16], layer: int, quad: npt.NDArray[np.float32]) -> bool:
     """Whether at least ``INDEX_SHOWING`` of one of the card's index regions is in the frame and shows this
     card (``owner`` is the scene's top layer per pixel; ``layer`` the card's)."""
@@ -890,15 +901,18 @@ def render_scene(
             continue
         ys, xs = np.nonzero(owner == i)
         vis = len(xs) / areas[i]
-        if vis < MIN_VISIBLE and not (strips and vis >= MIN_STRIP_VISIBLE and index_showing(owner, i, quads[i])):
-            continue
         q = quads[i]
+        if vis < MIN_VISIBLE and not (strips and vis >= MIN_STRIP_VISIBLE and index_showing(owner, i, q)):
+            _note_readable(scene, owner, i, q, str(p.card))
+            continue
         if hard:
             if in_frame_fraction(q, w, h) < (MIN_EDGE_IN_FRAME if cut else MIN_IN_FRAME):
+                _note_readable(scene, owner, i, q, str(p.card))
                 continue
         # the whole outline must be (nearly) in frame, or its corners cannot be labelled
         elif (q[:, 0].min() < -0.02 * w or q[:, 1].min() < -0.02 * h or q[:, 0].max() > 1.02 * w
                 or q[:, 1].max() > 1.02 * h):
+            _note_readable(scene, owner, i, q, str(p.card))
             continue
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
         scene.cards.append(SceneCard(str(p.card), p.deck, q.astype(np.float32), float(min(vis, 1.0)), box, i))

@@ -10,7 +10,7 @@ import pytest
 from detector_testkit import HEADER, FakeDetector, write_case
 
 from companion.errors import UserError
-from lab.evaluate import EvalResult, evaluate, score_image, write_confusion
+from lab.evaluate import EvalResult, evaluate, read_ignore, score_image, write_confusion
 from table.cards import Card
 from vision.labels import LabelledCard, read_labels
 
@@ -94,6 +94,47 @@ def test_a_swap_needs_the_twin_to_be_unlabelled_and_the_card_missed() -> None:
     # 9h labelled alone, 9h and 9d reported: a false alarm, no swap.
     s = score_image("x.png", labels[:1], {Card.parse("9h"): (0, 0, 1, 1), Card.parse("9d"): (0, 0, 1, 1)})
     assert (s.red_suit_swaps, s.misses, s.false_alarms) == (0, 0, 1)
+
+
+def test_a_reported_card_on_the_ignore_list_counts_neither_way() -> None:
+    labels = read_labels_rows(["x.png,9h,0.3,0.5,0.2,0.4"])["x.png"]
+    reported = {Card.parse("9h"): (0.0, 0.0, 1.0, 1.0), Card.parse("Qs"): (0.0, 0.0, 1.0, 1.0)}
+    s = score_image("x.png", labels, reported)
+    assert (s.true_positives, s.false_alarms, s.ignored) == (1, 1, 0)
+    # Qs lies in the picture, too little of it showing to be labelled, its index in sight: ignored.
+    s = score_image("x.png", labels, reported, ignore=frozenset({Card.parse("Qs")}))
+    assert (s.true_positives, s.false_alarms, s.misses, s.ignored) == (1, 0, 0, 1)
+    # A card both labelled and on the list is labelled: reported, it is a true positive; unreported, a miss.
+    both = frozenset({Card.parse("9h")})
+    assert score_image("x.png", labels, reported, ignore=both).true_positives == 1
+    assert score_image("x.png", labels, {}, ignore=both).misses == 1
+
+
+def test_the_ignore_file_is_read_per_image(tmp_path: Path) -> None:
+    path = tmp_path / "ignore.csv"
+    path.write_text("image,class\na.png,Qs\na.png,9h\nb.png,B\n", encoding="utf-8")
+    assert read_ignore(path) == {
+        "a.png": frozenset({Card.parse("Qs"), Card.parse("9h")}),
+        "b.png": frozenset({Card.parse("B")}),
+    }
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("image,card\na.png,Qs\n", r"ignore\.csv: expected the header 'image,class'"),
+        ("image,class\na.png,Qs,extra\n", r"ignore\.csv, line 2: expected 2 fields"),
+        ("image,class\na.png,Qs\na.png,Xq\n", r"ignore\.csv, line 3: 'Xq' is not a card"),
+        ("", r"ignore\.csv: expected the header"),
+    ],
+)
+def test_a_bad_ignore_file_names_file_and_line(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "ignore.csv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UserError, match=message):
+        read_ignore(path)
+    with pytest.raises(UserError, match="cannot read"):
+        read_ignore(tmp_path / "nope.csv")
 
 
 @pytest.mark.parametrize(

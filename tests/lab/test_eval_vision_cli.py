@@ -54,6 +54,16 @@ def test_end_to_end_with_a_real_onnx_model(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     last = done.stdout.strip().splitlines()[-1]
     assert last.startswith("images=3 cards=3 precision=0.6667 recall=0.6667 f1=0.6667 red_suit_swaps=1 ms_per_image=")
+    # 2.png's Kh (read where Kd is labelled) is a card lying there unlabelled: with --ignore it counts neither way.
+    ignore = tmp_path / "ignore.csv"
+    ignore.write_text("image,class\n2.png,Kh\n", encoding="utf-8")
+    done = run_cli(
+        "eval-vision", str(images), str(labels), "--model", str(FINDER), "--threads", "1", "--ignore", str(ignore)
+    )
+    assert done.returncode == 0, done.stderr
+    first, last = done.stdout.strip().splitlines()[-2:]
+    assert " ignored=1 " in f" {first} "
+    assert last.startswith("images=3 cards=3 precision=1 recall=0.6667 f1=0.8 red_suit_swaps=0 ms_per_image=")
 
 
 @pytest.fixture()
@@ -75,6 +85,7 @@ def dataset(tmp_path: Path) -> tuple[Path, Path]:
         ("bad class", "labels.csv:3: bad class '11h'"),
         ("unreadable image", "a.png: cannot read this image"),
         ("missing model", "nope.onnx: model not found"),
+        ("bad ignore file", "ignore.csv: expected the header 'image,class'"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(dataset: tuple[Path, Path], case: str, message: str) -> None:
@@ -92,7 +103,11 @@ def test_bad_input_is_one_line_and_status_2(dataset: tuple[Path, Path], case: st
         (images / "a.png").write_bytes(b"\x89PNG but not really")
     elif case == "missing model":
         model = labels.parent / "nope.onnx"
-    done = run_cli("eval-vision", str(images), str(labels), "--model", str(model))
+    extra: list[str] = []
+    if case == "bad ignore file":
+        (labels.parent / "ignore.csv").write_text("image,card\na.png,Kh\n", encoding="utf-8")
+        extra = ["--ignore", str(labels.parent / "ignore.csv")]
+    done = run_cli("eval-vision", str(images), str(labels), "--model", str(model), *extra)
     assert done.returncode == 2, done.stdout + done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("euchre-table: error: "), done.stderr

@@ -383,6 +383,23 @@ def test_test_set_csv_matches_the_real_photo_format(tmp_path: Path) -> None:
         assert all(0.0 <= float(v) <= 1.0 for v in nums)
 
 
+def test_test_sets_list_unlabelled_cards_whose_index_shows(tmp_path: Path) -> None:
+    # Cards too covered (or too far off the frame) to be labelled whose index corner is still in sight go to
+    # ignore.csv (``eval-vision --ignore``), never a labelled one.
+    build.build_test(None, tmp_path, count=12, procs=1)
+    with open(tmp_path / "ignore.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["image", "class"]
+    assert len(rows) > 1
+    for name, cls in rows[1:]:
+        assert (tmp_path / "images" / name).exists()
+        assert cls in cardcrop.CARD_CLASSES
+    first = rows[1][0]  # synth_000NN.jpg is scene SEED_TEST + NN
+    scene = render_scene(procedural_faceset(), build.SEED_TEST + int(first[6:11]))
+    assert sorted(scene.readable_unlabelled) == sorted(cls for name, cls in rows[1:] if name == first)
+    assert not set(scene.readable_unlabelled) & {c.card for c in scene.cards}
+
+
 def test_edge_test_set_holds_cards_cut_by_the_frame(tmp_path: Path) -> None:
     # build test --edges: edge scenes from their own seeds, in the same CSV format
     n = build.build_test(None, tmp_path, count=6, procs=1, edges=True)
