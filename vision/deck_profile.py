@@ -717,6 +717,11 @@ class ProfileMatcher:
         return self.card_names[best], float(mix[best] * seen.max())
 
     @property
+    def holds_benny(self) -> bool:
+        """Whether the profile has the Joker enrolled (the deck holds one)."""
+        return bool(self._benny >= 0 and self.enrolled[self._benny])
+
+    @property
     def reads_benny_faces(self) -> bool:
         """Whether the profile holds the Joker's face and other cards' faces to tell it from."""
         return bool((self.face_owner == self._benny).any() and (self.face_owner != self._benny).any())

@@ -314,6 +314,10 @@ def test_the_joker_is_read_by_its_face() -> None:
         name="t", features=4, cards={c: CardPrototypes(e.prototypes) for c, e in profile.cards.items()}
     )
     assert not ProfileMatcher(without_faces, classes).reads_benny_faces
+    # The deck holds a Joker where one is enrolled, with or without its face.
+    assert m.holds_benny and ProfileMatcher(without_faces, classes).holds_benny
+    no_joker = DeckProfile(name="t", features=4, cards={Card.parse("Qh"): profile.cards[Card.parse("Qh")]})
+    assert not ProfileMatcher(no_joker, classes).holds_benny
 
 
 def test_builder_missing_and_remove(detector: OnnxDetector) -> None:

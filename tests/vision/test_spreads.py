@@ -126,8 +126,9 @@ class ReadsAs:
     calibration = object()  # name_outlines only asks whether there is one
     default_min_confidence = 0.6
 
-    def __init__(self, card: str, chance: float) -> None:
+    def __init__(self, card: str, chance: float, profile: object = None) -> None:
         self.card, self.chance = Card.parse(card), chance
+        self.profile = profile
 
     def classify(self, frame: np.ndarray, quads: np.ndarray, refine: bool = True) -> list[tuple[Card, float]]:
         return [(self.card, self.chance)] * len(quads)
@@ -139,18 +140,34 @@ class ReadsAs:
         return classifier_conf
 
 
+class JokerDeck:
+    """A profile stand-in: the deck's Joker is enrolled (its face is not, so it is not read by its face)."""
+
+    holds_benny = True
+    reads_benny_faces = False
+
+
 @pytest.mark.parametrize(
-    ("card", "chance", "reported"),
-    [("B", 0.5, None), ("B", 0.7, 0.7 * 0.6 / 0.8), ("B", 0.85, 0.85), ("Kh", 0.7, 0.7), ("Kh", 0.5, None)],
+    ("card", "chance", "reported", "unsure_with_profile"),
+    [
+        ("B", 0.5, None, None),
+        ("B", 0.7, None, 0.7 * 0.6 / 0.8),
+        ("B", 0.85, 0.85, 0.85),
+        ("Kh", 0.7, 0.7, 0.7),
+        ("Kh", 0.5, None, None),
+    ],
 )
 def test_the_joker_must_be_read_more_surely_than_a_card_with_an_index(
-    card: str, chance: float, reported: float | None
+    card: str, chance: float, reported: float | None, unsure_with_profile: float | None
 ) -> None:
-    # A Joker read from the floor (0.6) up to MIN_JOKER_CONFIDENCE (0.8) is reported under the floor, to be checked.
+    # A Joker read from the floor (0.6) up to MIN_JOKER_CONFIDENCE (0.8) is dropped; with a profile that holds
+    # the deck's Joker it is reported under the floor, to be checked.
     frame = np.zeros((260, 320, 3), np.uint8)
-    dets = name_outlines(frame, quad(*LEFT)[None], np.array([0.9], np.float32), ReadsAs(card, chance), frame=0)  # type: ignore[arg-type]
-    expected = [] if reported is None else [(card, round(reported, 4))]
-    assert [(str(d.card), round(d.confidence, 4)) for d in dets] == expected
+    for profile, expect in ((None, reported), (JokerDeck(), unsure_with_profile)):
+        reader = ReadsAs(card, chance, profile)
+        dets = name_outlines(frame, quad(*LEFT)[None], np.array([0.9], np.float32), reader, frame=0)  # type: ignore[arg-type]
+        expected = [] if expect is None else [(card, round(expect, 4))]
+        assert [(str(d.card), round(d.confidence, 4)) for d in dets] == expected
 
 
 def test_of_jokers_read_unsurely_only_the_likeliest_is_reported_and_none_beside_a_sure_one() -> None:
