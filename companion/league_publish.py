@@ -378,6 +378,9 @@ class LeaguePublisher:
                 except (OSError, sqlite3.Error):
                     self._inbox.put((kind, value))  # kept for the next try
                     raise
+                # Unconfirmed events now wait in the outbox: say so before counting them written, or
+                # ``drained`` could pair this count with the last pass's "nothing pending" and end too soon.
+                self._pending = max(1, self._pending)
                 self._written += 1
             elif kind == "connected":
                 outbox.unsend()

@@ -218,3 +218,36 @@ def test_submit_returns_at_once_while_the_outbox_is_stuck(tmp_path: Path, monkey
     outbox = Outbox(tmp_path / "outbox.sqlite")
     assert outbox.pending() == len(rounds[-1])  # and once the disk answers, everything is on it
     outbox.close()
+
+
+def test_drained_is_not_fooled_by_a_pass_that_has_just_written_new_events(
+    broker: LocalBroker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``drained`` pairs "every submission written" with "nothing pending". In the pass that writes a new
+    # submission, the count written rises before the outbox is counted again: ``drained`` asked at that moment
+    # (here: as the pass counts the outbox) must still see the events pending.
+    broker.kill()  # nothing is confirmed: every event written stays pending
+    pub = publisher(broker, tmp_path)
+    asked: list[tuple[bool, int]] = []
+    count = Outbox.pending
+
+    def pending(self: Outbox) -> int:
+        n = count(self)
+        asked.append((pub.drained(0.01), n))
+        return n
+
+    monkeypatch.setattr(Outbox, "pending", pending)
+    pub.start()
+    try:
+        end = time.monotonic() + 10
+        while pub.pending != 0 and time.monotonic() < end:  # a first pass: an empty outbox, nothing pending
+            time.sleep(0.02)
+        assert pub.pending == 0
+        pub.submit(game_rounds()[0])
+        while not any(n > 0 for _, n in asked) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert any(n > 0 for _, n in asked)
+        assert not any(done for done, n in asked if n > 0)
+        assert not pub.drained(0.2)
+    finally:
+        pub.close()
