@@ -6,16 +6,21 @@ A logistic regression of "named right" on the finder's and the classifier's logi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
+from table.cards import Card
 from vision.calibration import ConfidenceCalibration, _logit
 
-if TYPE_CHECKING:
-    from vision.onnx_detector import OnnxDetector
+
+class Readings(Protocol):
+    """What :func:`collect_readings` needs of a reader (``vision.onnx_detector.OnnxDetector``)."""
+
+    def readings(self, frame_bgr: npt.NDArray[np.uint8]) -> list[tuple[float, Card | None, float]]: ...
 
 
 def fit_calibration(
@@ -62,12 +67,14 @@ def reliability(
 
 
 def collect_readings(
-    detector: OnnxDetector, images_dir: Path, labels_csv: Path
+    detector: Readings, images_dir: Path, labels_csv: Path, ignore: Mapping[str, frozenset[Card]] | None = None
 ) -> list[tuple[float, float, bool]]:
     """(finder score, classifier confidence, named right) for every named outline in a labelled image folder.
 
     A reading is right when its image is labelled with that card (the same per-image set rule as
-    ``euchre-table eval-vision``).
+    ``euchre-table eval-vision``). A reading of a card on the image's ``ignore`` list and not labelled (it
+    lies there, too little of it showing to be labelled, its index in sight: ``lab.evaluate.read_ignore``)
+    is left out, being neither right nor wrong.
     """
     from lab.evaluate import list_images
     from vision.labels import read_labels
@@ -77,7 +84,16 @@ def collect_readings(
     samples: list[tuple[float, float, bool]] = []
     for name in list_images(images_dir, labels, labels_csv):
         present = {entry.card for entry in labels.get(name, [])}
+        skip = (ignore or {}).get(name, frozenset()) - present
         for score, card, conf in detector.readings(load_image(images_dir / name)):
-            if card is not None:
+            if card is not None and card not in skip:
                 samples.append((score, conf, card in present))
     return samples
+
+
+def ignore_beside(labels_csv: Path) -> dict[str, frozenset[Card]] | None:
+    """The ``ignore.csv`` a synthetic test set keeps beside its labels (``lab.synth.build test``), if any."""
+    from lab.evaluate import read_ignore
+
+    path = labels_csv.parent / "ignore.csv"
+    return read_ignore(path) if path.is_file() else None

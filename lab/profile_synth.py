@@ -113,13 +113,14 @@ def fit_profile_calibration(tests: Path, profiles: Path, decks: list[str], write
     ``write`` (a classes.json) under ``"profile_calibration"`` when given."""
     import json
 
-    from lab.calibration_fit import collect_readings, fit_calibration, reliability
+    from lab.calibration_fit import collect_readings, fit_calibration, ignore_beside, reliability
     from vision.deck_profile import PROFILE_CALIBRATION_KEY
 
     samples = []
     for deck in decks:
         detector = OnnxDetector(default_model_path(), threads=1, profile=profiles / deck)
-        samples += collect_readings(detector, tests / deck / "images", tests / deck / "labels.csv")
+        labels = tests / deck / "labels.csv"
+        samples += collect_readings(detector, tests / deck / "images", labels, ignore_beside(labels))
     cal = fit_calibration(samples, fitted_on=f"held-out decks read with their rendered enrolment ({len(decks)})")
     bins = " ".join(f"{p:.2f}/{r:.2f}({n})" for p, r, n in reliability(cal, samples))
     print(f"profile calibration: {cal.to_json()}; bins predicted/right(n): {bins}")

@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
 
 def calibrate(args: argparse.Namespace) -> int:
     """Fit the confidence calibration of the models in ``--models`` and write it into their classes.json."""
-    from lab.calibration_fit import collect_readings, fit_calibration, reliability
+    from lab.calibration_fit import collect_readings, fit_calibration, ignore_beside, reliability
     from vision.onnx_detector import OnnxDetector
 
     model = args.models / "card-obb.onnx"
@@ -71,8 +71,9 @@ def calibrate(args: argparse.Namespace) -> int:
     labels = args.labels if args.labels is not None else args.images.parent / "labels.csv"
     if not labels.is_file():
         raise UserError(f"{labels}: labels not found (python -m lab.synth.build test)")
+    ignore = ignore_beside(labels)  # readings of cards left unlabelled whose index shows count neither way
     detector = OnnxDetector(model, threads=args.threads)
-    samples = collect_readings(detector, args.images, labels)
+    samples = collect_readings(detector, args.images, labels, ignore)
     try:
         cal = fit_calibration(samples, fitted_on=f"{args.images} ({len(samples)} readings)")
     except ValueError as exc:

@@ -8,11 +8,13 @@ import random
 import shutil
 from pathlib import Path
 
+import cv2
 import pytest
 from detector_testkit import FINDER, card_frame
 
 from companion.errors import UserError
-from lab.calibration_fit import fit_calibration, reliability
+from lab.calibration_fit import collect_readings, fit_calibration, ignore_beside, reliability
+from table.cards import Card
 from vision.calibration import ConfidenceCalibration
 from vision.models import calibration_for
 from vision.onnx_detector import MIN_CALIBRATED_CONFIDENCE, OnnxDetector
@@ -91,3 +93,29 @@ def test_the_detector_reports_the_calibrated_chance(tmp_path: Path) -> None:
     # a calibration that doubts everything reports nothing at the default floor
     doubter = OnnxDetector(_models_copy(tmp_path / "d", ConfidenceCalibration(-9.0, 0.1, 0.1).to_json()), threads=1)
     assert doubter.detect(frame) == []
+
+
+class _ReadsThree:
+    """A reader stand-in: every image reads as the king of hearts, the queen of spades and an outline without a name."""
+
+    def readings(self, frame_bgr: object) -> list[tuple[float, Card | None, float]]:
+        return [(0.9, Card.parse("Kh"), 0.8), (0.7, Card.parse("Qs"), 0.6), (0.5, None, 0.0)]
+
+
+def test_readings_of_cards_left_unlabelled_whose_index_shows_are_left_out_of_the_fit(tmp_path: Path) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    for name in ("a.png", "b.png"):
+        cv2.imwrite(str(images / name), card_frame((20, 20, 220)))
+    labels = tmp_path / "labels.csv"
+    labels.write_text("image,class,x_center,y_center,width,height\na.png,Kh,0.5,0.5,0.2,0.2\nb.png,Qs,0.5,0.5,0.2,0.2\n")
+    assert ignore_beside(labels) is None
+    every = collect_readings(_ReadsThree(), images, labels)
+    assert sorted(every) == [(0.7, 0.6, False), (0.7, 0.6, True), (0.9, 0.8, False), (0.9, 0.8, True)]
+    # The queen lies in a.png unlabelled, her index in sight: that reading is left out. Listed in b.png too,
+    # where she is labelled, she still counts there: a labelled card is never left out.
+    (tmp_path / "ignore.csv").write_text("image,class\na.png,Qs\nb.png,Qs\n")
+    ignore = ignore_beside(labels)
+    assert ignore is not None
+    kept = collect_readings(_ReadsThree(), images, labels, ignore)
+    assert sorted(kept) == [(0.7, 0.6, True), (0.9, 0.8, False), (0.9, 0.8, True)]
