@@ -1516,16 +1516,21 @@ def run_simulation(
     deck_name: str,
     on_frame: Callable[[int, Image], None] | None = None,
     render: bool = True,
+    prepare: Callable[[TablePipeline], None] | None = None,
 ) -> SimRun:
     """Render each frame, run the pipeline on it with that frame's button presses, and score the run.
 
     ``render=False`` (for a detector that needs no pixels, such as the
     oracle) skips the drawing: the pipeline gets a blank picture and the
-    camera's exact calibration instead of the markers'.
+    camera's exact calibration instead of the markers'. ``prepare`` is
+    called with the pipeline before the first frame (``simulate
+    --detections`` puts its recorder or its recording in there).
     """
     first_dealer = script.deals[0].dealer if script.deals else 0
     fallback = None if render else renderer.true_calibration()
     pipeline = TablePipeline(script.rules, detector, script.mat, script.layout, fallback, first_dealer)
+    if prepare is not None:
+        prepare(pipeline)
     presses = script.buttons_at()
     blank = np.zeros((8, 8, 3), np.uint8)
     for n in range(script.frames):

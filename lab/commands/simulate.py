@@ -74,6 +74,12 @@ def register(subparsers: Any) -> None:
         help="also write the video (table.mp4), its ground truth (ground_truth.json) and bids (buttons.jsonl) to DIR",
     )  # fmt: skip
     parser.add_argument(
+        "--detections", type=Path, default=None, metavar="FILE",
+        help="record the reader's output and the calibration per frame to FILE; when FILE holds a recording of "
+        "this same run, replay it instead of drawing and reading: the tracker and engine at hand, in a minute "
+        "(lab/sim_detections.py)",
+    )  # fmt: skip
+    parser.add_argument(
         "--explain", action="store_true",
         help="before the score line, print each shortfall per deal: reneges not proven, false alerts, wrong "
         "tricks and scores, cards never reported, and the deal's card rests beside the tracker's landings",
@@ -85,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
     from lab import simtable as st
     from vision.errors import UserError
 
+    if args.detections is not None and (args.clip is not None or args.record is not None or args.detector != "model"):
+        raise UserError("simulate: --detections records or replays a rendered run read by the model detector; it "
+                        "takes no --clip, --record or --detector oracle/noisy")  # fmt: skip
     if args.clip is not None:
         if args.hands is not None or args.game or args.record is not None:
             raise UserError("simulate: --clip replays a recording; it takes no --hands, --game or --record")
@@ -197,6 +206,8 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     )  # fmt: skip
     noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
     renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
+    if args.detections is not None:
+        return _with_detections(args, script, renderer, rules, faces, back, deck_name, (w, h))
     detector: Any
     if args.detector == "oracle":
         detector = st.OracleDetector(renderer)
@@ -215,6 +226,49 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     if recorder is not None:
         recorder.finish(script, deck_name)
     return result, deck_name, (w, h)
+
+
+def _with_detections(
+    args: argparse.Namespace, script: Any, renderer: Any, rules: Any, faces: Any, back: Any, deck_name: str,
+    size: tuple[int, int],
+) -> tuple[Any, str, tuple[int, int]]:
+    """``--detections FILE``: replay the recording in FILE of this very run, or record it there."""
+    from lab import simtable as st
+    from lab.sim_detections import DetectionRecorder, RecordedFrames, run_identity
+    from vision.models import default_model_path
+
+    model = args.model if args.model is not None else default_model_path()
+    enrol = enrols_first(args.enrol, rules)
+    settings = {
+        "seed": args.seed, "hands": args.hands, "game": args.game, "renege_rate": args.renege_rate,
+        "rules": repr(rules), "deck": deck_name, "size": list(size), "pace": args.pace,
+        "turned_in_front": args.turned_in_front, "steal_rate": args.steal_rate, "enrol": enrol,
+    }  # fmt: skip
+    identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "classes.json"])
+    if args.detections.exists():
+        frames = RecordedFrames(args.detections, identity, script.frames)
+        print(f"simulate: replaying the detections recorded in {args.detections} (nothing drawn or read)",
+              file=sys.stderr)  # fmt: skip
+
+        def replay(pipeline: Any) -> None:
+            pipeline.refresher = frames
+
+        return st.run_simulation(script, renderer, frames, deck_name, render=False, prepare=replay), deck_name, size
+    detector = _load_model(args)
+    if enrol:
+        _enrol(detector, rules, faces, back, deck_name, args.seed, size)
+    recorders: list[DetectionRecorder] = []
+
+    def record(pipeline: Any) -> None:
+        recorder = DetectionRecorder(args.detections, identity, pipeline.detector, pipeline.refresher)
+        pipeline.detector = pipeline.refresher = recorder
+        recorders.append(recorder)
+
+    result = st.run_simulation(script, renderer, detector, deck_name, prepare=record)
+    for recorder in recorders:
+        recorder.close()
+    print(f"simulate: detections recorded in {args.detections}", file=sys.stderr)
+    return result, deck_name, size
 
 
 def enrols_first(enrol: bool | None, rules: Any) -> bool:

@@ -1,0 +1,157 @@
+"""A simulated run's detections, recorded once and replayed: ``simulate ... --detections FILE``.
+
+A full simulated run spends nearly all its time drawing frames and reading them (8-14 minutes for 24
+hands on two cores); the tracker and the engine take about a minute. So the first run with
+``--detections FILE`` writes, per frame, what the reader reported and the camera calibration the
+markers gave; a later run with the same arguments and the same FILE draws and reads nothing (and
+enrols nothing) and gives the tracker and the engine exactly those frames: the same figures as a full
+run, for the tracker and the engine of the code at hand. A change to the reader, the models or the
+deck profile needs a new recording.
+
+The file is JSON lines: a header naming the run (:func:`run_identity`: the arguments that decide what
+is drawn and read, and the models' checksums), then one line per frame: ``{"f": n, "cal": [nine
+floats] or null, "src": calibration source, "d": [[card, confidence, x1, y1, x2, y2, corners or
+null], ...]}``. It is written to ``FILE.part`` and moved into place when the run is over, so a run
+stopped half-way leaves no recording. A header that does not match the run asked for, a damaged line
+or a missing frame is an error naming the file and what is wrong (:class:`vision.errors.UserError`): a
+replay is exact or it is not made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from table.cards import Card, CardParseError
+from table.limits import LimitError, check_depth
+from vision.detection import CardDetection
+from vision.errors import UserError
+from vision.zones import Calibration
+
+FORMAT = "euchre-table simulated detections"
+VERSION = 1
+_MAX_LINE = 1 << 20
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_identity(settings: dict[str, Any], models: list[Path]) -> dict[str, Any]:
+    """What decides a run's frames and readings: ``settings`` (plain JSON values) and each model's sha256."""
+    return {**settings, "models": {p.name: file_sha256(p) for p in models if p.is_file()}}
+
+
+class DetectionRecorder:
+    """Wraps the pipeline's detector and marker refresher, and writes what they give, frame by frame."""
+
+    def __init__(self, path: Path, identity: dict[str, Any], detector: Any, refresher: Any) -> None:
+        self.path = path
+        self.detector = detector
+        self.refresher = refresher
+        self._cal: dict[int, Calibration | None] = {}
+        # Written beside, and moved into place once the run is over: a run stopped half-way leaves no FILE
+        # that a later run would take for a recording.
+        self._part = path.with_name(path.name + ".part")
+        try:
+            self._out: IO[str] = self._part.open("w", encoding="utf-8")
+            self._out.write(json.dumps({"format": FORMAT, "version": VERSION, "run": identity}, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise UserError(f"--detections {path}: cannot write it ({exc.strerror or exc})") from None
+
+    def update(self, image: npt.NDArray[np.uint8], frame: int) -> Calibration | None:
+        cal: Calibration | None = self.refresher.update(image, frame)
+        self._cal[frame] = cal
+        if cal is None:  # the pipeline reads no cards in a frame without a calibration
+            self._write(frame, None, [])
+        return cal
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        found: list[CardDetection] = self.detector.detect(frame_bgr, frame)
+        self._write(frame, self._cal.pop(frame, None), found)
+        return found
+
+    def _write(self, frame: int, cal: Calibration | None, found: list[CardDetection]) -> None:
+        rows = [
+            [str(d.card), d.confidence, *d.box, [list(p) for p in d.corners] if d.corners is not None else None]
+            for d in found
+        ]
+        line = {"f": frame, "cal": list(cal.homography) if cal else None, "src": cal.source if cal else None, "d": rows}
+        try:
+            self._out.write(json.dumps(line, separators=(",", ":")) + "\n")
+        except OSError as exc:
+            raise UserError(f"--detections {self.path}: cannot write it ({exc.strerror or exc})") from None
+
+    def close(self) -> None:
+        """Finish the recording: FILE holds it from now on."""
+        try:
+            self._out.close()
+            self._part.replace(self.path)
+        except OSError as exc:
+            raise UserError(f"--detections {self.path}: cannot write it ({exc.strerror or exc})") from None
+
+
+class RecordedFrames:
+    """A recording read back: the pipeline's detector and marker refresher for a replay."""
+
+    def __init__(self, path: Path, identity: dict[str, Any], frames: int) -> None:
+        self.path = path
+        self._cal: dict[int, Calibration | None] = {}
+        self._dets: dict[int, list[CardDetection]] = {}
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"--detections {path}: cannot read it ({exc})") from None
+        lines = text.splitlines()
+        header = self._line(lines[0] if lines else "", 1)
+        if header.get("format") != FORMAT or header.get("version") != VERSION:
+            raise UserError(f"--detections {path}: not a recording of simulated detections ({FORMAT!r}, {VERSION})")
+        if header.get("run") != json.loads(json.dumps(identity, sort_keys=True)):
+            wanted = json.loads(json.dumps(identity, sort_keys=True))
+            run = header.get("run")
+            got: dict[str, Any] = run if isinstance(run, dict) else {}
+            differ = sorted(k for k in set(wanted) | set(got) if wanted.get(k) != got.get(k))
+            raise UserError(f"--detections {path}: recorded for another run (it differs in {', '.join(differ)}); "
+                            "give another file to record this one")  # fmt: skip
+        for number, raw in enumerate(lines[1:], start=2):
+            obj = self._line(raw, number)
+            try:
+                frame = int(obj["f"])
+                cal = obj["cal"]
+                self._cal[frame] = None if cal is None else Calibration(tuple(float(v) for v in cal), str(obj["src"]))
+                self._dets[frame] = [_detection(row, frame) for row in obj["d"]]
+            except (ValueError, KeyError, TypeError, IndexError, CardParseError) as exc:
+                raise UserError(f"--detections {path}, line {number}: a damaged frame ({exc})") from None
+        missing = [n for n in range(frames) if n not in self._cal]
+        if missing:
+            raise UserError(f"--detections {path}: {len(missing)} of {frames} frames missing (from frame "
+                            f"{missing[0]}): delete it to record the run again")  # fmt: skip
+
+    def _line(self, raw: str, number: int) -> dict[str, Any]:
+        try:
+            if len(raw) > _MAX_LINE:
+                raise ValueError("line too long")
+            check_depth(raw)
+            obj = json.loads(raw)
+        except (ValueError, LimitError) as exc:
+            raise UserError(f"--detections {self.path}, line {number}: not JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            raise UserError(f"--detections {self.path}, line {number}: not a JSON object")
+        return obj
+
+    def update(self, image: npt.NDArray[np.uint8], frame: int) -> Calibration | None:
+        return self._cal[frame]
+
+    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+        return list(self._dets.get(frame, []))
+
+
+def _detection(row: list[Any], frame: int) -> CardDetection:
+    card, conf, x1, y1, x2, y2, corners = row
+    pts = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) else None
+    return CardDetection(Card.parse(str(card)), float(conf), (float(x1), float(y1), float(x2), float(y2)), frame, pts)

@@ -1,0 +1,120 @@
+"""``simulate --detections``: a run's readings recorded once replay exactly, and a wrong file is one clear error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lab import simtable as st
+from lab.sim_detections import DetectionRecorder, RecordedFrames, run_identity
+from vision.errors import UserError
+
+SEED = 4
+IDENTITY = {"seed": SEED, "hands": 2, "deck": "procedural-2"}
+
+
+@pytest.fixture(scope="module")
+def script() -> st.TableScript:
+    return st.build_script(SEED, hands=2, renege_rate=0.3)
+
+
+@pytest.fixture(scope="module")
+def renderer(script: st.TableScript) -> st.TableRenderer:
+    faces, back, _ = st.load_deck("procedural", None)
+    return st.TableRenderer(script, faces, back, seed=SEED)
+
+
+def _record(script: st.TableScript, renderer: st.TableRenderer, path: Path, close: bool = True) -> st.SimRun:
+    recorders: list[DetectionRecorder] = []
+
+    def record(pipeline: Any) -> None:
+        recorder = DetectionRecorder(path, IDENTITY, pipeline.detector, pipeline.refresher)
+        pipeline.detector = pipeline.refresher = recorder
+        recorders.append(recorder)
+
+    # The noisy oracle misses, misreads and jitters cards, so the tracker and engine have work to do.
+    run = st.run_simulation(script, renderer, st.NoisyOracle(renderer, seed=SEED), "procedural-2", render=False,
+                            prepare=record)  # fmt: skip
+    if close:
+        recorders[0].close()
+    return run
+
+
+def _replay(script: st.TableScript, renderer: st.TableRenderer, path: Path) -> st.SimRun:
+    frames = RecordedFrames(path, IDENTITY, script.frames)
+
+    def replay(pipeline: Any) -> None:
+        pipeline.refresher = frames
+
+    return st.run_simulation(script, renderer, frames, "procedural-2", render=False, prepare=replay)
+
+
+def test_a_replay_gives_the_recorded_runs_landings_announcements_and_score(
+    script: st.TableScript, renderer: st.TableRenderer, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.jsonl"
+    first = _record(script, renderer, path)
+    again = _replay(script, renderer, path)
+    assert first.pipeline.landings and first.score.cards_missed < len(script.rests)
+    assert again.pipeline.landings == first.pipeline.landings
+    assert again.pipeline.announcements == first.pipeline.announcements
+    assert again.score == first.score
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["run"] == IDENTITY and len(lines) == 1 + script.frames
+
+
+def test_a_run_stopped_half_way_leaves_no_recording(
+    script: st.TableScript, renderer: st.TableRenderer, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.jsonl"
+    _record(script, renderer, path, close=False)
+    assert not path.exists() and (tmp_path / "run.jsonl.part").exists()
+
+
+def test_a_recording_of_another_run_or_a_damaged_one_is_refused(
+    script: st.TableScript, renderer: st.TableRenderer, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.jsonl"
+    _record(script, renderer, path)
+    with pytest.raises(UserError, match=r"recorded for another run \(it differs in seed\)"):
+        RecordedFrames(path, {**IDENTITY, "seed": 5}, script.frames)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:100]) + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"cut\.jsonl: \d+ of \d+ frames missing \(from frame 99\)"):
+        RecordedFrames(cut, IDENTITY, script.frames)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("\n".join([*lines[:5], '{"f": 4, "cal": [1, 2], "src": "x", "d": []}', *lines[6:]]) + "\n")
+    with pytest.raises(UserError, match=r"damaged\.jsonl, line 6: a damaged frame"):
+        RecordedFrames(damaged, IDENTITY, script.frames)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"format": "something else"}\n', encoding="utf-8")
+    with pytest.raises(UserError, match="not a recording of simulated detections"):
+        RecordedFrames(other, IDENTITY, script.frames)
+    with pytest.raises(UserError, match="cannot read it"):
+        RecordedFrames(tmp_path / "none.jsonl", IDENTITY, script.frames)
+
+
+def test_the_identity_names_the_models_by_checksum(tmp_path: Path) -> None:
+    model = tmp_path / "card-obb.onnx"
+    model.write_bytes(b"one")
+    first = run_identity({"seed": 1}, [model, tmp_path / "absent.onnx"])
+    model.write_bytes(b"two")
+    assert first["seed"] == 1 and set(first["models"]) == {"card-obb.onnx"}
+    assert run_identity({"seed": 1}, [model]) != first
+
+
+@pytest.mark.parametrize("extra", [["--detector", "oracle"], ["--record", "out"], ["--clip", "companion/data/demo"]])
+def test_the_command_takes_detections_only_for_a_rendered_run_read_by_the_model(
+    extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+
+    status = main(["simulate", "--hands", "1", "--detections", str(tmp_path / "d.jsonl"), *extra])
+    assert status == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--detections records or replays a rendered run read by the model detector" in err[0]
+    assert not (tmp_path / "d.jsonl").exists()
