@@ -239,10 +239,17 @@ def _with_detections(
 
     model = args.model if args.model is not None else default_model_path()
     enrol = enrols_first(args.enrol, rules)
+    import hashlib
+    import json
+
+    # The script itself (its card rests, deals and score, as a clip's ground truth): a simulator that now
+    # stages these arguments otherwise makes the recording another run's.
+    truth = json.dumps(st.ground_truth(script, deck_name, st.DEFAULT_FPS, size), sort_keys=True)
     settings = {
         "seed": args.seed, "hands": args.hands, "game": args.game, "renege_rate": args.renege_rate,
         "rules": repr(rules), "deck": deck_name, "size": list(size), "pace": args.pace,
         "turned_in_front": args.turned_in_front, "steal_rate": args.steal_rate, "enrol": enrol,
+        "script": hashlib.sha256(truth.encode()).hexdigest(),
     }  # fmt: skip
     identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "classes.json"])
     if args.detections.exists():
