@@ -9,12 +9,12 @@ run, for the tracker and the engine of the code at hand. A change to the reader,
 deck profile needs a new recording.
 
 The file is JSON lines: a header naming the run (:func:`run_identity`: the arguments that decide what
-is drawn and read, a checksum of the script they stage, and the models' checksums), then one line per frame: ``{"f": n, "cal": [nine
-floats] or null, "src": calibration source, "d": [[card, confidence, x1, y1, x2, y2, corners or
-null], ...]}``. It is written to ``FILE.part`` and moved into place when the run is over, so a run
-stopped half-way leaves no recording. A header that does not match the run asked for, a damaged line
-or a missing frame is an error naming the file and what is wrong (:class:`vision.errors.UserError`): a
-replay is exact or it is not made.
+is drawn and read, a checksum of the script they stage, and the models' checksums), then one line per
+frame: ``{"f": n, "cal": [nine floats] or null, "src": calibration source, "d": [[card, confidence,
+x1, y1, x2, y2, corners or null], ...]}``. It is written to ``FILE.part`` and moved into place when the
+run is over, so a run stopped half-way leaves no recording. A header that does not match the run asked
+for, a damaged line or a missing frame is an error naming the file and what is wrong
+(:class:`vision.errors.UserError`): a replay is exact or it is not made.
 """
 
 from __future__ import annotations
