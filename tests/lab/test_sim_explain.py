@@ -18,9 +18,7 @@ from table.cards import Card
 from table.sim import InjectedRenege
 from vision.detection import CardDetection
 
-# Seed 4, two hands: deal 0 has two injected reneges (seat 3 shows out of diamonds in trick 1 holding 9d Ad;
-# seat 2 of clubs in trick 3 holding Kc), deal 1 two more.
-SEED = 4
+SEED = 4  # the seed of the ``script`` and ``renderer`` fixtures (tests/lab/conftest.py)
 DEMO = Path(__file__).resolve().parents[2] / "companion" / "data" / "demo"
 
 
@@ -45,17 +43,6 @@ class Faulty:
                 d = dataclasses.replace(d, card=self.swap[d.card])
             out.append(d)
         return out
-
-
-@pytest.fixture(scope="module")
-def script() -> st.TableScript:
-    return st.build_script(SEED, hands=2, renege_rate=0.3)
-
-
-@pytest.fixture(scope="module")
-def renderer(script: st.TableScript) -> st.TableRenderer:
-    faces, back, _ = st.load_deck("procedural", None)
-    return st.TableRenderer(script, faces, back, seed=SEED)
 
 
 def _deal_frames(script: st.TableScript, deal: int) -> range:
