@@ -21,9 +21,9 @@ import logging
 from pathlib import Path
 from typing import IO
 
-from table.cards import Card, CardParseError
+from table.cards import CardParseError
 from table.limits import LimitError, check_depth
-from vision.detection import CardDetection
+from vision.detection import CardDetection, detection_from_row, detection_row
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class DetectionCache:
                 check_depth(line)
                 obj = json.loads(line)
                 frame = int(obj["f"])
-                self._by_frame[frame] = [_detection(d, frame) for d in obj["d"]]
+                self._by_frame[frame] = [detection_from_row(d, frame) for d in obj["d"]]
             except (ValueError, KeyError, TypeError, IndexError, CardParseError, LimitError):
                 continue  # a damaged line: that frame is detected again
 
@@ -88,10 +88,7 @@ class DetectionCache:
         self._written.add(frame)  # (the numbers only: the detections themselves are not kept in memory)
         if self._out is None:
             return
-        rows = [
-            [str(d.card), d.confidence, *d.box, [list(p) for p in d.corners] if d.corners is not None else None]
-            for d in detections
-        ]
+        rows = [detection_row(d) for d in detections]
         self._batch.append(json.dumps({"f": frame, "d": rows}, separators=(",", ":")) + "\n")
         if len(self._batch) >= BATCH:
             self.flush()
@@ -115,15 +112,3 @@ class DetectionCache:
             except OSError as exc:
                 self._fail(exc)
             self._out = None
-
-
-def _detection(row: list[object], frame: int) -> CardDetection:
-    card, conf, x1, y1, x2, y2, corners = row
-    pts = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) else None
-    return CardDetection(
-        Card.parse(str(card)),
-        float(conf),  # type: ignore[arg-type]
-        (float(x1), float(y1), float(x2), float(y2)),  # type: ignore[arg-type]
-        frame,
-        pts,
-    )

@@ -19,7 +19,6 @@ for, a damaged line or a missing frame is an error naming the file and what is w
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import IO, Any
@@ -27,19 +26,16 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from table.cards import Card, CardParseError
+from table.cards import CardParseError
 from table.limits import LimitError, check_depth
-from vision.detection import CardDetection
+from vision.deck_profile import file_sha256
+from vision.detection import CardDetection, detection_from_row, detection_row
 from vision.errors import UserError
 from vision.zones import Calibration
 
 FORMAT = "euchre-table simulated detections"
 VERSION = 1
 _MAX_LINE = 1 << 20
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def run_identity(settings: dict[str, Any], models: list[Path]) -> dict[str, Any]:
@@ -77,10 +73,7 @@ class DetectionRecorder:
         return found
 
     def _write(self, frame: int, cal: Calibration | None, found: list[CardDetection]) -> None:
-        rows = [
-            [str(d.card), d.confidence, *d.box, [list(p) for p in d.corners] if d.corners is not None else None]
-            for d in found
-        ]
+        rows = [detection_row(d) for d in found]
         line = {"f": frame, "cal": list(cal.homography) if cal else None, "src": cal.source if cal else None, "d": rows}
         try:
             self._out.write(json.dumps(line, separators=(",", ":")) + "\n")
@@ -124,7 +117,7 @@ class RecordedFrames:
                 frame = int(obj["f"])
                 cal = obj["cal"]
                 self._cal[frame] = None if cal is None else Calibration(tuple(float(v) for v in cal), str(obj["src"]))
-                self._dets[frame] = [_detection(row, frame) for row in obj["d"]]
+                self._dets[frame] = [detection_from_row(row, frame) for row in obj["d"]]
             except (ValueError, KeyError, TypeError, IndexError, CardParseError) as exc:
                 raise UserError(f"--detections {path}, line {number}: a damaged frame ({exc})") from None
         missing = [n for n in range(frames) if n not in self._cal]
@@ -150,8 +143,3 @@ class RecordedFrames:
     def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
         return list(self._dets.get(frame, []))
 
-
-def _detection(row: list[Any], frame: int) -> CardDetection:
-    card, conf, x1, y1, x2, y2, corners = row
-    pts = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) else None
-    return CardDetection(Card.parse(str(card)), float(conf), (float(x1), float(y1), float(x2), float(y2)), frame, pts)

@@ -103,10 +103,8 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate(detector, args.images_dir, args.labels_csv, progress=show, ignore=ignore)
     if args.confusion is not None:
         write_confusion(args.confusion, result)
-    if ignore is not None:
-        _print_result(result, model, profile=args.profile, ignored=result.ignored)
-    else:
-        _print_result(result, model, profile=args.profile)
+    left_out = {"ignored": result.ignored} if ignore is not None else {}
+    _print_result(result, model, profile=args.profile, **left_out)
     return 0
 
 

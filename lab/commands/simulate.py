@@ -233,15 +233,15 @@ def _with_detections(
     size: tuple[int, int],
 ) -> tuple[Any, str, tuple[int, int]]:
     """``--detections FILE``: replay the recording in FILE of this very run, or record it there."""
+    import hashlib
+    import json
+
     from lab import simtable as st
     from lab.sim_detections import DetectionRecorder, RecordedFrames, run_identity
     from vision.models import default_model_path
 
     model = args.model if args.model is not None else default_model_path()
     enrol = enrols_first(args.enrol, rules)
-    import hashlib
-    import json
-
     # The script itself (its card rests, deals and score, as a clip's ground truth): a simulator that now
     # stages these arguments otherwise makes the recording another run's.
     truth = json.dumps(st.ground_truth(script, deck_name, st.DEFAULT_FPS, size), sort_keys=True)

@@ -27,20 +27,14 @@ from vision.sources.base import FrameSource, iter_frames
 from vision.zones import calibration_from_markers
 
 # Seed 4: one hand with two injected reneges and a renege alert dismissed by button; seed 8: a loner whose
-# dealer provably still holds the up-card (a renege proven by the show-out itself).
+# dealer provably still holds the up-card (a renege proven by the show-out itself). ``renderer`` (conftest.py)
+# draws this module's one-hand script.
 SEED = 4
 
 
 @pytest.fixture(scope="module")
 def script() -> st.TableScript:
     return st.build_script(SEED, hands=1, renege_rate=0.3)
-
-
-@pytest.fixture(scope="module")
-def renderer(script: st.TableScript) -> st.TableRenderer:
-    faces, back, name = st.load_deck("procedural", None)
-    assert name == "procedural-2"
-    return st.TableRenderer(script, faces, back, seed=SEED)
 
 
 def test_the_script_has_reneges_to_find(script: st.TableScript) -> None:
