@@ -95,11 +95,17 @@ def normalise_crop(crop_bgr: npt.NDArray[np.uint8]) -> FloatArray:
 
 
 def corner_crops_bgr(
-    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, corners: Sequence[int] = (0, 1, 2, 3)
+    frame_bgr: npt.NDArray[np.uint8],
+    quad: npt.ArrayLike,
+    corners: Sequence[int] = (0, 1, 2, 3),
+    quarter_turn: bool = False,
 ) -> list[npt.NDArray[np.uint8]]:
     """The corner crops (TL, TR, BR, BL; or those of ``corners``, indices into that order, in their
-    order) as upright BGR uint8 images of CROP_H x CROP_W."""
+    order) as upright BGR uint8 images of CROP_H x CROP_W. ``quarter_turn``: the outline's long sides taken
+    as the card's short ones (see :data:`SQUARISH_RATIO`)."""
     q = order_corners(quad)
+    if quarter_turn:
+        q = np.roll(q, 1, axis=0)
     frame = frame_bgr
     # A big card would alias when warped straight down to 64 px: shrink the frame first (area filter).
     long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
@@ -165,11 +171,40 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     grey = cv2.GaussianBlur(roi.min(axis=2), (3, 3), 0)
     _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
-    closed = cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    mask = cast(npt.NDArray[np.uint8], closed)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
-    det_mask = np.zeros_like(mask)
+    det_mask = np.zeros_like(grey)
     cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
+    def closed(m: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        return cast(npt.NDArray[np.uint8], cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel))
+
+    cand = _card_blob(closed(cast(npt.NDArray[np.uint8], otsu)), det_mask, local, long_side * scale)
+    if cand is None and REFINE_WHITE_LEVELS:
+        # The paper may touch something as light (a white wall, a face, a hand): look again at the
+        # brightest and greyest pixels only (saturation counts against a pixel), at stricter levels.
+        sat = roi.max(axis=2).astype(np.float32) - roi.min(axis=2).astype(np.float32)
+        white = cv2.GaussianBlur(roi.min(axis=2).astype(np.float32) - sat, (3, 3), 0)
+        inside = white[det_mask > 0]
+        for level in np.percentile(inside, REFINE_WHITE_LEVELS) if inside.size else ():
+            mask = ((white >= level) * 255).astype(np.uint8)
+            cand = _card_blob(closed(mask), det_mask, local, long_side * scale)
+            if cand is not None:
+                break
+    if cand is None:
+        return q
+    return order_corners(cand / scale + np.array([x0, y0], np.float32))
+
+
+# Where the plain threshold finds no card-shaped blob, refine_quad tries these percentiles of the box's
+# whiteness (lightness less saturation) as thresholds, in turn (empty: the plain threshold only).
+REFINE_WHITE_LEVELS: tuple[float, ...] = (40.0, 55.0, 70.0)
+
+
+def _card_blob(
+    mask: npt.NDArray[np.uint8], det_mask: npt.NDArray[np.uint8], local: FloatArray, long_side: float
+) -> FloatArray | None:
+    """The card-shaped outline (ROI pixels) of the mask's blob that overlaps the box most, or None where
+    that blob is not a clean card-shaped quadrilateral agreeing with the box in place and size."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     best, best_overlap = None, 0
     for c in contours:
@@ -179,25 +214,25 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
         if overlap > best_overlap:
             best, best_overlap = c, overlap
     if best is None:
-        return q
+        return None
     hull = cv2.convexHull(best)
     hull_area = float(cv2.contourArea(hull))
     det_area = float(cv2.contourArea(local))
     if det_area <= 0 or not REFINE_AREA[0] <= hull_area / det_area <= REFINE_AREA[1]:
-        return q
+        return None
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     cand = approx.reshape(-1, 2).astype(np.float32) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(hull))
     cand_area = abs(float(cv2.contourArea(cand.astype(np.float32))))
     if cand_area <= 0 or hull_area / cand_area < 0.9:  # not a clean quadrilateral blob
-        return q
+        return None
     cand = order_corners(cand)
     short = min(float(np.linalg.norm(cand[1] - cand[0])), float(np.linalg.norm(cand[2] - cand[3])))
     long_ = max(float(np.linalg.norm(cand[3] - cand[0])), float(np.linalg.norm(cand[2] - cand[1])))
     if long_ <= 0 or not 0.55 <= short / long_ <= 0.85:
-        return q
-    if float(np.linalg.norm(cand.mean(axis=0) - local.mean(axis=0))) > 0.2 * long_side * scale:
-        return q
-    return order_corners(cand / scale + np.array([x0, y0], np.float32))
+        return None
+    if float(np.linalg.norm(cand.mean(axis=0) - local.mean(axis=0))) > 0.2 * long_side:
+        return None
+    return cand
 
 
 # Outline hypotheses tried per card (scale about the centre): the finder's boxes run loose more often than tight.
@@ -245,16 +280,34 @@ def lightness_inverted(crop_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]
     return cast(npt.NDArray[np.uint8], cv2.cvtColor(lab, cv2.COLOR_LAB2BGR))
 
 
-def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
+# An outline at least this square (short side over long side; a card is 0.71) that names no card may be
+# read turned a quarter (``corner_crops(..., quarter_turn=True)``, ``onnx_detector.name_outlines``): a camera
+# looking at a card from the side, or a photo stretched to another aspect, can shorten the card's long side
+# until the outline's longer side is the card's short one.
+SQUARISH_RATIO = 0.78
+
+
+def outline_ratio(quad: npt.ArrayLike) -> float:
+    """An outline's short side over its long side (mean of the opposite sides)."""
+    q = order_corners(quad)
+    short = 0.5 * float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
+    long_ = 0.5 * float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+    return short / long_ if long_ > 0 else 0.0
+
+
+def corner_crops(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True, quarter_turn: bool = False
+) -> FloatArray:
     """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
     the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
     :func:`combine_corners`: corners that see no index drop out of the vote. A card that may be printed
     light on dark paper (:func:`is_dark_card`) is also cut with its lightness turned over
     (:func:`lightness_inverted`), 8k crops then: whichever way the classifier sees an index wins the vote,
     so a white card wrongly judged dark (a deck with a black panel inside a white margin) still reads.
+    ``quarter_turn``: each outline read turned a quarter (:func:`corner_crops_bgr`).
     """
     hypotheses = outline_hypotheses(frame_bgr, quad, refine)
-    cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
+    cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q, quarter_turn=quarter_turn)]
     crops = [normalise_crop(c) for c in cut]
     if is_dark_card(frame_bgr, quad):
         crops += [normalise_crop(lightness_inverted(c)) for c in cut]
