@@ -6,11 +6,12 @@ hands on two cores); the tracker and the engine take about a minute. So the firs
 markers gave; a later run with the same arguments and the same FILE draws and reads nothing (and
 enrols nothing) and gives the tracker and the engine exactly those frames: the same figures as a full
 run, for the tracker and the engine of the code at hand. A change to the reader, the models or the
-deck profile needs a new recording.
+deck profile needs a new recording: the header holds a checksum of the reader's code
+(:data:`READER_SOURCES`), so a recording made by another reader is refused rather than replayed.
 
 The file is JSON lines: a header naming the run (:func:`run_identity`: the arguments that decide what
-is drawn and read, a checksum of the script they stage, and the models' checksums), then one line per
-frame: ``{"f": n, "cal": [nine floats] or null, "src": calibration source, "d": [[card, confidence,
+is drawn and read, a checksum of the script they stage, the models' checksums and the reader code's), then
+one line per frame: ``{"f": n, "cal": [nine floats] or null, "src": calibration source, "d": [[card, confidence,
 x1, y1, x2, y2, corners or null], ...]}``. It is written to ``FILE.part`` and moved into place when the
 run is over, so a run stopped half-way leaves no recording. A header that does not match the run asked
 for, a damaged line or a missing frame is an error naming the file and what is wrong
@@ -19,6 +20,7 @@ for, a damaged line or a missing frame is an error naming the file and what is w
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import IO, Any
@@ -38,9 +40,44 @@ VERSION = 1
 _MAX_LINE = 1 << 20
 
 
-def run_identity(settings: dict[str, Any], models: list[Path]) -> dict[str, Any]:
-    """What decides a run's frames and readings: ``settings`` (plain JSON values) and each model's sha256."""
-    return {**settings, "models": {p.name: file_sha256(p) for p in models if p.is_file()}}
+# The code that decides what the reader reports for a frame (and the enrolment that builds its deck profile),
+# relative to the project's root; the tracker and the engine, which a replay runs, are not in it.
+READER_SOURCES: tuple[str, ...] = (
+    "vision/calibration.py",
+    "vision/cardcrop.py",
+    "vision/deck_profile.py",
+    "vision/detection.py",
+    "vision/detector.py",
+    "vision/models.py",
+    "vision/onnx_detector.py",
+    "vision/postprocess.py",
+    "display/enrolment.py",
+    "lab/sim_enrol.py",
+)
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def sources_sha256(sources: tuple[str, ...] = READER_SOURCES, root: Path = _ROOT) -> str:
+    """One sha256 over the named source files (each name and its bytes; a missing file counts as absent)."""
+    digest = hashlib.sha256()
+    for name in sources:
+        path = root / name
+        digest.update(name.encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"(absent)")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def run_identity(
+    settings: dict[str, Any], models: list[Path], reader: str | None = None
+) -> dict[str, Any]:
+    """What decides a run's frames and readings: ``settings`` (plain JSON values), each model's sha256 and
+    the reader's code (``reader``, default :func:`sources_sha256`)."""
+    return {
+        **settings,
+        "models": {p.name: file_sha256(p) for p in models if p.is_file()},
+        "reader": reader if reader is not None else sources_sha256(),
+    }
 
 
 class DetectionRecorder:

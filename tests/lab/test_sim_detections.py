@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from lab import simtable as st
-from lab.sim_detections import DetectionRecorder, RecordedFrames, run_identity
+from lab.sim_detections import READER_SOURCES, DetectionRecorder, RecordedFrames, run_identity, sources_sha256
 from vision.errors import UserError
 
 SEED = 4  # the seed of the ``script`` and ``renderer`` fixtures (tests/lab/conftest.py)
@@ -94,6 +94,23 @@ def test_the_identity_names_the_models_by_checksum(tmp_path: Path) -> None:
     model.write_bytes(b"two")
     assert first["seed"] == 1 and set(first["models"]) == {"card-obb.onnx"}
     assert run_identity({"seed": 1}, [model]) != first
+
+
+def test_the_identity_names_the_readers_code_and_not_the_trackers(tmp_path: Path) -> None:
+    # a recording made by another reader is refused: the header holds a checksum of the reader's code
+    sources = ("vision/onnx_detector.py", "vision/absent.py")
+    (tmp_path / "vision").mkdir()
+    reader = tmp_path / "vision" / "onnx_detector.py"
+    reader.write_text("TURNED_MIN_CONFIDENCE = 0.8\n")
+    first = sources_sha256(sources, tmp_path)
+    reader.write_text("TURNED_MIN_CONFIDENCE = 0.6\n")
+    assert sources_sha256(sources, tmp_path) != first
+    assert run_identity({"seed": 1}, [], reader="a") != run_identity({"seed": 1}, [], reader="b")
+    assert run_identity({"seed": 1}, [])["reader"] == sources_sha256()
+    # the replay runs the tracker and the engine of the code at hand: they are not in the checksum
+    assert "vision/cardcrop.py" in READER_SOURCES and "vision/tracker.py" not in READER_SOURCES
+    assert not any(name.startswith("table/") for name in READER_SOURCES)
+    assert all((Path(__file__).resolve().parents[2] / name).is_file() for name in READER_SOURCES)
 
 
 @pytest.mark.parametrize("extra", [["--detector", "oracle"], ["--record", "out"], ["--clip", "companion/data/demo"]])
