@@ -168,12 +168,15 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
         small = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
                            interpolation=cv2.INTER_AREA)
         roi = cast(npt.NDArray[np.uint8], small)
-    grey = cv2.GaussianBlur(roi.min(axis=2), (3, 3), 0)
+    # the darkest and the brightest channel per pixel (OpenCV's per-element min and max: numpy's reduction over
+    # the channel axis is several times slower on these small images, and the result is the same)
+    darkest = cv2.min(cv2.min(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
+    grey = cv2.GaussianBlur(darkest, (3, 3), 0)
     _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
-    det_mask = np.zeros_like(grey)
+    det_mask = np.zeros(grey.shape[:2], np.uint8)
     cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
     def closed(m: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         return cast(npt.NDArray[np.uint8], cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel))
@@ -182,8 +185,9 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     if cand is None and REFINE_WHITE_LEVELS:
         # The paper may touch something as light (a white wall, a face, a hand): look again at the
         # brightest and greyest pixels only (saturation counts against a pixel), at stricter levels.
-        sat = roi.max(axis=2).astype(np.float32) - roi.min(axis=2).astype(np.float32)
-        white = cv2.GaussianBlur(roi.min(axis=2).astype(np.float32) - sat, (3, 3), 0)
+        brightest = cv2.max(cv2.max(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
+        low = darkest.astype(np.float32)
+        white = cv2.GaussianBlur(2.0 * low - brightest.astype(np.float32), (3, 3), 0)  # min - (max - min)
         inside = white[det_mask > 0]
         for level in np.percentile(inside, REFINE_WHITE_LEVELS) if inside.size else ():
             mask = ((white >= level) * 255).astype(np.uint8)
@@ -206,11 +210,16 @@ def _card_blob(
     """The card-shaped outline (ROI pixels) of the mask's blob that overlaps the box most, or None where
     that blob is not a clean card-shaped quadrilateral agreeing with the box in place and size."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    bx, by, bw, bh = cv2.boundingRect(np.round(local).astype(np.int32))
     best, best_overlap = None, 0
     for c in contours:
-        m = np.zeros_like(mask)
-        cv2.drawContours(m, [c], -1, 255, -1)
-        overlap = int(np.count_nonzero(m & det_mask))
+        # each blob filled within its own bounding box only (a stricter threshold leaves many specks)
+        x, y, w, h = cv2.boundingRect(c)
+        if x >= bx + bw or bx >= x + w or y >= by + bh or by >= y + h:
+            continue  # no pixel of it inside the box
+        m = np.zeros((h, w), np.uint8)
+        cv2.drawContours(m, [c], -1, 255, -1, offset=(-x, -y))
+        overlap = int(np.count_nonzero(m & det_mask[y : y + h, x : x + w]))
         if overlap > best_overlap:
             best, best_overlap = c, overlap
     if best is None:
