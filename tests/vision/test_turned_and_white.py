@@ -128,7 +128,8 @@ def test_the_paper_edge_is_found_at_a_stricter_whiteness_where_the_card_touches_
     assert not np.allclose(snapped, box)
     # well inside the finder's loose box (which takes in the shirt below the card and the face beside it)
     def area(q: np.ndarray) -> float:
-        return float(abs(np.cross(q[2] - q[0], q[3] - q[1]))) / 2
+        d1, d2 = q[2] - q[0], q[3] - q[1]  # the diagonals
+        return abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2
 
     assert area(snapped) < 0.75 * area(box)
     assert snapped[:, 0].min() >= box[:, 0].min() - 5 and snapped[:, 1].max() <= box[:, 1].max() + 5
