@@ -38,6 +38,9 @@ CORNER_NAMES = ("TL", "TR", "BR", "BL")
 # refine_quad accepts a found card outline whose area is within this ratio of the finder's box
 # (the finder's boxes tend to be loose, rarely tight)
 REFINE_AREA = (0.35, 1.5)
+# Where the plain threshold finds no card-shaped blob, refine_quad tries these percentiles of the box's
+# whiteness (lightness less saturation) as thresholds, in turn (empty: the plain threshold only).
+REFINE_WHITE_LEVELS: tuple[float, ...] = (40.0, 55.0, 70.0)
 
 SUITS = "cdhs"
 RANKS = "789TJQKA"
@@ -149,8 +152,11 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     threshold) that overlap the outline form the card; its convex outline (a
     4-point polygon where it has one, else the minimum-area rectangle)
     replaces the rough one when it is card-shaped and agrees with it in
-    place and size. Otherwise (a card on white paper, two cards touching) the
-    rough outline is returned unchanged, ordered.
+    place and size. Where that blob is not card-shaped because the paper
+    touches something as light (a face, a hand, a white wall), the whiteness
+    (the minimum of B, G, R less the saturation) is cut at stricter levels in
+    turn (:data:`REFINE_WHITE_LEVELS`). Otherwise (a card on white paper, two
+    cards touching) the rough outline is returned unchanged, ordered.
     """
     q = order_corners(quad)
     fh, fw = frame_bgr.shape[:2]
@@ -178,6 +184,7 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
     det_mask = np.zeros(grey.shape[:2], np.uint8)
     cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
+
     def closed(m: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         return cast(npt.NDArray[np.uint8], cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel))
 
@@ -197,11 +204,6 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     if cand is None:
         return q
     return order_corners(cand / scale + np.array([x0, y0], np.float32))
-
-
-# Where the plain threshold finds no card-shaped blob, refine_quad tries these percentiles of the box's
-# whiteness (lightness less saturation) as thresholds, in turn (empty: the plain threshold only).
-REFINE_WHITE_LEVELS: tuple[float, ...] = (40.0, 55.0, 70.0)
 
 
 def _card_blob(
