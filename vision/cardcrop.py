@@ -38,9 +38,6 @@ CORNER_NAMES = ("TL", "TR", "BR", "BL")
 # refine_quad accepts a found card outline whose area is within this ratio of the finder's box
 # (the finder's boxes tend to be loose, rarely tight)
 REFINE_AREA = (0.35, 1.5)
-# Where the plain threshold finds no card-shaped blob, refine_quad tries these percentiles of the box's
-# whiteness (lightness less saturation) as thresholds, in turn (empty: the plain threshold only).
-REFINE_WHITE_LEVELS: tuple[float, ...] = (40.0, 55.0, 70.0)
 
 SUITS = "cdhs"
 RANKS = "789TJQKA"
@@ -98,17 +95,11 @@ def normalise_crop(crop_bgr: npt.NDArray[np.uint8]) -> FloatArray:
 
 
 def corner_crops_bgr(
-    frame_bgr: npt.NDArray[np.uint8],
-    quad: npt.ArrayLike,
-    corners: Sequence[int] = (0, 1, 2, 3),
-    quarter_turn: bool = False,
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, corners: Sequence[int] = (0, 1, 2, 3)
 ) -> list[npt.NDArray[np.uint8]]:
     """The corner crops (TL, TR, BR, BL; or those of ``corners``, indices into that order, in their
-    order) as upright BGR uint8 images of CROP_H x CROP_W. ``quarter_turn``: the outline's long sides taken
-    as the card's short ones (see :data:`SQUARISH_RATIO`)."""
+    order) as upright BGR uint8 images of CROP_H x CROP_W."""
     q = order_corners(quad)
-    if quarter_turn:
-        q = np.roll(q, 1, axis=0)
     frame = frame_bgr
     # A big card would alias when warped straight down to 64 px: shrink the frame first (area filter).
     long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
@@ -152,11 +143,8 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     threshold) that overlap the outline form the card; its convex outline (a
     4-point polygon where it has one, else the minimum-area rectangle)
     replaces the rough one when it is card-shaped and agrees with it in
-    place and size. Where that blob is not card-shaped because the paper
-    touches something as light (a face, a hand, a white wall), the whiteness
-    (the minimum of B, G, R less the saturation) is cut at stricter levels in
-    turn (:data:`REFINE_WHITE_LEVELS`). Otherwise (a card on white paper, two
-    cards touching) the rough outline is returned unchanged, ordered.
+    place and size. Otherwise (a card on white paper, two cards touching) the
+    rough outline is returned unchanged, ordered.
     """
     q = order_corners(quad)
     fh, fw = frame_bgr.shape[:2]
@@ -174,8 +162,8 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
         small = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
                            interpolation=cv2.INTER_AREA)
         roi = cast(npt.NDArray[np.uint8], small)
-    # the darkest and the brightest channel per pixel (OpenCV's per-element min and max: numpy's reduction over
-    # the channel axis is several times slower on these small images, and the result is the same)
+    # the darkest channel per pixel (OpenCV's per-element min: numpy's reduction over the channel axis is
+    # several times slower on these small images, and the result is the same)
     darkest = cv2.min(cv2.min(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
     grey = cv2.GaussianBlur(darkest, (3, 3), 0)
     _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -184,23 +172,8 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
     det_mask = np.zeros(grey.shape[:2], np.uint8)
     cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
-
-    def closed(m: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-        return cast(npt.NDArray[np.uint8], cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel))
-
-    cand = _card_blob(closed(cast(npt.NDArray[np.uint8], otsu)), det_mask, local, long_side * scale)
-    if cand is None and REFINE_WHITE_LEVELS:
-        # The paper may touch something as light (a white wall, a face, a hand): look again at the
-        # brightest and greyest pixels only (saturation counts against a pixel), at stricter levels.
-        brightest = cv2.max(cv2.max(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
-        low = darkest.astype(np.float32)
-        white = cv2.GaussianBlur(2.0 * low - brightest.astype(np.float32), (3, 3), 0)  # min - (max - min)
-        inside = white[det_mask > 0]
-        for level in np.percentile(inside, REFINE_WHITE_LEVELS) if inside.size else ():
-            mask = ((white >= level) * 255).astype(np.uint8)
-            cand = _card_blob(closed(mask), det_mask, local, long_side * scale)
-            if cand is not None:
-                break
+    closed = cast(npt.NDArray[np.uint8], cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, kernel))
+    cand = _card_blob(closed, det_mask, local, long_side * scale)
     if cand is None:
         return q
     return order_corners(cand / scale + np.array([x0, y0], np.float32))
@@ -215,7 +188,7 @@ def _card_blob(
     bx, by, bw, bh = cv2.boundingRect(np.round(local).astype(np.int32))
     best, best_overlap = None, 0
     for c in contours:
-        # each blob filled within its own bounding box only (a stricter threshold leaves many specks)
+        # each blob filled within its own bounding box only (a threshold leaves many specks)
         x, y, w, h = cv2.boundingRect(c)
         if x >= bx + bw or bx >= x + w or y >= by + bh or by >= y + h:
             continue  # no pixel of it inside the box
@@ -291,34 +264,16 @@ def lightness_inverted(crop_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]
     return cast(npt.NDArray[np.uint8], cv2.cvtColor(lab, cv2.COLOR_LAB2BGR))
 
 
-# An outline at least this square (short side over long side; a card is 0.71) that names no card may be
-# read turned a quarter (``corner_crops(..., quarter_turn=True)``, ``onnx_detector.name_outlines``): a camera
-# looking at a card from the side, or a photo stretched to another aspect, can shorten the card's long side
-# until the outline's longer side is the card's short one.
-SQUARISH_RATIO = 0.78
-
-
-def outline_ratio(quad: npt.ArrayLike) -> float:
-    """An outline's short side over its long side (mean of the opposite sides)."""
-    q = order_corners(quad)
-    short = 0.5 * float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
-    long_ = 0.5 * float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
-    return short / long_ if long_ > 0 else 0.0
-
-
-def corner_crops(
-    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True, quarter_turn: bool = False
-) -> FloatArray:
+def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
     """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
     the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
     :func:`combine_corners`: corners that see no index drop out of the vote. A card that may be printed
     light on dark paper (:func:`is_dark_card`) is also cut with its lightness turned over
     (:func:`lightness_inverted`), 8k crops then: whichever way the classifier sees an index wins the vote,
     so a white card wrongly judged dark (a deck with a black panel inside a white margin) still reads.
-    ``quarter_turn``: each outline read turned a quarter (:func:`corner_crops_bgr`).
     """
     hypotheses = outline_hypotheses(frame_bgr, quad, refine)
-    cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q, quarter_turn=quarter_turn)]
+    cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
     crops = [normalise_crop(c) for c in cut]
     if is_dark_card(frame_bgr, quad):
         crops += [normalise_crop(lightness_inverted(c)) for c in cut]

@@ -83,11 +83,6 @@ SECOND_LOOK_MIN_CONFIDENCE = 0.8
 # test --edges 1`): at 0.6 / 0.7 / 0.8 / 0.9 the cards gained were 27 / 25 / 20 / 18 and the false
 # readings 5 / 3 / 0 / 0 (models/MODEL_CARD.md).
 CUT_CARD_MIN_CONFIDENCE = 0.8
-# A squarish outline read turned a quarter (name_outlines' turn_squarish) counts from this confidence up, as
-# the other second looks do. At 0.6 the real photos of other decks gained 2 more cards, but on the simulated
-# table a card sliding into place was then read turned, at 0.62-0.70, as the queen a nine of that deck
-# resembles, often enough to land as that queen (British rules, seed 5: trick winners 0.975; 1.0 at 0.8).
-TURNED_MIN_CONFIDENCE = 0.8
 # A frame in which no card is named is looked at again as from this many times further away
 # (``OnnxDetector.zoomed_out_outlines``): cards far larger in the frame than at the table, held up to the
 # camera or photographed from near. Chosen on the held-out decks' close-up scenes (``lab.synth.build test
@@ -276,23 +271,18 @@ class CornerClassifier:
         return finder_score * classifier_conf
 
     def classify(
-        self,
-        frame_bgr: npt.NDArray[np.uint8],
-        quads: npt.NDArray[np.float32],
-        refine: bool = True,
-        quarter_turn: bool = False,
+        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32], refine: bool = True
     ) -> list[tuple[Card | None, float]]:
         """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence.
 
         ``refine``: also read each outline snapped to the card's paper edge (``cardcrop.outline_hypotheses``).
-        ``quarter_turn``: read each outline's long sides as the card's short ones (``cardcrop.corner_crops``).
         """
         from vision import cardcrop
 
         if len(quads) == 0:
             return []
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
-        per_card = [cardcrop.corner_crops(frame_bgr, q, refine, quarter_turn) for q in quads]
+        per_card = [cardcrop.corner_crops(frame_bgr, q, refine) for q in quads]
         crops = np.concatenate(per_card).astype(np.float32)
         logits, feats = self._outputs(crops)
         answers: list[tuple[Card | None, float]] = []
@@ -370,7 +360,6 @@ def name_outlines(
     split_spreads: bool = True,
     second_look: bool = True,
     complete_cut: bool = True,
-    turn_squarish: bool = True,
 ) -> list[CardDetection]:
     """Second stage: card outlines (K, 4, 2) in frame pixels with finder scores -> named cards.
 
@@ -386,10 +375,7 @@ def name_outlines(
     reading of a card no other outline names replaces it. With
     ``complete_cut``, an outline that still names no card and has a side on
     the frame's edge is read again completed to a whole card beyond the edge
-    (``cardcrop.completed_outlines``), under the same rule. With
-    ``turn_squarish``, an outline that still names no card and is squarer
-    than a card (``cardcrop.SQUARISH_RATIO``) is read again turned a quarter,
-    from :data:`TURNED_MIN_CONFIDENCE` up, under the same rule.
+    (``cardcrop.completed_outlines``), under the same rule.
     """
     from vision import cardcrop
 
@@ -413,8 +399,6 @@ def name_outlines(
         _second_look(frame_bgr, quads, scores, classifier, readings, floor)
     if complete_cut:
         _complete_cut(frame_bgr, quads, scores, classifier, readings, floor)
-    if turn_squarish:
-        _turn_squarish(frame_bgr, quads, scores, classifier, readings, floor)
     profile = getattr(classifier, "profile", None)  # stand-in classifiers in tests have none
     if profile is not None and profile.reads_benny_faces:
         _benny_by_face(frame_bgr, quads, classifier, readings, floor)
@@ -549,36 +533,6 @@ def _complete_cut(
         if new is not None:
             readings[i] = [new]
             named.add(new[1])
-
-
-def _turn_squarish(
-    frame_bgr: npt.NDArray[np.uint8],
-    quads: npt.NDArray[np.float32],
-    scores: npt.NDArray[np.float32],
-    classifier: CornerClassifier,
-    readings: list[list[Reading]],
-    floor: float,
-) -> None:
-    """Read again, turned a quarter, the squarish outlines that name no card (in place)."""
-    from vision import cardcrop
-
-    named = _named(readings, floor)
-    tries = [
-        i
-        for i, per in enumerate(readings)
-        if not _names_a_card(per, floor) and cardcrop.outline_ratio(quads[i]) >= cardcrop.SQUARISH_RATIO
-    ]
-    if not tries:
-        return
-    line = max(floor, TURNED_MIN_CONFIDENCE)
-    answers = classifier.classify(frame_bgr, quads[tries], quarter_turn=True)
-    for i, (card, conf) in sorted(zip(tries, answers, strict=True), key=lambda t: -t[1][1]):
-        if card is None or card in named:
-            continue
-        p = classifier.confidence(float(scores[i]), conf)
-        if p >= line:
-            readings[i] = [(cardcrop.order_corners(quads[i]), card, p)]
-            named.add(card)
 
 
 def _benny_by_face(

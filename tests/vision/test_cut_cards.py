@@ -83,9 +83,7 @@ class ReadsWholeCards:
         self.card, self.chance = Card.parse(card), chance
         self.asked: list[int] = []
 
-    def classify(
-        self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, quarter_turn: bool = False
-    ) -> list[tuple[Card | None, float]]:
+    def classify(self, frame: np.ndarray, quads: np.ndarray, refine: bool = True) -> list[tuple[Card | None, float]]:
         self.asked.append(len(quads))
         out: list[tuple[Card | None, float]] = []
         h, w = frame.shape[:2]
@@ -135,9 +133,9 @@ def test_only_outlines_on_the_edge_that_name_no_card_are_completed() -> None:
 def test_a_completed_outline_does_not_repeat_a_card_already_reported() -> None:
     class SameCard(ReadsWholeCards):
         def classify(
-            self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, quarter_turn: bool = False
+            self, frame: np.ndarray, quads: np.ndarray, refine: bool = True
         ) -> list[tuple[Card | None, float]]:
-            out = super().classify(frame, quads, refine, quarter_turn)
+            out = super().classify(frame, quads, refine)
             # the card inside the frame reads as the very card the cut one would be completed into
             return [(self.card, 0.95) if q.min() > 10 and q.max() < 200 else r for q, r in zip(quads, out, strict=True)]
 

@@ -130,9 +130,7 @@ class ReadsAs:
         self.card, self.chance = Card.parse(card), chance
         self.profile = profile
 
-    def classify(
-        self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, quarter_turn: bool = False
-    ) -> list[tuple[Card, float]]:
+    def classify(self, frame: np.ndarray, quads: np.ndarray, refine: bool = True) -> list[tuple[Card, float]]:
         return [(self.card, self.chance)] * len(quads)
 
     def read_spreads(self, frame: np.ndarray, quads: np.ndarray) -> list[None]:
