@@ -41,7 +41,9 @@ _MAX_LINE = 1 << 20
 
 
 # The code that decides what the reader reports for a frame (and the enrolment that builds its deck profile),
-# relative to the project's root; the tracker and the engine, which a replay runs, are not in it.
+# relative to the project's root; the tracker and the engine, which a replay runs, are not in it. Nor are the
+# renderer (lab/simtable.py) and the markers' calibration (vision/zones.py), which share their files with what
+# a replay runs: a change to how frames are drawn or markers found still needs a new recording by hand.
 READER_SOURCES: tuple[str, ...] = (
     "vision/calibration.py",
     "vision/cardcrop.py",

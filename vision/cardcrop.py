@@ -168,27 +168,16 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     grey = cv2.GaussianBlur(darkest, (3, 3), 0)
     _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cast(npt.NDArray[np.uint8], closed)
     local = ((q - np.array([x0, y0], np.float32)) * scale).astype(np.float32)
-    det_mask = np.zeros(grey.shape[:2], np.uint8)
+    det_mask = np.zeros_like(mask)
     cv2.fillPoly(det_mask, [np.round(local).astype(np.int32)], 255)
-    closed = cast(npt.NDArray[np.uint8], cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, kernel))
-    cand = _card_blob(closed, det_mask, local, long_side * scale)
-    if cand is None:
-        return q
-    return order_corners(cand / scale + np.array([x0, y0], np.float32))
-
-
-def _card_blob(
-    mask: npt.NDArray[np.uint8], det_mask: npt.NDArray[np.uint8], local: FloatArray, long_side: float
-) -> FloatArray | None:
-    """The card-shaped outline (ROI pixels) of the mask's blob that overlaps the box most, or None where
-    that blob is not a clean card-shaped quadrilateral agreeing with the box in place and size."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     bx, by, bw, bh = cv2.boundingRect(np.round(local).astype(np.int32))
     best, best_overlap = None, 0
     for c in contours:
-        # each blob filled within its own bounding box only (a threshold leaves many specks)
+        # each blob filled within its own bounding box only (the threshold leaves many specks)
         x, y, w, h = cv2.boundingRect(c)
         if x >= bx + bw or bx >= x + w or y >= by + bh or by >= y + h:
             continue  # no pixel of it inside the box
@@ -198,25 +187,25 @@ def _card_blob(
         if overlap > best_overlap:
             best, best_overlap = c, overlap
     if best is None:
-        return None
+        return q
     hull = cv2.convexHull(best)
     hull_area = float(cv2.contourArea(hull))
     det_area = float(cv2.contourArea(local))
     if det_area <= 0 or not REFINE_AREA[0] <= hull_area / det_area <= REFINE_AREA[1]:
-        return None
+        return q
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     cand = approx.reshape(-1, 2).astype(np.float32) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(hull))
     cand_area = abs(float(cv2.contourArea(cand.astype(np.float32))))
     if cand_area <= 0 or hull_area / cand_area < 0.9:  # not a clean quadrilateral blob
-        return None
+        return q
     cand = order_corners(cand)
     short = min(float(np.linalg.norm(cand[1] - cand[0])), float(np.linalg.norm(cand[2] - cand[3])))
     long_ = max(float(np.linalg.norm(cand[3] - cand[0])), float(np.linalg.norm(cand[2] - cand[1])))
     if long_ <= 0 or not 0.55 <= short / long_ <= 0.85:
-        return None
-    if float(np.linalg.norm(cand.mean(axis=0) - local.mean(axis=0))) > 0.2 * long_side:
-        return None
-    return cand
+        return q
+    if float(np.linalg.norm(cand.mean(axis=0) - local.mean(axis=0))) > 0.2 * long_side * scale:
+        return q
+    return order_corners(cand / scale + np.array([x0, y0], np.float32))
 
 
 # Outline hypotheses tried per card (scale about the centre): the finder's boxes run loose more often than tight.

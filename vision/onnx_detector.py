@@ -496,16 +496,6 @@ def _second_look(
                 break
 
 
-def _names_a_card(per: list[Reading], floor: float) -> bool:
-    """Whether an outline's readings name a card from ``floor`` up."""
-    return any(c is not None and p >= floor for _, c, p in per)
-
-
-def _named(readings: list[list[Reading]], floor: float) -> set[Card]:
-    """The cards that the outlines name from ``floor`` up."""
-    return {c for per in readings for _, c, p in per if c is not None and p >= floor}
-
-
 def _complete_cut(
     frame_bgr: npt.NDArray[np.uint8],
     quads: npt.NDArray[np.float32],
@@ -518,10 +508,10 @@ def _complete_cut(
     from vision import cardcrop
 
     h, w = frame_bgr.shape[:2]
-    named = _named(readings, floor)
+    named = {c for per in readings for _, c, p in per if c is not None and p >= floor}
     tries: list[tuple[int, npt.NDArray[np.float32]]] = []  # (outline, its completions)
     for i, per in enumerate(readings):
-        if _names_a_card(per, floor):
+        if any(c is not None and p >= floor for _, c, p in per):
             continue
         whole = cardcrop.completed_outlines(quads[i], w, h)
         if whole:
@@ -553,7 +543,7 @@ def _benny_by_face(
         return  # the corners read it already
     def looked_at(per: list[Reading]) -> bool:
         """Names no card surely, or one card under the override line, or the Joker itself."""
-        if not _names_a_card(per, floor):
+        if not any(c is not None and p >= floor for _, c, p in per):
             return True
         card, p = per[0][1], per[0][2]
         return len(per) == 1 and card is not None and (card.is_benny or p < BENNY_FACE_OVERRIDES_BELOW)

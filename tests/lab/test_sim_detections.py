@@ -101,9 +101,9 @@ def test_the_identity_names_the_readers_code_and_not_the_trackers(tmp_path: Path
     sources = ("vision/onnx_detector.py", "vision/absent.py")
     (tmp_path / "vision").mkdir()
     reader = tmp_path / "vision" / "onnx_detector.py"
-    reader.write_text("TURNED_MIN_CONFIDENCE = 0.8\n")
+    reader.write_text("CUT_CARD_MIN_CONFIDENCE = 0.8\n")
     first = sources_sha256(sources, tmp_path)
-    reader.write_text("TURNED_MIN_CONFIDENCE = 0.6\n")
+    reader.write_text("CUT_CARD_MIN_CONFIDENCE = 0.6\n")
     assert sources_sha256(sources, tmp_path) != first
     assert run_identity({"seed": 1}, [], reader="a") != run_identity({"seed": 1}, [], reader="b")
     assert run_identity({"seed": 1}, [])["reader"] == sources_sha256()
