@@ -30,13 +30,23 @@ from lab.synth.faces import (
     load_manifest,
     procedural_faceset,
 )
-from lab.synth.scenes import _warp_face, background, degrade, photometric
+from lab.synth.scenes import Degradation, _warp_face, background, degrade, photometric
 from vision import cardcrop
 
 CLASS_INDEX = {c: i for i, c in enumerate(cardcrop.CLASSIFIER_CLASSES)}
 NONE = CLASS_INDEX[cardcrop.NONE_CLASS]
 # Where the index sits inside a crop (pixels): covering most of this zone hides the index.
 ZONE = (slice(6, 60), slice(4, 30))
+# An index is left out of training (neither the card nor `none`) where its legibility lies between the
+# line and this many times it: near the line, whether it can be read depends on the deck's print.
+LEGIBLE_BAND = 1.25
+
+
+def legibility(card_height: float, done: Degradation) -> float:
+    """How many blur widths tall the card is in the frame: its height in pixels over the sd of the blur the
+    camera effects amount to (:meth:`Degradation.blur_sigma`). An index is about a tenth of the card, so at
+    60 the rank is six blur widths tall."""
+    return card_height / done.blur_sigma()
 
 
 def _ink(face: npt.NDArray[np.uint8]) -> float:
@@ -50,9 +60,14 @@ class CropSampler:
     """Makes labelled crops from the training (or held-out) decks; deterministic per (seed, epoch, index)."""
 
     def __init__(
-        self, art: Path | None, split: str = "train", seed: int = 0, loose: float = 0.0, fonts: int = 0
+        self, art: Path | None, split: str = "train", seed: int = 0, loose: float = 0.0, fonts: int = 0,
+        min_legible: float = 0.0,
     ) -> None:
         self.art, self.split, self.seed = art, split, seed
+        # > 0: an index blurred below this legibility (:func:`legibility`) is labelled `none`, one up to
+        # LEGIBLE_BAND times it left out: what no one can read, the classifier is taught not to name
+        self.min_legible = min_legible
+        self.last_legibility = math.inf  # the last posed card's legibility (inf: a back or bare table)
         self.loose = loose  # share of crops cut from outlines as far off as the card finder's
         # > 0: each chunk draws this many decks from system typefaces (``font_faces``) instead of the artwork
         self.fonts = fonts
@@ -112,7 +127,10 @@ class CropSampler:
         if rng.random() < 0.3:  # something over part of the card: another card or a hand
             self._occlude(rng, img, cover, fs, quad, ch)
         img = photometric(rng, img, float(rng.uniform(0.5, 1.0)))
-        frame = degrade(rng, img, float(rng.uniform(0.5, 1.0)))
+        done = Degradation()
+        frame = degrade(rng, img, float(rng.uniform(0.5, 1.0)), record=done)
+        legible = legibility(ch, done) if card is not None else math.inf
+        self.last_legibility = legible
         # the detector's corners are a little off: jitter them (shift, scale, per-corner)
         q = quad.copy()
         if self.loose and rng.random() < self.loose:
@@ -145,6 +163,10 @@ class CropSampler:
                 label = NONE
             elif covered > 0.2:
                 continue  # half-hidden index: ambiguous, leave it out
+            elif legible < self.min_legible:
+                label = NONE  # blurred past reading
+            elif legible < self.min_legible * LEGIBLE_BAND:
+                continue  # near the line: ambiguous, leave it out
             else:
                 label = CLASS_INDEX[card]
             if label == NONE and rng.random() > 0.45:
@@ -208,12 +230,12 @@ class CropSampler:
         return fs
 
 
-def _write_chunk(args: tuple[Path | None, str, int, int, Path, float, int]) -> str:
-    art, split, seed, index, out, loose, fonts = args
+def _write_chunk(args: tuple[Path | None, str, int, int, Path, float, int, float]) -> str:
+    art, split, seed, index, out, loose, fonts, min_legible = args
     cv2.setNumThreads(1)
     path = out / (f"{split}_fonts_{seed}_{index:04d}.npz" if fonts else f"{split}_{seed}_{index:04d}.npz")
     if not path.exists():
-        x, y = CropSampler(art, split, seed, loose, fonts).chunk(index)
+        x, y = CropSampler(art, split, seed, loose, fonts, min_legible).chunk(index)
         np.savez(path, x=x, y=y)
     return str(path)
 
@@ -246,12 +268,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fonts", type=int, default=0,
                     help="training crops from this many decks per chunk drawn from system typefaces "
                          "(lab.synth.font_faces) instead of the artwork; held-out crops are unchanged")
+    ap.add_argument("--min-legible", type=float, default=0.0,
+                    help="label an index blurred below this legibility (card height over blur sd, "
+                         "lab.synth.crops.legibility) `none`, and leave out one up to 1.25 times it; 0: never")
     args = ap.parse_args(argv)
     art = None if args.procedural else Path(args.art)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(art, "heldout", args.seed + 1, i, out, args.loose, 0) for i in range(args.val_chunks)]
-    jobs += [(art, "train", args.seed, i, out, args.loose, args.fonts) for i in range(args.train_chunks)]
+    jobs = [(art, "heldout", args.seed + 1, i, out, args.loose, 0, args.min_legible) for i in range(args.val_chunks)]
+    jobs += [(art, "train", args.seed, i, out, args.loose, args.fonts, args.min_legible)
+             for i in range(args.train_chunks)]
     if args.procs > 1:
         with mp.get_context("spawn").Pool(args.procs) as pool:
             for p in pool.imap(_write_chunk, jobs):

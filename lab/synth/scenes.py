@@ -710,13 +710,39 @@ def photometric(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -
     return cv2.LUT(np.clip(img, 0, 255).astype(np.uint8), lut).astype(np.float32)
 
 
-def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Image:
-    """Blur (defocus or motion), resolution loss, sensor noise and JPEG artefacts; returns BGR uint8."""
+@dataclass
+class Degradation:
+    """What :func:`degrade` did to an image: its blurs and resolution loss (0 / 1.0 where not applied)."""
+
+    gaussian: float = 0.0  # defocus: the Gaussian's sigma, px
+    motion: int = 0  # motion blur: the streak's length, px
+    scale: float = 1.0  # resolution loss: the factor the image was shrunk by before being enlarged back
+    noise: float = 0.0  # sensor noise: its sd, in 0..255 levels
+    jpeg: int = 100  # JPEG quality
+
+    def blur_sigma(self) -> float:
+        """The sd (px) of the whole blur these effects amount to, a sharp render's own 0.5 px included: the
+        Gaussian's sigma, a streak's sd (length / sqrt(12)) and a shrink's (0.4 / scale) added in quadrature."""
+        total = 0.25 + self.gaussian**2 + self.motion**2 / 12.0
+        if self.scale < 1.0:
+            total += (0.4 / self.scale) ** 2
+        return math.sqrt(total)
+
+
+def degrade(
+    rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0, record: Degradation | None = None
+) -> Image:
+    """Blur (defocus or motion), resolution loss, sensor noise and JPEG artefacts; returns BGR uint8.
+
+    ``record``, where given, is filled with what was done; the random draws are the same either way."""
     h, w = img.shape[:2]
+    rec = record if record is not None else Degradation()
     if rng.random() < 0.35 * strength:
-        img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8)))
+        rec.gaussian = float(rng.uniform(0.4, 1.8))
+        img = _f32(cv2.GaussianBlur(img, (0, 0), rec.gaussian))
     if rng.random() < 0.2 * strength:
         k = int(rng.integers(3, 10))
+        rec.motion = k
         kern = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
@@ -725,13 +751,16 @@ def degrade(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -> Im
         img = _f32(cv2.filter2D(img, -1, kern))
     if rng.random() < 0.3 * strength:
         f = rng.uniform(0.35, 0.8)
+        rec.scale = float(f)
         small = cv2.resize(img, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
         img = _f32(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
     sigma = rng.uniform(0, 9) * strength
+    rec.noise = float(sigma) if sigma > 0.5 else 0.0
     if sigma > 0.5:
         img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(sigma)
     out = np.clip(img, 0, 255).astype(np.uint8)
     q = int(rng.integers(30, 96))
+    rec.jpeg = q
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return _u8(decoded) if decoded is not None else out

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from lab.synth import build
-from lab.synth.crops import NONE, CropSampler
+from lab.synth.crops import LEGIBLE_BAND, NONE, CropSampler, legibility
 from lab.synth.faces import FaceSet, procedural_face, procedural_faceset, rounded_mask
-from lab.synth.scenes import MIN_VISIBLE, render_scene
+from lab.synth.scenes import MIN_VISIBLE, Degradation, degrade, render_scene
 from vision import cardcrop
 
 
@@ -369,6 +369,44 @@ def test_crop_sampler_labels_index_corners_only() -> None:
     assert (y == NONE).any() and (y != NONE).any()
     x2, y2 = CropSampler(None, "train", seed=1).chunk(0, n=60)
     assert np.array_equal(x, x2) and np.array_equal(y, y2)
+
+
+def test_degrade_records_what_it_did_without_changing_the_picture() -> None:
+    img = np.random.default_rng(0).uniform(0, 255, (96, 128, 3)).astype(np.float32)
+    seen: list[Degradation] = []
+    for seed in range(40):
+        plain = degrade(np.random.default_rng(seed), img)
+        done = Degradation()
+        recorded = degrade(np.random.default_rng(seed), img, record=done)
+        assert np.array_equal(plain, recorded)  # the same draws: datasets rebuild bit for bit
+        seen.append(done)
+    assert any(d.gaussian > 0 for d in seen) and any(d.motion > 0 for d in seen) and any(d.scale < 1 for d in seen)
+    assert all(30 <= d.jpeg <= 95 for d in seen)
+    sharp = Degradation()
+    assert sharp.blur_sigma() == pytest.approx(0.5)
+    assert Degradation(gaussian=1.5).blur_sigma() > Degradation(gaussian=1.0).blur_sigma() > 0.5
+    assert Degradation(scale=0.4).blur_sigma() == pytest.approx((0.25 + 1.0) ** 0.5)
+    assert legibility(100.0, Degradation(motion=6)) == pytest.approx(100.0 / (0.25 + 3.0) ** 0.5)
+
+
+def test_an_index_blurred_past_reading_is_labelled_none() -> None:
+    x, y = CropSampler(None, "train", seed=5).chunk(0, n=120)
+    assert (y != NONE).any()
+    # every posed card is less legible than this line: no crop may name a card
+    x_never, y_never = CropSampler(None, "train", seed=5, min_legible=1e9).chunk(0, n=120)
+    assert (y_never == NONE).all()
+    # a line within reach of some cards: those below it say `none`, those in the band above it are left out
+    sampler = CropSampler(None, "train", seed=5, min_legible=60.0)
+    rng = np.random.default_rng(11)
+    named = unnamed = 0
+    for _ in range(150):
+        for _, label in sampler.sample(rng):
+            if label != NONE:
+                assert sampler.last_legibility >= 60.0 * LEGIBLE_BAND
+                named += 1
+            elif sampler.last_legibility < 60.0:
+                unnamed += 1
+    assert named > 0 and unnamed > 0
 
 
 def test_test_set_csv_matches_the_real_photo_format(tmp_path: Path) -> None:
