@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from lab.synth.crops import CLASS_INDEX, NONE, ZONE, CropSampler
+from lab.synth.crops import CLASS_INDEX, LEGIBLE_BAND, NONE, ZONE, CropSampler, legibility
 from lab.synth.faces import FaceSet, index_corners, load_manifest
 from lab.synth.scenes import Scene, render_scene
 from vision import cardcrop
@@ -127,11 +127,14 @@ def label_crops(
     rng: np.random.Generator,
     readable: set[str] | None = None,
     negatives: bool = False,
+    min_legible: float = 0.0,
 ) -> Crops:
     """Labelled corner crops (BGR uint8, 64x48) for the finder ``outlines`` (K, 4, 2) of ``scene``.
 
     ``readable``: the decks whose index the classifier is taught (others' outlines are left out).
     ``negatives``: an outline over no face-up card gives ``none`` crops (see the module's notes).
+    ``min_legible``: a card blurred below this legibility (``lab.synth.crops.legibility``: its height over
+    the scene's blur) has its index labelled ``none``, and one up to ``LEGIBLE_BAND`` times it is left out.
     """
     assert scene.owner is not None, "render_scene fills the owner map"
     out: Crops = []
@@ -156,6 +159,9 @@ def label_crops(
         visible_bgr = cast(npt.NDArray[np.uint8], cv2.cvtColor(visible, cv2.COLOR_GRAY2BGR))
         truth = cardcrop.order_corners(card.corners)
         height = float(np.linalg.norm(truth[3] - truth[0]))
+        legible = legibility(height, scene.degradation) if scene.degradation is not None else np.inf
+        if min_legible * LEGIBLE_BAND > legible >= min_legible:
+            continue  # near the line: whether it can be read depends on the deck's print
         holds = set(index_corners(card.deck))  # the same set for either upright turn of the card
         shown = cardcrop.corner_crops_bgr(visible_bgr, truth)  # how visible each true corner is
         for hyp in cardcrop.outline_hypotheses(scene.image, quad):
@@ -174,6 +180,8 @@ def label_crops(
                     label = NONE
                 elif covered > 0.2:
                     continue  # half-hidden index: ambiguous
+                elif legible < min_legible:
+                    label = NONE  # blurred past reading
                 else:
                     label = CLASS_INDEX[card.card]
                 if label == NONE and rng.random() > NONE_KEEP:
@@ -198,16 +206,19 @@ def _faces(art: Path, split: str) -> FaceSet:
 
 _RESTYLE = 0.0
 _NEGATIVES = False
+_MIN_LEGIBLE = 0.0
 
 
-def _init(art: str, split: str, finder: str, restyle: float = 0.0, negatives: bool = False) -> None:
-    global _FS, _FINDER, _RESTYLE, _NEGATIVES
+def _init(
+    art: str, split: str, finder: str, restyle: float = 0.0, negatives: bool = False, min_legible: float = 0.0
+) -> None:
+    global _FS, _FINDER, _RESTYLE, _NEGATIVES, _MIN_LEGIBLE
     from vision.onnx_detector import OnnxDetector
 
     cv2.setNumThreads(1)
     _FS = _faces(Path(art), split)
     _FINDER = OnnxDetector(Path(finder), threads=1)
-    _RESTYLE, _NEGATIVES = restyle, negatives
+    _RESTYLE, _NEGATIVES, _MIN_LEGIBLE = restyle, negatives, min_legible
 
 
 def _job(args: tuple[int, bool, bool, bool]) -> Crops:
@@ -217,7 +228,8 @@ def _job(args: tuple[int, bool, bool, bool]) -> Crops:
     assert _FS is not None and isinstance(_FINDER, OnnxDetector)
     scene = render_scene(_FS, seed, hard=hard or strips, strips=strips, closeup=closeup, restyle=_RESTYLE)
     outlines, _scores = _FINDER.outlines(scene.image)
-    return label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()), negatives=_NEGATIVES)
+    return label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()), negatives=_NEGATIVES,
+                       min_legible=_MIN_LEGIBLE)
 
 
 def build(
@@ -233,12 +245,14 @@ def build(
     closeups: bool = False,
     restyle: float = 0.0,
     negatives: bool = False,
+    min_legible: float = 0.0,
 ) -> int:
     """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks.
 
     ``strips``: every scene is a strip scene (tight spreads whose covered cards are labelled by their
     index corner). ``closeups``: every scene is a close-up scene. ``restyle``: the chance a scene's deck is
-    printed unlike its artwork. ``negatives``: the finder's false outlines give ``none`` crops. ``first``:
+    printed unlike its artwork. ``negatives``: the finder's false outlines give ``none`` crops. ``min_legible``:
+    an index blurred past reading is labelled ``none`` (``label_crops``). ``first``:
     scene *i* is rendered from seed base + ``first`` + *i*, so a second run with another finder can cut new
     scenes; the chunk names carry base + ``first``.
     """
@@ -250,7 +264,7 @@ def build(
         base = SEED_TRAIN if split == "train" else SEED_HELDOUT
     base += first
     jobs = [(base + i, i % 3 == 2, strips, closeups) for i in range(scenes)]
-    initargs = (str(art), split, str(finder), restyle, negatives)
+    initargs = (str(art), split, str(finder), restyle, negatives, min_legible)
     pending: Crops = []
     written = total = 0
     with mp.get_context("spawn").Pool(procs, _init, initargs) if procs > 1 else nullcontext() as pool:
@@ -284,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--restyle", type=float, default=0.0, help="chance a scene's deck is restyled (0..1)")
     ap.add_argument("--negatives", action="store_true", help="the finder's false outlines give `none` crops")
     ap.add_argument("--first-seed", type=int, default=0, help="offset of the first scene's seed from its base")
+    ap.add_argument("--min-legible", type=float, default=0.0,
+                    help="label the index of a card blurred below this legibility `none` (lab.synth.crops.legibility)")
     args = ap.parse_args(argv)
     if not 0.0 <= args.restyle <= 1.0:
         ap.error("--restyle must be in 0..1")
@@ -292,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for split, n in (("heldout", args.heldout_scenes), ("train", args.scenes)):
         crops = build(args.art, args.finder, args.out, split, n, args.procs, strips=args.strips, first=args.first_seed,
-                      closeups=args.closeups, restyle=args.restyle, negatives=args.negatives)
+                      closeups=args.closeups, restyle=args.restyle, negatives=args.negatives,
+                      min_legible=args.min_legible)
         print(f"{split}: scenes={n} crops={crops}", flush=True)
     return 0
 

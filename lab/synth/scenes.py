@@ -61,6 +61,25 @@ def _u8(img: MatLike) -> Image:
 
 
 @dataclass
+class Degradation:
+    """What :func:`degrade` did to an image: its blurs and resolution loss (0 / 1.0 where not applied)."""
+
+    gaussian: float = 0.0  # defocus: the Gaussian's sigma, px
+    motion: int = 0  # motion blur: the streak's length, px
+    scale: float = 1.0  # resolution loss: the factor the image was shrunk by before being enlarged back
+    noise: float = 0.0  # sensor noise: its sd, in 0..255 levels
+    jpeg: int = 100  # JPEG quality
+
+    def blur_sigma(self) -> float:
+        """The sd (px) of the whole blur these effects amount to, a sharp render's own 0.5 px included: the
+        Gaussian's sigma, a streak's sd (length / sqrt(12)) and a shrink's (0.4 / scale) added in quadrature."""
+        total = 0.25 + self.gaussian**2 + self.motion**2 / 12.0
+        if self.scale < 1.0:
+            total += (0.4 / self.scale) ** 2
+        return math.sqrt(total)
+
+
+@dataclass
 class SceneCard:
     """One labelled card: EGN name, deck, corners (4, 2) TL TR BR BL, visible fraction and visible box."""
 
@@ -82,6 +101,8 @@ class Scene:
     # Face-up cards left unlabelled (too little of them showing, or cut by the frame) whose index still shows
     # whole enough to be read (``index_showing``): a reader naming one is right, and evaluation ignores it.
     readable_unlabelled: list[str] = field(default_factory=list)
+    # What the camera effects did to the whole picture (blur, resolution loss), where render_scene drew it.
+    degradation: Degradation | None = None
 
 
 # ---------------------------------------------------------------- backgrounds
@@ -710,25 +731,6 @@ def photometric(rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0) -
     return cv2.LUT(np.clip(img, 0, 255).astype(np.uint8), lut).astype(np.float32)
 
 
-@dataclass
-class Degradation:
-    """What :func:`degrade` did to an image: its blurs and resolution loss (0 / 1.0 where not applied)."""
-
-    gaussian: float = 0.0  # defocus: the Gaussian's sigma, px
-    motion: int = 0  # motion blur: the streak's length, px
-    scale: float = 1.0  # resolution loss: the factor the image was shrunk by before being enlarged back
-    noise: float = 0.0  # sensor noise: its sd, in 0..255 levels
-    jpeg: int = 100  # JPEG quality
-
-    def blur_sigma(self) -> float:
-        """The sd (px) of the whole blur these effects amount to, a sharp render's own 0.5 px included: the
-        Gaussian's sigma, a streak's sd (length / sqrt(12)) and a shrink's (0.4 / scale) added in quadrature."""
-        total = 0.25 + self.gaussian**2 + self.motion**2 / 12.0
-        if self.scale < 1.0:
-            total += (0.4 / self.scale) ** 2
-        return math.sqrt(total)
-
-
 def degrade(
     rng: Rng, img: npt.NDArray[np.float32], strength: float = 1.0, record: Degradation | None = None
 ) -> Image:
@@ -923,8 +925,9 @@ def render_scene(
     img = photometric(rng, img, effects)
     if closeup and rng.random() < 0.45:
         img = low_light(rng, img)
-    out = degrade(rng, img, effects)
-    scene = Scene(out, [], seed, owner)
+    done = Degradation()
+    out = degrade(rng, img, effects, record=done)
+    scene = Scene(out, [], seed, owner, degradation=done)
     for i, p in enumerate(placements):
         if p.card is None or areas[i] < 1:
             continue

@@ -535,6 +535,22 @@ def test_scene_crops_label_the_finders_outlines_by_the_card_under_them(faces: Fa
     assert checked >= 3
 
 
+def test_scene_crops_label_the_index_of_a_card_blurred_past_reading_none(faces: FaceSet) -> None:
+    from lab.synth.scene_crops import label_crops
+
+    scene = render_scene(faces, 2, effects=0.0)
+    assert scene.degradation is not None and scene.degradation.blur_sigma() == pytest.approx(0.5)
+    card = next(c for c in scene.cards if c.visible > 0.99)
+    height = float(np.linalg.norm(card.corners[3] - card.corners[0]))
+    sharp = legibility(height, scene.degradation)
+    named = [y for _, y in label_crops(scene, card.corners[None], _KeepAll(), min_legible=sharp / 2)]  # type: ignore[arg-type]
+    assert (np.array(named) != NONE).any()  # legible enough: named as before
+    blurred = [y for _, y in label_crops(scene, card.corners[None], _KeepAll(), min_legible=sharp * 2)]  # type: ignore[arg-type]
+    assert len(blurred) == len(named) and all(y == NONE for y in blurred)
+    near = label_crops(scene, card.corners[None], _KeepAll(), min_legible=sharp / 1.1)  # type: ignore[arg-type]
+    assert near == []  # within LEGIBLE_BAND of the line: left out
+
+
 def test_scene_crops_name_a_strip_card_by_the_index_corner_that_shows(faces: FaceSet) -> None:
     """A card seen only as a strip of a tight spread is named where its index shows, `none` elsewhere."""
     from lab.synth.scene_crops import label_crops
