@@ -1,6 +1,6 @@
 """How well the reader does by how legible a card is: its height in pixels over the blur of the camera effects.
 
-    python -m lab.legibility_study crops [--count 4000] [--model models/corner-cls.onnx]
+    python -m lab.legibility_study crops [--count 4000] [--classifier models/corner-cls.onnx]
     python -m lab.legibility_study scenes --deck gnome-orell [--profile work-data/profiles/gnome-orell]
 
 ``crops``: held-out-deck crops from ``lab.synth.crops`` (tight outlines, seeds of their own), each
@@ -10,15 +10,14 @@ classified alone; per band of legibility (``lab.synth.crops.legibility``), the s
 ``scenes``: the deck's test scenes (``python -m lab.synth.build test --deck D --count 200``, in
 ``work-data/synth-test/D``), each rendered again to know its blur (the same draws as the stored image,
 which is checked), read by the whole reader (with the deck's profile where given). Per band of the
-legibility of the card under a reading: readings, wrong readings, precision. A reading whose centre lies on
-no labelled card counts under "-". Readings of cards the test set's ``ignore.csv`` lists are left out, as
-``eval-vision --ignore`` leaves them out.
+legibility of the card on top under a reading's centre (the scene's owner map): readings, wrong readings,
+precision. A reading whose centre lies on no labelled card (the table, a hand, a back) counts under "-".
+Readings of cards the test set's ``ignore.csv`` lists are left out, as ``eval-vision --ignore`` leaves them.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import sys
 from pathlib import Path
@@ -67,8 +66,7 @@ def study_crops(
     session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     name = session.get_inputs()[0].name
     logits = np.concatenate([session.run(None, {name: x[i:i + 256]})[0] for i in range(0, len(x), 256)])
-    p = np.exp(logits - logits.max(1, keepdims=True))
-    p /= p.sum(1, keepdims=True)
+    p = cardcrop.softmax(logits)
     pred, conf, y = p.argmax(1), p.max(1), np.array(ys)
     bands = np.array([_band(v) for v in legible])
     out = {}
@@ -81,46 +79,45 @@ def study_crops(
     return out
 
 
-def _ignored(labels: Path) -> set[tuple[str, str]]:
-    path = labels.parent / "ignore.csv"
-    if not path.exists():
-        return set()
-    with open(path, newline="") as fh:
-        return {(row["image"], row["class"]) for row in csv.DictReader(fh)}
-
-
-def study_scenes(art: Path, deck: str, tests: Path, profile: Path | None, model: Path) -> dict[str, tuple[int, int]]:
-    """Per legibility band of the card under each reading: (readings, wrong readings)."""
+def study_scenes(
+    art: Path | None, deck: str, tests: Path, profile: Path | None, model: Path
+) -> dict[str, tuple[int, int]]:
+    """Per legibility band of the card under each reading: (readings, wrong readings). ``art`` None: the
+    scenes were built from procedurally drawn faces (``build test`` without artwork)."""
     import lab.synth.scenes as scenes
+    from lab.evaluate import read_ignore
     from lab.synth import build
+    from lab.synth.crops import legibility
     from vision.onnx_detector import OnnxDetector
 
-    build._init(str(art), f"deck:{deck}")
+    build._init(str(art) if art is not None else None, f"deck:{deck}")
     faces = build._FS
     assert faces is not None
     detector = OnnxDetector(model, threads=1, profile=profile)
     folder = tests / deck
-    ignored = _ignored(folder / "labels.csv")
+    ignore_path = folder / "ignore.csv"
+    ignored = read_ignore(ignore_path) if ignore_path.is_file() else {}
     counts = {b: [0, 0] for b in band_names()}
     for path in sorted((folder / "images").glob("synth_*.jpg")):
         i = int(path.stem.split("_")[1])
         scene = scenes.render_scene(faces, build.SEED_TEST + i)
         read = cv2.imread(str(path))
-        if read is None or scene.degradation is None:
+        if read is None or scene.degradation is None or scene.owner is None:
             raise SystemExit(f"{path}: cannot read it")
         image = np.asarray(read, np.uint8)
         if float(np.abs(image.astype(np.int16) - scene.image.astype(np.int16)).mean()) > 3.0:
             raise SystemExit(f"{path}: not the scene its seed renders (another art or another build)")
         labelled = {c.card for c in scene.cards}
+        by_layer = {c.layer: c for c in scene.cards}
+        h, w = scene.owner.shape
         for det in detector.detect(image):
-            if (path.name, str(det.card)) in ignored:
+            if det.card in ignored.get(path.name, frozenset()):
                 continue
-            under = next((c for c in scene.cards
-                          if cv2.pointPolygonTest(c.corners.astype(np.float32), det.center, False) >= 0), None)
+            x, y = (min(max(int(v), 0), n - 1) for v, n in zip(det.center, (w, h), strict=True))
+            under = by_layer.get(int(scene.owner[y, x]))
             legible = -1.0
             if under is not None:
-                height = float(np.linalg.norm(under.corners[0] - under.corners[3]))
-                legible = height / scene.degradation.blur_sigma()
+                legible = legibility(float(np.linalg.norm(under.corners[0] - under.corners[3])), scene.degradation)
             entry = counts[_band(legible)]
             entry[0] += 1
             entry[1] += str(det.card) not in labelled

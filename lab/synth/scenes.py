@@ -62,13 +62,12 @@ def _u8(img: MatLike) -> Image:
 
 @dataclass
 class Degradation:
-    """What :func:`degrade` did to an image: its blurs and resolution loss (0 / 1.0 where not applied)."""
+    """The blurs and resolution loss :func:`degrade` gave an image (0 / 1.0 where not applied); its noise and
+    JPEG artefacts are left out, as they blur nothing."""
 
     gaussian: float = 0.0  # defocus: the Gaussian's sigma, px
     motion: int = 0  # motion blur: the streak's length, px
     scale: float = 1.0  # resolution loss: the factor the image was shrunk by before being enlarged back
-    noise: float = 0.0  # sensor noise: its sd, in 0..255 levels
-    jpeg: int = 100  # JPEG quality
 
     def blur_sigma(self) -> float:
         """The sd (px) of the whole blur these effects amount to, a sharp render's own 0.5 px included: the
@@ -736,7 +735,7 @@ def degrade(
 ) -> Image:
     """Blur (defocus or motion), resolution loss, sensor noise and JPEG artefacts; returns BGR uint8.
 
-    ``record``, where given, is filled with what was done; the random draws are the same either way."""
+    ``record``, where given, is filled with the blurs done; the random draws are the same either way."""
     h, w = img.shape[:2]
     rec = record if record is not None else Degradation()
     if rng.random() < 0.35 * strength:
@@ -757,12 +756,10 @@ def degrade(
         small = cv2.resize(img, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
         img = _f32(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
     sigma = rng.uniform(0, 9) * strength
-    rec.noise = float(sigma) if sigma > 0.5 else 0.0
     if sigma > 0.5:
         img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(sigma)
     out = np.clip(img, 0, 255).astype(np.uint8)
     q = int(rng.integers(30, 96))
-    rec.jpeg = q
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return _u8(decoded) if decoded is not None else out

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
-from lab.legibility_study import BANDS, _band, band_names, study_crops
+from lab.legibility_study import BANDS, _band, band_names, study_crops, study_scenes
+from lab.synth import build
 from vision.models import default_model_path
 
 
@@ -31,3 +35,17 @@ def test_crop_study_counts_every_crop_in_one_band() -> None:
         assert right + none <= 1.0 + 1e-9
     with pytest.raises(ValueError):
         _band(math.nan)
+
+
+def test_scene_study_reads_each_scene_and_refuses_an_image_its_seed_does_not_render(tmp_path: Path) -> None:
+    model = default_model_path()
+    labelled = build.build_test(None, tmp_path / "procedural", count=4, procs=1)
+    result = study_scenes(None, "procedural", tmp_path, None, model)
+    assert set(result) <= set(band_names())
+    readings = sum(n for n, _ in result.values())
+    assert readings > 0 and all(0 <= wrong <= n for n, wrong in result.values())
+    assert labelled > 0
+    first = tmp_path / "procedural" / "images" / "synth_00000.jpg"
+    cv2.imwrite(str(first), np.full_like(cv2.imread(str(first)), 128))
+    with pytest.raises(SystemExit, match="not the scene its seed renders"):
+        study_scenes(None, "procedural", tmp_path, None, model)

@@ -381,7 +381,6 @@ def test_degrade_records_what_it_did_without_changing_the_picture() -> None:
         assert np.array_equal(plain, recorded)  # the same draws: datasets rebuild bit for bit
         seen.append(done)
     assert any(d.gaussian > 0 for d in seen) and any(d.motion > 0 for d in seen) and any(d.scale < 1 for d in seen)
-    assert all(30 <= d.jpeg <= 95 for d in seen)
     sharp = Degradation()
     assert sharp.blur_sigma() == pytest.approx(0.5)
     assert Degradation(gaussian=1.5).blur_sigma() > Degradation(gaussian=1.0).blur_sigma() > 0.5
