@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import random
 import shutil
 import signal
 import socket
@@ -29,8 +30,34 @@ def mosquitto_path() -> str | None:
     return shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
 
 
+EPHEMERAL_DEFAULT = (32768, 60999)  # Linux's default ip_local_port_range
+
+
+def ephemeral_ports(proc_file: Path = Path("/proc/sys/net/ipv4/ip_local_port_range")) -> tuple[int, int]:
+    """The range the kernel draws outgoing connections' local ports from (Linux's default where unreadable)."""
+    try:
+        low, high = (int(x) for x in proc_file.read_text().split())
+    except (OSError, ValueError):
+        return EPHEMERAL_DEFAULT
+    return (low, high) if 0 < low <= high <= 65535 else EPHEMERAL_DEFAULT
+
+
 def free_port() -> int:
-    with socket.socket() as s:
+    """A free port on 127.0.0.1 outside the ephemeral range.
+
+    A broker that is killed and started again must find its port still free. A port from the ephemeral
+    range may meanwhile have been taken as the local end of some outgoing connection (a client retrying
+    that very port can even connect to itself), and the restart then fails with "address already in use".
+    """
+    low, high = ephemeral_ports()
+    spans = [(lo, hi) for lo, hi in ((10000, low - 1), (high + 1, 65535)) if hi - lo >= 100]
+    rng = random.SystemRandom()
+    for _ in range(200) if spans else ():
+        lo, hi = max(spans, key=lambda span: span[1] - span[0])
+        port = rng.randint(lo, hi)
+        if port_free(port):
+            return port
+    with socket.socket() as s:  # no span outside the range, or all tried busy: let the kernel choose
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
@@ -121,17 +148,24 @@ class LocalBroker:
         while time.monotonic() < end:
             if self._proc.poll() is not None:
                 raise RuntimeError(f"the {self.kind} broker on port {self.port} exited: {self.log_tail()}")
+            if "address already in use" in self.log_tail(20_000).lower():  # amqtt logs it and stays up, serving nothing
+                self.kill()
+                raise RuntimeError(f"the {self.kind} broker cannot listen: port {self.port} is in use")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                     return self
             except OSError:
                 time.sleep(0.1)
+        tail = self.log_tail()
         self.kill()
-        raise RuntimeError(f"the {self.kind} broker did not start on port {self.port} in {START_TIMEOUT_S:.0f} s")
+        raise RuntimeError(
+            f"the {self.kind} broker did not start on port {self.port} in {START_TIMEOUT_S:.0f} s: {tail}"
+        )
 
-    def log_tail(self) -> str:
-        logs = sorted(Path(self._dir.name).glob("broker-*.log"))
-        return logs[-1].read_text(errors="replace")[-500:] if logs else ""
+    def log_tail(self, chars: int = 500) -> str:
+        """The end of the latest start's log."""
+        log = Path(self._dir.name) / f"broker-{self.starts - 1}.log"
+        return log.read_text(errors="replace")[-chars:] if log.exists() else ""
 
     @property
     def running(self) -> bool:
