@@ -170,6 +170,9 @@ def train_classifier(
     resume: bool = False,
     lr: float = 3e-3,
     init_weights: Path | None = None,
+    teacher: Path | None = None,
+    distill: float = 1.0,
+    temperature: float = 2.0,
 ) -> Path:
     """Train the corner classifier on the crop chunks in ``crops`` (``python -m lab.synth.crops``).
 
@@ -178,6 +181,12 @@ def train_classifier(
     ``last.pt`` (every epoch) and ``best.pt`` go to ``out_dir``; ``resume``
     continues from ``last.pt``; ``init_weights`` starts from an earlier run's weights (a fine-tune, with a
     smaller ``lr``) instead of random ones.
+
+    ``teacher`` (an earlier run's weights) keeps what that classifier knew while the new crops teach more
+    (learning without forgetting, Li and Hoiem 2016): on every training crop the teacher names right, the loss
+    adds ``distill`` times the KL divergence from the teacher's softened prediction (``temperature``) to
+    the student's, scaled by the temperature squared (Hinton et al. 2015). Where the teacher is wrong, as on
+    an index the new labels call blurred past reading, the labels alone teach.
     """
     _passive_omp()
     import numpy as np
@@ -195,6 +204,11 @@ def train_classifier(
     model = build_classifier()
     if init_weights is not None:
         model.load_state_dict(torch.load(init_weights, weights_only=False)["model"])
+    soft: Any = None  # the teacher's softened prediction on each training crop, None where it is wrong
+    kept = np.zeros(len(y), dtype=bool)
+    if teacher is not None:
+        soft, kept = _teacher_targets(teacher, x, y, temperature)
+        print(json.dumps({"teacher": str(teacher), "right_on": round(float(kept.mean()), 4)}), flush=True)
     steps_per_epoch = math.ceil(len(y) / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch, pct_start=0.1)
@@ -219,7 +233,14 @@ def train_classifier(
                 xb = torch.from_numpy(_augment(x[idx], rng))
                 yb = torch.from_numpy(y[idx])
                 opt.zero_grad()
-                loss = loss_fn(model(xb), yb)
+                logits = model(xb)
+                loss = loss_fn(logits, yb)
+                if soft is not None and kept[idx].any():
+                    keep = torch.from_numpy(kept[idx])
+                    student = torch.log_softmax(logits[keep] / temperature, dim=1)
+                    target = torch.from_numpy(soft[idx[kept[idx]]])
+                    kl = nn.functional.kl_div(student, target, reduction="batchmean")
+                    loss = loss + distill * temperature**2 * kl * (int(keep.sum()) / len(idx))
                 loss.backward()
                 opt.step()
                 sched.step()
@@ -243,6 +264,22 @@ def train_classifier(
                 best = acc
                 torch.save(ck, out_dir / "best.pt")
     return out_dir / "best.pt"
+
+
+def _teacher_targets(teacher: Path, x: Any, y: Any, temperature: float) -> tuple[Any, Any]:
+    """The teacher's softened prediction on each crop (unaugmented), and where its top class is the label."""
+    import numpy as np
+    import torch
+
+    net = build_classifier()
+    net.load_state_dict(torch.load(teacher, weights_only=False)["model"])
+    net.eval()
+    soft = np.empty((len(y), len(CLASSIFIER_CLASSES)), dtype=np.float32)
+    with torch.no_grad():
+        for i in range(0, len(y), 1024):
+            logits = net(torch.from_numpy(x[i:i + 1024]))
+            soft[i:i + 1024] = torch.softmax(logits / temperature, dim=1).numpy()
+    return soft, soft.argmax(1) == y
 
 
 def export_classifier(checkpoint: Path, out: Path, opset: int = 17) -> Path:

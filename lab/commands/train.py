@@ -50,6 +50,9 @@ def register(subparsers: Any) -> None:
                    help="fine-tune from this run's weights (a .pt of this project) instead of from scratch")
     p.add_argument("--lr0", type=float, default=None,
                    help="starting (detector) or peak (classifier) learning rate of a fine-tune")
+    p.add_argument("--teacher", type=Path, default=None,
+                   help="classifier: an earlier run's weights whose right readings the new one keeps (distillation)")
+    p.add_argument("--distill", type=float, default=1.0, help="classifier: the distillation term's weight")
     p.add_argument("--detector-weights", type=Path, help="export: trained detector .pt")
     p.add_argument("--classifier-weights", type=Path, help="export: trained classifier .pt")
     p.add_argument("--models", type=Path, default=Path("models"), help="export: where the ONNX files go")
@@ -118,8 +121,13 @@ def run(args: argparse.Namespace) -> int:
         out = args.out or Path("work-data/runs/corner-cls")
         if args.init_weights is not None and not args.init_weights.exists():
             raise UserError(f"{args.init_weights}: weights not found")
+        if args.teacher is not None and not args.teacher.exists():
+            raise UserError(f"{args.teacher}: teacher weights not found")
+        if args.distill < 0:
+            raise UserError(f"--distill {args.distill}: must be 0 or more")
         best = tr.train_classifier(args.crops, out, epochs=args.epochs or 5, seed=args.seed, threads=args.threads,
                                    resume=args.resume is not None, init_weights=args.init_weights,
+                                   teacher=args.teacher, distill=args.distill,
                                    **({"lr": args.lr0} if args.lr0 else {}))
         print(summary_line(stage="classifier", weights=best))
         return 0
