@@ -204,8 +204,8 @@ def train_classifier(
     model = build_classifier()
     if init_weights is not None:
         model.load_state_dict(torch.load(init_weights, weights_only=False)["model"])
-    soft: Any = None  # the teacher's softened prediction on each training crop, None where it is wrong
-    kept = np.zeros(len(y), dtype=bool)
+    soft: Any = None  # the teacher's softened prediction on each training crop (with a teacher)
+    kept = np.zeros(len(y), dtype=bool)  # where the teacher names the crop right: only there it is distilled
     if teacher is not None:
         soft, kept = _teacher_targets(teacher, x, y, temperature)
         print(json.dumps({"teacher": str(teacher), "right_on": round(float(kept.mean()), 4)}), flush=True)

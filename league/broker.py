@@ -50,10 +50,9 @@ def free_port() -> int:
     that very port can even connect to itself), and the restart then fails with "address already in use".
     """
     low, high = ephemeral_ports()
-    spans = [(lo, hi) for lo, hi in ((10000, low - 1), (high + 1, 65535)) if hi - lo >= 100]
+    lo, hi = max((10000, low - 1), (high + 1, 65535), key=lambda span: span[1] - span[0])  # the wider side
     rng = random.SystemRandom()
-    for _ in range(200) if spans else ():
-        lo, hi = max(spans, key=lambda span: span[1] - span[0])
+    for _ in range(200 if hi - lo >= 100 else 0):
         port = rng.randint(lo, hi)
         if port_free(port):
             return port

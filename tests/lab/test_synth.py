@@ -501,6 +501,23 @@ def test_train_command_rejects_missing_inputs(tmp_path: Path, capsys: pytest.Cap
     assert len(err) == 3 and all(line.startswith("euchre-table: error: ") for line in err)
 
 
+def test_train_classifier_rejects_a_missing_teacher_and_a_negative_weight(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+
+    for name in ("train_0000.npz", "heldout_0000.npz"):
+        (tmp_path / name).touch()
+    crops = ["train", "classifier", "--crops", str(tmp_path)]
+    assert main([*crops, "--teacher", str(tmp_path / "gone.pt")]) == 2
+    assert main([*crops, "--distill", "-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"euchre-table: error: {tmp_path / 'gone.pt'}: teacher weights not found",
+        "euchre-table: error: --distill -1.0: must be 0 or more",
+    ]
+
+
 class _KeepAll:
     """An rng stand-in that keeps every `none` crop."""
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from league.broker import EPHEMERAL_DEFAULT, Kind, LocalBroker, ephemeral_ports, free_port, mosquitto_path
+from league.broker import EPHEMERAL_DEFAULT, Kind, LocalBroker, ephemeral_ports, free_port
 
 
 def test_the_ephemeral_range_is_read_from_the_kernel_file(tmp_path: Path) -> None:
@@ -28,14 +28,11 @@ def test_a_free_port_lies_outside_the_ephemeral_range_and_is_free() -> None:
             s.bind(("127.0.0.1", port))  # raises if it were taken
 
 
-@pytest.mark.parametrize("kind", ["amqtt", "mosquitto"])
-def test_a_port_in_use_is_one_clear_error_and_leaves_no_broker(kind: Kind) -> None:
-    if kind == "mosquitto" and mosquitto_path() is None:
-        pytest.skip("mosquitto is not installed (apt-get install mosquitto)")
+def test_a_port_in_use_is_one_clear_error_and_leaves_no_broker(broker_kind: Kind) -> None:
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", free_port()))  # bound, not listening: as an outgoing connection's local end
         port = holder.getsockname()[1]
-        broker = LocalBroker(kind, port=port)
+        broker = LocalBroker(broker_kind, port=port)
         try:
             with pytest.raises(RuntimeError, match="in use|exited"):
                 broker.start()
