@@ -581,6 +581,12 @@ SEEN_SIMILARITY: float | None = None
 PER_CARD = False  # multiply per crop (False) or the two sources' per-card votes (True)
 TEMPERED = False  # fuse as a weighted geometric mean (as sharp as its parts) rather than a product
 CENTRE = False  # compare features after taking away the mean of the deck's prototypes
+# The prototypes' vote is shared evenly between a card and its twin (same rank, the other suit of its colour:
+# Ah and Ad), so between twins the classifier alone decides. The features tell twins apart worst: with each
+# card's own vote, the five held-out decks read with their enrolments made 3-7 red-suit swaps where the
+# classifier alone made 1-2; shared evenly, 1-4, and precision rose on four decks of five; shared by half
+# (each card keeping 3/4 of its own), worse on four (models/MODEL_CARD.md, "Deck profiles").
+TWINS_POOLED = True
 # The Joker (no common index) is also read from its face: the middle of an outline that names no other card
 # surely, at least this much more like the Joker's face than like any other card's (cosine similarity), is the
 # Joker, at BENNY_FACE_CONFIDENCE (the share right at this margin on the three held-out decks with a Joker,
@@ -589,13 +595,25 @@ BENNY_FACE_MARGIN = 0.04
 BENNY_FACE_CONFIDENCE = 0.85
 
 
+def _twin_index(name: str, names: list[str]) -> int:
+    """The index in ``names`` of the card's twin (its rank in the other suit of its colour: Ah -> Ad),
+    else its own (the Joker, or a twin the classifier does not name)."""
+    card = Card.parse(name)
+    if card.rank is not None and card.suit is not None:
+        twin = str(Card(card.rank, card.suit.partner))
+        if twin in names:
+            return names.index(twin)
+    return names.index(name)
+
+
 class ProfileMatcher:
     """Names a card from its crops' logits and features with a profile (``CornerClassifier`` calls it).
 
     Per crop: the cosine similarity of its features to each enrolled card's nearest prototype (a card
     the profile lacks gets :data:`UNENROLLED_SIMILARITY`), over :data:`TEMPERATURE`, is a softmax over
-    the cards; it is fused log-linearly with the classifier's softmax over the cards (``none`` left
-    out): ``log p = log p_classifier + PROTO_WEIGHT log p_prototypes``, renormalised. The crops' votes
+    the cards, each card's share then pooled with its twin's (:data:`TWINS_POOLED`: Ah and Ad get the mean
+    of their two shares); it is fused log-linearly with the classifier's softmax over the cards (``none``
+    left out): ``log p = log p_classifier + PROTO_WEIGHT log p_prototypes``, renormalised. The crops' votes
     are then combined as ``cardcrop.combine_corners`` combines them, a crop counting as seeing an index
     where the classifier says so or where it is like a prototype (:data:`SEEN_SIMILARITY`).
     """
@@ -613,6 +631,7 @@ class ProfileMatcher:
         tempered: bool = TEMPERED,
         face_margin: float = BENNY_FACE_MARGIN,
         per_card: bool = PER_CARD,
+        twins_pooled: bool = TWINS_POOLED,
     ) -> None:
         from vision.cardcrop import NONE_CLASS
 
@@ -656,6 +675,8 @@ class ProfileMatcher:
         self._benny = self.card_names.index("B") if "B" in self.card_names else -1
         self.face_margin = face_margin
         self.per_card = per_card
+        self.twins_pooled = twins_pooled
+        self.twin = np.asarray([_twin_index(n, self.card_names) for n in self.card_names], np.int64)
         # Centred: the features (all >= 0, so all alike in angle) are compared after taking away the
         # mean of the deck's prototypes, so that what one card's corner has and the others lack counts.
         self.centre = self.prototypes.mean(axis=0) if centre and len(self.prototypes) else None
@@ -699,6 +720,9 @@ class ProfileMatcher:
         z = sims / self.temperature
         log_proto = z - z.max(axis=1, keepdims=True)
         log_proto = log_proto - np.log(np.exp(log_proto).sum(axis=1, keepdims=True))
+        if self.twins_pooled:  # a card and its twin each get the mean of their two shares
+            pr = np.exp(log_proto)
+            log_proto = np.log(np.maximum(0.5 * (pr + pr[:, self.twin]), 1e-30))
         if self.per_card:  # each source's crops voted first, then the two votes multiplied
             total = max(float(w.sum()), 1e-9)
             mix_cls = (w[:, None] * np.exp(log_cls)).sum(axis=0) / total

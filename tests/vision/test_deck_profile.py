@@ -276,22 +276,45 @@ def test_the_reader_reads_with_a_profile(enrolled: Path) -> None:
 
 def test_profile_matcher_prefers_the_enrolled_look() -> None:
     """Two cards the classifier cannot tell apart: the prototypes decide."""
-    classes = ["Qh", "Qd", "B", "none"]
+    classes = ["Qh", "Kh", "B", "none"]
     a, b = np.eye(4, dtype=np.float32)[0], np.eye(4, dtype=np.float32)[1]
     profile = DeckProfile(
         name="t",
         features=4,
         cards={
             Card.parse("Qh"): CardPrototypes([Prototype("TL", "crops/Qh-TL.png", a)]),
-            Card.parse("Qd"): CardPrototypes([Prototype("TL", "crops/Qd-TL.png", b)]),
+            Card.parse("Kh"): CardPrototypes([Prototype("TL", "crops/Kh-TL.png", b)]),
         },
     )
     m = ProfileMatcher(profile, classes)
     logits = np.array([[2.0, 2.0, -5.0, -5.0]], np.float32)
-    assert m.combine(logits, b[None] + 0.05)[0] == "Qd"
+    assert m.combine(logits, b[None] + 0.05)[0] == "Kh"
     assert m.combine(logits, a[None] + 0.05)[0] == "Qh"
     # a crop that sees no index stays unnamed, whatever it looks like
     assert m.combine(np.array([[-5.0, -5.0, -5.0, 5.0]], np.float32), a[None])[0] == "none"
+
+
+def test_between_twins_the_classifier_decides() -> None:
+    """A card and its twin (same rank, the other suit of its colour) share the prototypes' vote: a crop
+    more like the enrolled queen of diamonds is still the queen of hearts the classifier prefers."""
+    classes = ["Qh", "Qd", "Kh", "none"]
+    eye = np.eye(4, dtype=np.float32)
+    profile = DeckProfile(
+        name="t",
+        features=4,
+        cards={
+            Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", eye[i])])
+            for i, c in enumerate(["Qh", "Qd", "Kh"])
+        },
+    )
+    logits = np.array([[2.0, 1.0, -3.0, -5.0]], np.float32)
+    like_qd = eye[1][None] + 0.05
+    card, conf = ProfileMatcher(profile, classes).combine(logits, like_qd)
+    assert card == "Qh"
+    # the twins' pooled share still counts against the king: surer than the classifier alone
+    assert conf > float(np.exp(2.0) / np.exp(logits[0, :3]).sum())
+    # each card with its own vote, the prototypes would have turned it into its twin
+    assert ProfileMatcher(profile, classes, twins_pooled=False).combine(logits, like_qd)[0] == "Qd"
 
 
 def test_the_joker_is_read_by_its_face() -> None:
