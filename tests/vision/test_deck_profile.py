@@ -274,19 +274,18 @@ def test_the_reader_reads_with_a_profile(enrolled: Path) -> None:
     assert sorted(str(d.card) for d in found) == ["Kc", "Kd", "Kh", "Ks"]
 
 
+def one_hot_profile(names: list[str], width: int = 4) -> DeckProfile:
+    """A profile of one prototype per card, card i's features the i-th unit vector."""
+    eye = np.eye(width, dtype=np.float32)
+    cards = {Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", eye[i])]) for i, c in enumerate(names)}
+    return DeckProfile(name="t", features=width, cards=cards)
+
+
 def test_profile_matcher_prefers_the_enrolled_look() -> None:
     """Two cards the classifier cannot tell apart: the prototypes decide."""
     classes = ["Qh", "Kh", "B", "none"]
     a, b = np.eye(4, dtype=np.float32)[0], np.eye(4, dtype=np.float32)[1]
-    profile = DeckProfile(
-        name="t",
-        features=4,
-        cards={
-            Card.parse("Qh"): CardPrototypes([Prototype("TL", "crops/Qh-TL.png", a)]),
-            Card.parse("Kh"): CardPrototypes([Prototype("TL", "crops/Kh-TL.png", b)]),
-        },
-    )
-    m = ProfileMatcher(profile, classes)
+    m = ProfileMatcher(one_hot_profile(["Qh", "Kh"]), classes)
     logits = np.array([[2.0, 2.0, -5.0, -5.0]], np.float32)
     assert m.combine(logits, b[None] + 0.05)[0] == "Kh"
     assert m.combine(logits, a[None] + 0.05)[0] == "Qh"
@@ -299,14 +298,7 @@ def test_between_twins_the_classifier_decides() -> None:
     more like the enrolled queen of diamonds is still the queen of hearts the classifier prefers."""
     classes = ["Qh", "Qd", "Kh", "none"]
     eye = np.eye(4, dtype=np.float32)
-    profile = DeckProfile(
-        name="t",
-        features=4,
-        cards={
-            Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", eye[i])])
-            for i, c in enumerate(["Qh", "Qd", "Kh"])
-        },
-    )
+    profile = one_hot_profile(["Qh", "Qd", "Kh"])
     logits = np.array([[2.0, 1.0, -3.0, -5.0]], np.float32)
     like_qd = eye[1][None] + 0.05
     card, conf = ProfileMatcher(profile, classes).combine(logits, like_qd)
