@@ -23,12 +23,14 @@ How it decides, in the order ``update`` works:
    that did not come back are reported gone together.
 4. A track lands once one identity leads a confidence-weighted vote over the
    last ``window`` frames, was seen in at least ``min_frames`` of them and
-   the card is at rest in a zone: never on a first reading. A card at a
-   seat read too seldom for that (a hand still over it, the trick gathered
-   a moment later) is judged the same way on the readings of the last
-   ``patience`` frames, and lands that way only if read surely (a mean
-   confidence from ``patient_confidence`` up) and no other card landed at
-   that seat within those frames. A weak landing
+   the card is at rest in a zone (its last readings close together, or its
+   latest two or more on one spot over ``min_frames`` frames): never on a
+   first reading. A card at a seat read too seldom for that (a hand still
+   over it, the trick gathered a moment later) is judged the same way on
+   the readings of the last ``patience`` frames, and lands that way only if
+   read surely (a mean confidence from ``patient_confidence`` up, or most of
+   its readings from there up) and no other card landed at that seat
+   within those frames. A weak landing
    is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``, and
    if it later reads as the same card surely, ``CardRevised`` to the same card
    (a confirmation: the engine may then rely on it).
@@ -90,8 +92,9 @@ class TrackerConfig:
     window: int = 5  # frames the vote looks back over
     # A card at rest at a seat that never reaches ``min_frames`` readings in ``window`` frames (a hand still
     # over it, the trick gathered a moment later) lands once read as itself in ``min_frames`` of this many,
-    # with a mean confidence from ``patient_confidence`` up (the reader's line for a sure second look). Not
-    # on the kitty, where the face-down deck and the backs are read now and then.
+    # with a mean confidence from ``patient_confidence`` up (the reader's line for a sure second look), or
+    # most of its readings from there up. Not on the kitty, where the face-down deck and the backs are read
+    # now and then.
     patience: int = 8
     patient_confidence: float = 0.8
     min_share: float = 0.6  # the leading card's share of the confidence-weighted vote needed to land
@@ -146,6 +149,7 @@ class _Vote:
     score: float = 0.0
     frames: set[int] = field(default_factory=set)
     points: list[Point] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
     last: int = -1
 
 
@@ -424,6 +428,7 @@ class Tracker:
             v.score += conf
             v.frames.add(f)
             v.points.append(point)
+            v.confidences.append(conf)
             v.last = f
             total += conf
         if not votes:
@@ -459,8 +464,7 @@ class Tracker:
                 card, vote, share = self._leader(t, frame - cfg.patience)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
-            recent = vote.points[-cfg.min_frames :]
-            if any(_dist(p, t.point) > cfg.rest_distance for p in recent):
+            if not self._at_rest(t, vote):
                 continue  # still sliding: land where it comes to rest
             if zone is None:
                 continue
@@ -468,7 +472,7 @@ class Tracker:
             if patient and (
                 zone.kind is not ZoneKind.SEAT
                 or uncertain
-                or confidence < cfg.patient_confidence
+                or not self._read_surely(vote, confidence)
                 or self._contested(t, zone, frame)
             ):
                 continue
@@ -515,6 +519,30 @@ class Tracker:
                 if zone.seat is not None:
                     self._sighted.pop(zone.seat, None)
         return events, {t.id for t, _, _, _ in landing}
+
+    def _at_rest(self, track: _Track, vote: _Vote) -> bool:
+        """Whether the card lies still where it was last read: the leading card's last ``min_frames``
+        readings lie within ``rest_distance`` of that spot, or the track's latest readings (of any name, at
+        least two) lie on that very spot (``same_spot``) and span ``min_frames`` frames. A card read as it
+        slid in, then read twice on one spot with a frame between, has stopped; where it lies is settled by
+        where it was read, what it is by the vote."""
+        cfg = self.config
+        if all(_dist(p, track.point) <= cfg.rest_distance for p in vote.points[-cfg.min_frames :]):
+            return True
+        still: list[int] = []
+        for f, _, _, p in reversed(track.readings):
+            if _dist(p, track.point) > cfg.same_spot:
+                break
+            still.append(f)
+        return len(still) >= 2 and still[0] - still[-1] + 1 >= cfg.min_frames
+
+    def _read_surely(self, vote: _Vote, confidence: float) -> bool:
+        """Whether a card judged over ``patience`` was read surely: a mean confidence from
+        ``patient_confidence`` up, or most of its readings from there up (one reading blurred as the hand
+        left drags the mean down without casting doubt on the sure ones)."""
+        cfg = self.config
+        sure = sum(1 for c in vote.confidences if c >= cfg.patient_confidence)
+        return confidence >= cfg.patient_confidence or 2 * sure > len(vote.confidences)
 
     def _waits_for_turn(self, track: _Track, zone: Zone, expected_seat: int, frame: int) -> bool:
         """Whether a card ready to land at a seat out of turn waits for the next player's card.

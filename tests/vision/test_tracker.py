@@ -529,6 +529,32 @@ def test_a_card_at_rest_read_now_and_then_lands_within_patience() -> None:
     ]
 
 
+def test_a_card_read_mostly_surely_lands_within_patience() -> None:
+    # Read at rest three times in eight frames, twice surely and once blurred as the hand left: a mean of
+    # 0.79, under ``patient_confidence``, but most of its readings are sure. It lands on its third reading.
+    scene = [f("Qd@seat0:0.9"), EMPTY, EMPTY, EMPTY, EMPTY, f("Qd@seat0:0.62"), f("Qd@seat0:0.85")]
+    assert run(scene + [EMPTY] * 8) == ["landed seat0 Qd seat=0 @6", "lifted seat0 Qd @12"]
+    # One sure reading of three is not enough, whatever the others.
+    scene = [f("Qd@seat0:0.85"), EMPTY, EMPTY, EMPTY, EMPTY, f("Qd@seat0:0.7"), f("Qd@seat0:0.7")]
+    assert run(scene + [EMPTY] * 8) == []
+
+
+def test_a_card_read_as_it_slid_in_then_twice_on_one_spot_is_at_rest() -> None:
+    # The last card of a trick, read twice as it slid in (the second reading 0.081 from where it stops), then
+    # twice on one spot with a frame between, and gathered: it lies still over three frames, and three sure
+    # readings in eight frames name it.
+    scene = [f("Kh@seat0+15,168"), f("Kh@seat0+15,81:0.94"), EMPTY, EMPTY, EMPTY, EMPTY, f("Kh@seat0"), EMPTY]
+    scene += [f("Kh@seat0"), EMPTY, EMPTY]
+    assert run(scene + [EMPTY] * 8) == ["landed seat0 Kh seat=0 @8", "lifted seat0 Kh @14"]
+    # Two readings on one spot in consecutive frames span two frames, not three: not yet at rest.
+    scene = [f("Kh@seat0+15,168"), f("Kh@seat0+15,81:0.94"), EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, f("Kh@seat0")]
+    assert run(scene + [f("Kh@seat0"), EMPTY] + [EMPTY] * 8) == []
+    # A card still sliding, read every other frame 0.07 apart, is not on one spot: it lands once read
+    # where it stops.
+    sliding = [f("Ts@seat0+0,170:0.61"), EMPTY, f("Ts@seat0+0,70:0.67"), EMPTY, f("Ts@seat0:0.72")]
+    assert run(sliding + [f("Ts@seat0:0.72")] * 3) == ["landed seat0 Ts seat=0 @5"]
+
+
 def test_patience_is_for_a_seat_alone() -> None:
     # On the kitty (where the face-down deck is read now and then) a card read three times in eight frames
     # does not land.
