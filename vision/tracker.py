@@ -146,11 +146,15 @@ class _Reading:
 
 @dataclass
 class _Vote:
-    score: float = 0.0
     frames: set[int] = field(default_factory=set)
     points: list[Point] = field(default_factory=list)
-    confidences: list[float] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)  # one per reading, beside its point
     last: int = -1
+
+    @property
+    def score(self) -> float:
+        """The confidence-weighted vote: the sum of the readings' confidences."""
+        return sum(self.confidences)
 
 
 @dataclass
@@ -425,7 +429,6 @@ class Tracker:
             if f <= after:
                 continue
             v = votes.setdefault(card, _Vote())
-            v.score += conf
             v.frames.add(f)
             v.points.append(point)
             v.confidences.append(conf)
