@@ -72,6 +72,13 @@ MIN_JOKER_CONFIDENCE = 0.8
 # three held-out decks with a Joker (200 scenes each, read with their rendered enrolments), 0 / 0.8 / 0.9
 # read 31 / 35 / 35 of their 51 Jokers, and took 4 / 5 / 6 other cards for the Joker (models/MODEL_CARD.md).
 BENNY_FACE_OVERRIDES_BELOW = 0.8
+# ... and only an outline the finder is this sure of is looked at so. The Joker's face is mostly picture
+# and paper, and a faint outline of bare mat (a printed zone's corner, a sliver of the trick area) was read
+# as the Joker by its face at full confidence: on the simulated table, British rules seed 2, such outlines
+# (finder 0.25-0.41) put a Joker at seat 2 mid-hand three times. On the three held-out decks with a Joker
+# (200 scenes each, with their rendered enrolments), the face rule's Jokers from outlines under 0.5 were
+# right 1 time in 5, from 0.5 up 21 times in 25 (models/MODEL_CARD.md, "Deck profiles").
+BENNY_FACE_MIN_FINDER_SCORE = 0.5
 # An outline is read again (name_outlines' second look) when its box overlaps a surer outline's this much (IoU).
 SECOND_LOOK_OVERLAP = 0.05
 # A card found by the second look is reported from this confidence up, above the first look's line: a
@@ -401,7 +408,7 @@ def name_outlines(
         _complete_cut(frame_bgr, quads, scores, classifier, readings, floor)
     profile = getattr(classifier, "profile", None)  # stand-in classifiers in tests have none
     if profile is not None and profile.reads_benny_faces:
-        _benny_by_face(frame_bgr, quads, classifier, readings, floor)
+        _benny_by_face(frame_bgr, quads, scores, classifier, readings, floor)
     # The Joker has no index common to decks (its corner shows a picture, a star or a word), so a
     # calibrated reading of it must reach a line of its own to be sure; one from the floor up to that line
     # is reported to be checked (``_unsure_joker``) where the deck is known to hold one (a profile with its
@@ -528,12 +535,14 @@ def _complete_cut(
 def _benny_by_face(
     frame_bgr: npt.NDArray[np.uint8],
     quads: npt.NDArray[np.float32],
+    scores: npt.NDArray[np.float32],
     classifier: CornerClassifier,
     readings: list[list[Reading]],
     floor: float,
 ) -> None:
     """With a deck profile that knows the Joker's face: of the outlines that name no other card surely
-    (under :data:`BENNY_FACE_OVERRIDES_BELOW`), the one whose face is most like the Joker's
+    (under :data:`BENNY_FACE_OVERRIDES_BELOW`) and that the finder outlined from
+    :data:`BENNY_FACE_MIN_FINDER_SCORE` up, the one whose face is most like the Joker's
     (``ProfileMatcher.benny_margin``) is read as the Joker (in place)."""
     from vision.deck_profile import BENNY_FACE_CONFIDENCE, face_crop
 
@@ -548,7 +557,7 @@ def _benny_by_face(
         card, p = per[0][1], per[0][2]
         return len(per) == 1 and card is not None and (card.is_benny or p < BENNY_FACE_OVERRIDES_BELOW)
 
-    open_ = [i for i, per in enumerate(readings) if looked_at(per)]
+    open_ = [i for i, per in enumerate(readings) if looked_at(per) and float(scores[i]) >= BENNY_FACE_MIN_FINDER_SCORE]
     if not open_:
         return
     from vision import cardcrop

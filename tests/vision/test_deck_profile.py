@@ -451,16 +451,36 @@ def test_a_joker_whose_corner_reads_as_a_card_unsurely_is_read_by_its_face() -> 
     jc, qd, benny = Card.parse("Jc"), Card.parse("Qd"), Card.parse("B")
     unsure = od.BENNY_FACE_OVERRIDES_BELOW - 0.1
     readings = [[(quads[0], jc, unsure)], [(quads[1], qd, 0.95)]]
+    scores = np.array([0.9, 0.9], np.float32)
     reader = _FaceReader(margin=0.05)
-    od._benny_by_face(frame, quads, reader, readings, floor=0.6)  # type: ignore[arg-type]
+    od._benny_by_face(frame, quads, scores, reader, readings, floor=0.6)  # type: ignore[arg-type]
     assert reader.shown == [1]  # only the unsure jack is looked at by its face
     assert readings[0][0][1] == benny and readings[0][0][2] == BENNY_FACE_CONFIDENCE
     assert readings[1][0][1] == qd
     # Read surely, or with a face unlike the Joker's, the card keeps its name.
     sure = [[(quads[0], jc, od.BENNY_FACE_OVERRIDES_BELOW + 0.05)], [(quads[1], qd, 0.95)]]
     reader = _FaceReader(margin=0.05)
-    od._benny_by_face(frame, quads, reader, sure, floor=0.6)  # type: ignore[arg-type]
+    od._benny_by_face(frame, quads, scores, reader, sure, floor=0.6)  # type: ignore[arg-type]
     assert reader.shown == [] and sure[0][0][1] == jc
     unlike = [[(quads[0], jc, unsure)], [(quads[1], qd, 0.95)]]
-    od._benny_by_face(frame, quads, _FaceReader(margin=-0.1), unlike, floor=0.6)  # type: ignore[arg-type]
+    od._benny_by_face(frame, quads, scores, _FaceReader(margin=-0.1), unlike, floor=0.6)  # type: ignore[arg-type]
     assert unlike[0][0][1] == jc
+
+
+def test_a_faint_outline_of_bare_mat_is_not_read_as_the_joker_by_its_face() -> None:
+    # On the simulated table (British rules, seed 2) the finder outlined bare mat at 0.25-0.41, no corner named a
+    # card there, and its face, paper with a little print, was more like the Joker's than any other card's.
+    from vision import onnx_detector as od
+
+    frame = np.full((200, 300, 3), 200, np.uint8)
+    quads = np.array([[[10, 10], [80, 10], [80, 110], [10, 110]], [[150, 10], [220, 10], [220, 110], [150, 110]]],
+                     np.float32)  # fmt: skip
+    faint = od.BENNY_FACE_MIN_FINDER_SCORE - 0.1
+    readings: list[list[od.Reading]] = [[(quads[0], None, 0.0)], [(quads[1], None, 0.0)]]
+    reader = _FaceReader(margin=0.2)
+    od._benny_by_face(frame, quads, np.array([faint, faint], np.float32), reader, readings, floor=0.6)  # type: ignore[arg-type]
+    assert reader.shown == [] and all(per[0][1] is None for per in readings)
+    # The same outlines outlined surely enough: the one most like the Joker (the first, on a tie) is the Joker.
+    reader = _FaceReader(margin=0.2)
+    od._benny_by_face(frame, quads, np.array([faint, 0.9], np.float32), reader, readings, floor=0.6)  # type: ignore[arg-type]
+    assert reader.shown == [1] and readings[1][0][1] == Card.parse("B") and readings[0][0][1] is None
