@@ -659,7 +659,9 @@ class Tracker:
         cfg = self.config
         events: list[Observation] = []
         for t in self._tracks:
-            if t.zone is None or not t.uncertain or t.last_seen != frame:
+            if t.zone is None or t.last_seen != frame:
+                continue
+            if not t.uncertain and not self._slid_in_misread(t, frame):
                 continue
             card, vote, share = self._leader(t, frame - cfg.window)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
@@ -672,6 +674,23 @@ class Tracker:
             events.append(CardRevised(t.zone, t.identity, card, round(confidence, 4), frame, uncertain))
             t.identity, t.confidence, t.uncertain = card, confidence, uncertain
         return events
+
+    def _slid_in_misread(self, track: _Track, frame: int) -> bool:
+        """Whether a card landed surely at a seat a moment ago (within ``misread_within`` frames) has since
+        been read, on its spot, only as one other card, in ``min_frames`` frames of the window and more surely
+        than it landed: the card it really is, misread as it slid to rest (a Joker read as a jack of clubs
+        while a hand pushed it in, then as the Joker once it lay still). Read even once as itself in the
+        window, it keeps its name.
+        """
+        cfg = self.config
+        if track.zone is None or track.zone.kind is not ZoneKind.SEAT or frame - track.landed_at > cfg.misread_within:
+            return False
+        card, vote, share = self._leader(track, frame - cfg.window)
+        recent = [c for f, c, _, _ in track.readings if f > frame - cfg.window]
+        if card == track.identity or track.identity in recent:
+            return False
+        confidence, uncertain = self._judge(vote, share)
+        return len(vote.frames) >= cfg.min_frames and not uncertain and confidence > track.confidence
 
     def _remove(self, gone: list[_Track], frame: int, new_ids: set[int]) -> list[Observation]:
         if not gone:

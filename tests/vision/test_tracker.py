@@ -625,6 +625,29 @@ def test_a_second_outline_half_over_a_seat_card_is_not_a_second_card() -> None:
     ]
 
 
+def test_a_seat_card_misread_while_still_read_so_is_revised_once_only_the_other_card_is_read() -> None:
+    # The simulated table, British rules seed 2: a Joker pushed into seat 0 was read under the line as the
+    # Joker while it slid, and as the jack of clubs in three frames (its corner, a hand over the rest); the
+    # jack landed. The Joker then lay still and was read surely as itself in every frame, but the jack had
+    # been read once after the Joker's first readings, so the Joker was taken for the jack read two ways.
+    slide = [
+        f("B@seat0+0,200:0.56"),
+        f("B@seat0+0,130:0.56", "Jc@seat0+0,15:0.76"),
+        f("Jc@seat0+0,8:0.61"),
+        f("B@seat0+0,60:0.53"),
+        f("Jc@seat0:0.77"),
+    ]
+    still = [f("B@seat0:0.85"), f("B@seat0:0.92"), f("B@seat0:0.91"), f("B@seat0:0.89"), f("B@seat0:0.9")] + [
+        f("B@seat0:0.9")
+    ]
+    assert run(slide + still) == ["landed seat0 Jc seat=0 @4", "revised seat0 Jc->B @9"]
+    # Read as the jack again among the Joker's readings, it keeps its name.
+    assert run(slide + still[:3] + [f("Jc@seat0:0.8")] + still[3:] + still) == ["landed seat0 Jc seat=0 @4"]
+    # So it does long after it landed (``misread_within``), and where the other card is read no more surely.
+    assert run(slide + [f("Jc@seat0:0.77")] * 8 + still) == ["landed seat0 Jc seat=0 @4"]
+    assert run(slide + [f("B@seat0:0.65")] * 6) == ["landed seat0 Jc seat=0 @4"]
+
+
 def test_a_seat_card_misread_as_it_slid_to_rest_is_revised_when_read_right() -> None:
     # A jack read as a ten in the blur of its last slide lands as the ten; read surely as the jack where it
     # lies (a little off the ten's point), it is revised, not a second card at that seat.
