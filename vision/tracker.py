@@ -661,36 +661,32 @@ class Tracker:
         for t in self._tracks:
             if t.zone is None or t.last_seen != frame:
                 continue
-            if not t.uncertain and not self._slid_in_misread(t, frame):
+            # A card landed surely is looked at again only at a seat, a moment after it landed.
+            if not t.uncertain and (t.zone.kind is not ZoneKind.SEAT or frame - t.landed_at > cfg.misread_within):
                 continue
             card, vote, share = self._leader(t, frame - cfg.window)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             confidence, uncertain = self._judge(vote, share)
-            if card == t.identity and uncertain:
-                continue  # still the card it landed as, still unsure
+            if t.uncertain:
+                if card == t.identity and uncertain:
+                    continue  # still the card it landed as, still unsure
+            elif uncertain or confidence <= t.confidence or self._read_as_itself(t, frame - cfg.window):
+                # Landed surely, it is revised only to a card misread as it slid to rest (a Joker read as a jack
+                # of clubs while a hand pushed it in, then surely as the Joker once it lay still): read since,
+                # on its spot, as another card in ``min_frames`` frames of the window, more surely than it
+                # landed, and no longer as itself.
+                continue
             # Another card now, or the same card read surely at rest (a card read unsurely as it slid there,
             # such as a Joker): ``CardRevised`` with ``new == old`` confirms the reading.
             events.append(CardRevised(t.zone, t.identity, card, round(confidence, 4), frame, uncertain))
             t.identity, t.confidence, t.uncertain = card, confidence, uncertain
         return events
 
-    def _slid_in_misread(self, track: _Track, frame: int) -> bool:
-        """Whether a card landed surely at a seat a moment ago (within ``misread_within`` frames) has since
-        been read, on its spot, only as one other card, in ``min_frames`` frames of the window and more surely
-        than it landed: the card it really is, misread as it slid to rest (a Joker read as a jack of clubs
-        while a hand pushed it in, then as the Joker once it lay still). Read even once as itself in the
-        window, it keeps its name.
-        """
-        cfg = self.config
-        if track.zone is None or track.zone.kind is not ZoneKind.SEAT or frame - track.landed_at > cfg.misread_within:
-            return False
-        card, vote, share = self._leader(track, frame - cfg.window)
-        recent = [c for f, c, _, _ in track.readings if f > frame - cfg.window]
-        if card == track.identity or track.identity in recent:
-            return False
-        confidence, uncertain = self._judge(vote, share)
-        return len(vote.frames) >= cfg.min_frames and not uncertain and confidence > track.confidence
+    @staticmethod
+    def _read_as_itself(track: _Track, after: int) -> bool:
+        """Whether ``track`` was read as the card it landed as after frame ``after``."""
+        return any(f > after and c == track.identity for f, c, _, _ in track.readings)
 
     def _remove(self, gone: list[_Track], frame: int, new_ids: set[int]) -> list[Observation]:
         if not gone:
