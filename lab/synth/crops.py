@@ -61,13 +61,17 @@ class CropSampler:
 
     def __init__(
         self, art: Path | None, split: str = "train", seed: int = 0, loose: float = 0.0, fonts: int = 0,
-        min_legible: float = 0.0,
+        min_legible: float = 0.0, heights: tuple[float, float] = (45.0, 190.0), pip_min: float = 0.5,
     ) -> None:
         self.art, self.split, self.seed = art, split, seed
+        # the card's height in the frame is drawn log-uniform between these (pixels)
+        self.heights = heights
+        self.pip_min = pip_min  # typeface decks: the smallest index pip, a share of the rank's height
         # > 0: an index blurred below this legibility (:func:`legibility`) is labelled `none`, one up to
         # LEGIBLE_BAND times it left out: what no one can read, the classifier is taught not to name
         self.min_legible = min_legible
         self.last_legibility = math.inf  # the last posed card's legibility (inf: a back or bare table)
+        self.last_height = 0.0  # the last posed card's height in the frame (pixels)
         self.loose = loose  # share of crops cut from outlines as far off as the card finder's
         # > 0: each chunk draws this many decks from system typefaces (``font_faces``) instead of the artwork
         self.fonts = fonts
@@ -107,7 +111,8 @@ class CropSampler:
             face = fs.faces[deck][card]
         # pose: card height in frame pixels from a far overhead view to a close photo
         # (a card above ~190 px looks the same after the crop's area shrink to 64 px, so bigger is wasted time)
-        ch = float(np.exp(rng.uniform(math.log(45), math.log(190))))
+        ch = float(np.exp(rng.uniform(math.log(self.heights[0]), math.log(self.heights[1]))))
+        self.last_height = ch
         aspect = face.shape[1] / face.shape[0]
         side = int(ch * 1.5) + 8
         ang = rng.uniform(-math.pi, math.pi)
@@ -225,17 +230,21 @@ class CropSampler:
         from vision.cardcrop import CARD_CLASSES
 
         art = load_manifest(self.art, exclude=HELD_OUT_DECKS | NO_CLASSIFIER) if self.art else procedural_faceset()
-        fs = font_faceset(self.seed * 100_000 + index, self.fonts, CARD_CLASSES, court_pictures(art))
+        fs = font_faceset(self.seed * 100_000 + index, self.fonts, CARD_CLASSES, court_pictures(art),
+                         pip_min=self.pip_min)
         fs.backs = art.backs
         return fs
 
 
-def _write_chunk(args: tuple[Path | None, str, int, int, Path, float, int, float]) -> str:
-    art, split, seed, index, out, loose, fonts, min_legible = args
+ChunkJob = tuple[Path | None, str, int, int, Path, float, int, float, tuple[float, float], float]
+
+
+def _write_chunk(args: ChunkJob) -> str:
+    art, split, seed, index, out, loose, fonts, min_legible, heights, pip_min = args
     cv2.setNumThreads(1)
     path = out / (f"{split}_fonts_{seed}_{index:04d}.npz" if fonts else f"{split}_{seed}_{index:04d}.npz")
     if not path.exists():
-        x, y = CropSampler(art, split, seed, loose, fonts, min_legible).chunk(index)
+        x, y = CropSampler(art, split, seed, loose, fonts, min_legible, heights, pip_min).chunk(index)
         np.savez(path, x=x, y=y)
     return str(path)
 
@@ -271,12 +280,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-legible", type=float, default=0.0,
                     help="label an index blurred below this legibility (card height over blur sd, "
                          "lab.synth.crops.legibility) `none`, and leave out one up to 1.25 times it; 0: never")
+    ap.add_argument("--heights", type=float, nargs=2, default=(45.0, 190.0), metavar=("LO", "HI"),
+                    help="card height in the frame (pixels), drawn log-uniform between these")
+    ap.add_argument("--pip-min", type=float, default=0.5,
+                    help="typeface decks: the smallest index pip, a share of the rank's height (largest 0.95)")
     args = ap.parse_args(argv)
+    lo, hi = args.heights
+    if not 10 <= lo < hi:
+        ap.error(f"--heights {lo} {hi}: want 10 <= LO < HI")
+    if not 0.1 <= args.pip_min <= 0.95:
+        ap.error(f"--pip-min {args.pip_min}: want 0.1..0.95")
+    heights = (float(lo), float(hi))
     art = None if args.procedural else Path(args.art)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(art, "heldout", args.seed + 1, i, out, args.loose, 0, args.min_legible) for i in range(args.val_chunks)]
-    jobs += [(art, "train", args.seed, i, out, args.loose, args.fonts, args.min_legible)
+    jobs: list[ChunkJob] = [(art, "heldout", args.seed + 1, i, out, args.loose, 0, args.min_legible, heights,
+                             args.pip_min) for i in range(args.val_chunks)]
+    jobs += [(art, "train", args.seed, i, out, args.loose, args.fonts, args.min_legible, heights, args.pip_min)
              for i in range(args.train_chunks)]
     if args.procs > 1:
         with mp.get_context("spawn").Pool(args.procs) as pool:

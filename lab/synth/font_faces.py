@@ -143,7 +143,8 @@ class DeckStyle:
     court_frame: float  # where the court picture starts, share of the card's width from each side
 
 
-def random_style(rng: np.random.Generator) -> DeckStyle:
+def random_style(rng: np.random.Generator, pip_min: float = 0.5) -> DeckStyle:
+    """A deck's look; ``pip_min`` is the smallest index pip drawn, as a share of the rank's height."""
     ranks, suits = system_fonts()
     if not ranks:
         raise RuntimeError(f"no typeface draws the ranks: {BUNDLED_FONT_DIR} lacks DejaVu Sans and no system fonts")
@@ -163,7 +164,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         squeeze=float(rng.choice([1.0, 1.0, rng.uniform(0.6, 0.95), rng.uniform(1.0, 1.2)])),
         stroke=int(rng.choice([0, 0, 0, 1, 2])),
         suit_font=suit_font,
-        index_pip=float(rng.uniform(0.5, 0.95)),
+        index_pip=float(rng.uniform(pip_min, 0.95)),
         beside=bool(rng.random() < 0.18),
         margin=(float(rng.uniform(0.03, 0.09)), float(rng.uniform(0.025, 0.07))),
         big_pip_by_index=bool(rng.random() < 0.5),
@@ -285,12 +286,13 @@ def font_face(card: str, style: DeckStyle, rng: np.random.Generator, courts: lis
     return img
 
 
-def font_faceset(seed: int, decks: int, cards: tuple[str, ...], courts: list[BGRA], height: int = 400) -> FaceSet:
+def font_faceset(seed: int, decks: int, cards: tuple[str, ...], courts: list[BGRA], height: int = 400,
+                 pip_min: float = 0.5) -> FaceSet:
     """``decks`` drawn decks (``font-<seed>-<k>``) of ``cards``; the same seed draws the same decks."""
     rng = np.random.default_rng([seed, 7177])
     fs = FaceSet()
     for k in range(decks):
-        style = random_style(rng)
+        style = random_style(rng, pip_min)
         fs.faces[f"font-{seed}-{k}"] = {c: font_face(c, style, rng, courts, height) for c in cards if c != "B"}
     return fs
 

@@ -101,6 +101,13 @@ def test_decks_are_seeded_and_differ_from_each_other() -> None:
     assert a.shape != b.shape or not np.array_equal(a, b)
 
 
+def test_index_pips_can_be_drawn_smaller() -> None:
+    usual = [random_style(np.random.default_rng(k)).index_pip for k in range(60)]
+    small = [random_style(np.random.default_rng(k), pip_min=0.3).index_pip for k in range(60)]
+    assert min(usual) >= 0.5 and max(usual) <= 0.95
+    assert min(small) >= 0.3 and min(small) < 0.5 and max(small) <= 0.95
+
+
 def test_font_crops_are_labelled_and_seeded() -> None:
     x, y = CropSampler(None, "train", seed=2, fonts=3).chunk(0, n=40)
     x2, y2 = CropSampler(None, "train", seed=2, fonts=3).chunk(0, n=40)

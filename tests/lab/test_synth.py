@@ -361,6 +361,33 @@ def test_loose_crops_are_cut_from_outlines_further_off() -> None:
     assert (loose[1] != NONE).any()  # the index is still there to name in loose crops
 
 
+def test_crop_sampler_draws_cards_between_the_heights_asked_for() -> None:
+    rng = np.random.default_rng(4)
+    band = CropSampler(None, "train", seed=4, heights=(70.0, 90.0))
+    drawn = []
+    for _ in range(60):
+        band.sample(rng)
+        drawn.append(band.last_height)
+    assert min(drawn) >= 70.0 and max(drawn) <= 90.0
+    wide = CropSampler(None, "train", seed=4)
+    rng = np.random.default_rng(4)
+    drawn = []
+    for _ in range(60):
+        wide.sample(rng)
+        drawn.append(wide.last_height)
+    assert min(drawn) < 70.0 and max(drawn) > 90.0  # the default spans far overhead to close up
+
+
+def test_crop_command_refuses_heights_and_pips_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lab.synth.crops import main
+
+    for bad in (["--heights", "90", "70"], ["--heights", "5", "70"], ["--pip-min", "0.99"]):
+        with pytest.raises(SystemExit):
+            main(["--procedural", "--out", str(tmp_path), "--train-chunks", "0", "--val-chunks", "0", *bad])
+        assert bad[0] in capsys.readouterr().err
+    assert not list(tmp_path.glob("*.npz"))
+
+
 def test_crop_sampler_labels_index_corners_only() -> None:
     sampler = CropSampler(None, "train", seed=1)
     x, y = sampler.chunk(0, n=60)
