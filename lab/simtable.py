@@ -1277,6 +1277,8 @@ class TablePipeline:
                 if index is None:
                     return []
                 self._reported[(obs.zone, obs.new)] = index
+                if obs.new != obs.old:  # the table now shows this card there: it is reported, as a revised up-card is
+                    self.landings.append(Landing(obs.frame, obs.new, obs.zone, "play"))
                 return self._apply(ReviseCard(index, obs.new), obs.frame)
             if isinstance(obs, CardLifted):
                 # The last card played, lifted while its trick is open, may have been taken back: it is
@@ -1390,7 +1392,7 @@ class DealCheck:
     """One played deal of the script against what the engine announced about it, as :func:`score_run` counts it."""
 
     want: tuple[int, ...]  # the script's trick winners
-    winners: tuple[int, ...]  # the engine's, in the order it announced them
+    winners: tuple[int, ...]  # the engine's last word on each trick, in the order it announced them
     scored: HandScored | None  # the engine's last score of the hand (None: it never scored it)
     points: tuple[int, int]  # the script's
     covered: frozenset[int]  # indices into the deal's ``reneges`` that an alert proved
@@ -1430,9 +1432,15 @@ def check_deal(d: SimDeal, got: Sequence[Announcement]) -> DealCheck:
         else:
             false_alerts.append(a)
     scored = [a for a in got if isinstance(a, HandScored)]
+    # A correction (a card revised after its trick was won) announces that trick again: the engine's last
+    # word on each trick stands, in the order the tricks were first announced.
+    won: dict[int, int] = {}
+    for a in got:
+        if isinstance(a, TrickWon):
+            won[a.trick] = a.seat
     return DealCheck(
         tuple(d.trick_winners),
-        tuple(a.seat for a in got if isinstance(a, TrickWon)),
+        tuple(won.values()),
         scored[-1] if scored else None,
         d.points,
         frozenset(covered),

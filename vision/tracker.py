@@ -480,17 +480,23 @@ class Tracker:
             ):
                 continue
             misread = self._landed_as_misread(t, zone, vote, confidence, frame)
+            if misread is None:
+                twin = self._misread_of_landed(t, zone, frame) or self._second_outline_of(t, zone, vote, confidence)
+                if twin is not None:
+                    # Another reading of the card lying there, in sight all along: it stays what it landed as.
+                    twin.last_seen = frame
+                    moved.add(t.id)
+                    continue
+                outline = self._outline_landed_aside(t, zone, frame)
+                if outline is not None:
+                    if frame - outline.last_seen < cfg.drop_frames or confidence <= outline.confidence:
+                        continue  # held: a few more frames at rest show which of the two lies there
+                    misread = outline
             if misread is not None:
                 # The card that landed here a moment ago was this one, misread as it slid to rest.
                 revisions.append(CardRevised(zone, misread.identity, card, round(confidence, 4), frame, uncertain))
                 misread.identity, misread.confidence, misread.uncertain = card, confidence, uncertain
                 misread.point, misread.last_seen, misread.readings = t.point, frame, t.readings
-                moved.add(t.id)
-                continue
-            twin = self._misread_of_landed(t, zone, frame) or self._second_outline_of(t, zone, vote, confidence)
-            if twin is not None:
-                # Another reading of the card lying there, in sight all along: it stays what it landed as.
-                twin.last_seen = frame
                 moved.add(t.id)
                 continue
             origin = self._moved_from(card, zone, frame)
@@ -638,6 +644,36 @@ class Tracker:
                 and frame - other.landed_at <= cfg.misread_within
                 and track.first_frame - cfg.drop_frames <= other.last_seen < min(vote.frames)
                 and confidence > other.confidence
+            ):
+                return other
+        return None
+
+    def _outline_landed_aside(self, track: _Track, zone: Zone, frame: int) -> _Track | None:
+        """The card that landed at this seat a moment ago from a second outline of ``track``'s card, if any.
+
+        The finder sometimes outlines a sliding card twice, the second outline a little aside, and reads it
+        as a look-alike (a Joker's picture as a jack). The two tracks move together, and the misread one
+        may land first. A card landed at this seat within ``misread_within`` frames, within
+        ``overlap_distance`` of ``track``, that was being read when ``track`` was first read, before it
+        landed (the two slid in together), may be that outline; one that lay there before ``track`` was
+        first read is not. The caller holds ``track`` while it may be. Once the other has gone from sight
+        (``drop_frames``) and ``track`` is read more surely than it landed, the other is revised to
+        ``track``'s card; held ``misread_within`` frames without that, ``track`` lands as a card of its own,
+        as before. One read as itself more surely in every frame of ``track``'s vote keeps its name
+        (:meth:`_second_outline_of`, asked first).
+        """
+        if zone.kind is not ZoneKind.SEAT:
+            return None
+        cfg = self.config
+        for other in self._tracks:
+            if (
+                other is not track
+                and other.zone == zone
+                and other.identity != track.identity
+                and frame - other.landed_at <= cfg.misread_within
+                and track.first_frame <= other.landed_at
+                and other.last_seen >= track.first_frame
+                and _dist(other.point, track.point) <= cfg.overlap_distance
             ):
                 return other
         return None

@@ -102,3 +102,27 @@ def test_a_card_taken_back_and_replaced_is_undone_but_nothing_lifted_from_the_ki
     pipeline._observe(CardLifted(Zone.of_seat(2), C("Kc"), 40))
     pipeline._observe(_landed(3, "Qc", 45))
     assert pipeline.match.view().current_trick == ((1, C("Ac")), (2, C("Kc")), (3, C("Qc")))
+
+
+def test_a_card_revised_after_its_trick_was_won_counts_as_reported_and_its_trick_once() -> None:
+    from types import SimpleNamespace
+    from typing import cast
+
+    from lab.simtable import SimDeal, check_deal
+    from table.announcements import TrickWon
+    from vision.observations import CardRevised
+
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)  # hearts trump
+    said = []
+    for frame, (seat, card) in enumerate(((1, "Ac"), (2, "Kc"), (3, "Qc"), (0, "Jc"))):
+        said += pipeline._observe(_landed(seat, card, 10 + 10 * frame))
+    # Seat 3's card was the queen of hearts, misread as it slid: trump, so seat 3 took the trick, not seat 1.
+    said += pipeline._observe(CardRevised(Zone.of_seat(3), C("Qc"), C("Qh"), 0.95, 50))
+    assert [(a.seat, a.trick) for a in said if isinstance(a, TrickWon)] == [(1, 0), (3, 0)]
+    assert (pipeline.landings[-1].card, pipeline.landings[-1].zone, pipeline.landings[-1].frame) == (
+        C("Qh"), Zone.of_seat(3), 50
+    )
+    deal = cast(SimDeal, SimpleNamespace(reneges=[], trick_winners=[3], points=(0, 0)))
+    assert check_deal(deal, said).winners == (3,)  # the engine's last word on the trick, counted once

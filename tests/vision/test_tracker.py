@@ -648,6 +648,33 @@ def test_a_seat_card_misread_while_still_read_so_is_revised_once_only_the_other_
     assert run(slide + [f("B@seat0:0.65")] * 6) == ["landed seat0 Jc seat=0 @4"]
 
 
+def test_a_second_outline_misread_beside_a_sliding_card_and_landed_first_is_revised_to_it() -> None:
+    # The simulated table, a 33-card game seed 1: a Joker sliding into seat 2 was read by its face as the
+    # Joker, while a second outline about 0.035 of the mat aside, moving with it, read as the jack of clubs.
+    # The jack landed first and the Joker a frame later, as a second card at that seat.
+    slide = [
+        f("B@seat2+0,-210:0.85"),
+        f("Jc@seat2+-30,-70:0.71"),
+        f("B@seat2+10,-60:0.45", "Jc@seat2+-35,-70:0.66"),
+        f("Jc@seat2+-45,-35:0.68"),
+        f("B@seat2+5,-15:0.51", "Jc@seat2+-30,-30:0.71"),
+    ]
+    still = [f("B@seat2:0.8"), f("B@seat2:0.92"), f("B@seat2:0.89")] + [f("B@seat2:0.9")] * 3
+    assert run(slide + still) == ["landed seat2 Jc seat=2 @3", "revised seat2 Jc->B @7"]
+    # A jack still in sight where it landed is a card: the other lands beside it, as before.
+    both = [f("B@seat2:0.8", "Jc@seat2+-30,-30:0.7")] * 10
+    assert run(slide + both) == ["landed seat2 Jc seat=2 @3", "landed seat2 B seat=2 @8"]
+    # Read no more surely than the jack landed, the Joker does not overrule it.
+    assert run(slide + [f("B@seat2:0.6")] * 12) == [
+        "landed seat2 Jc seat=2 @3",
+        "lifted seat2 Jc @10",
+        "landed seat2 B seat=2 @11",
+    ]
+    # Nor does a card that came to the seat after the other was last read (another trick's card).
+    later = [f("Jc@seat2+-30,-30:0.71")] * 4 + [EMPTY, EMPTY] + [f("B@seat2:0.9")] * 4
+    assert run(later) == ["landed seat2 Jc seat=2 @2", "landed seat2 B seat=2 @8", "lifted seat2 Jc @9"]
+
+
 def test_a_seat_card_misread_as_it_slid_to_rest_is_revised_when_read_right() -> None:
     # A jack read as a ten in the blur of its last slide lands as the ten; read surely as the jack where it
     # lies (a little off the ten's point), it is revised, not a second card at that seat.
