@@ -661,9 +661,14 @@ def test_a_second_outline_misread_beside_a_sliding_card_and_landed_first_is_revi
     ]
     still = [f("B@seat2:0.8"), f("B@seat2:0.92"), f("B@seat2:0.89")] + [f("B@seat2:0.9")] * 3
     assert run(slide + still) == ["landed seat2 Jc seat=2 @3", "revised seat2 Jc->B @7"]
-    # A jack still in sight where it landed is a card: the other lands beside it, as before.
+    # A jack read as itself more surely in every frame of the sliding Joker's vote keeps its name: that track
+    # was its second outline, and the Joker read afresh at rest lands beside it, as before.
     both = [f("B@seat2:0.8", "Jc@seat2+-30,-30:0.7")] * 10
     assert run(slide + both) == ["landed seat2 Jc seat=2 @3", "landed seat2 B seat=2 @8"]
+    # A jack still in sight now and then (never gone for ``drop_frames``) is a card too: the Joker is held
+    # ``misread_within`` frames from the jack's landing, no longer, then lands beside it.
+    flicker = [f("B@seat2:0.9"), f("B@seat2:0.9", "Jc@seat2+-30,-30:0.7")] * 6
+    assert run(slide + flicker) == ["landed seat2 Jc seat=2 @3", "landed seat2 B seat=2 @12"]
     # Read no more surely than the jack landed, the Joker does not overrule it.
     assert run(slide + [f("B@seat2:0.6")] * 12) == [
         "landed seat2 Jc seat=2 @3",
