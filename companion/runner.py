@@ -62,7 +62,7 @@ from table.announcements import (
 )
 from table.egn import dumps_egn, export_egn
 from table.records import game_records
-from vision.detector import Detector
+from vision.detector import Detector, detect_frame
 from vision.sources import Frame, FrameSource
 from vision.tracker import Tracker
 from vision.zones import Calibration, MarkerRefresher
@@ -364,7 +364,7 @@ class App:
         if detections is None:
             if p.detector is None:
                 return
-            detections = p.detector.detect(frame.image_bgr, frame.number)
+            detections = detect_frame(p.detector, frame.image_bgr, frame.number, frame.display_bgr)
             if p.detection_cache is not None:
                 p.detection_cache.put(frame.number, detections)
         session = p.session
@@ -405,7 +405,7 @@ class App:
         if p.detector is None or p.tracker is None:
             return
         self._calibrate(frame)
-        detections = p.detector.detect(frame.image_bgr, frame.number)
+        detections = detect_frame(p.detector, frame.image_bgr, frame.number, frame.display_bgr)
         if p.detection_cache is not None:
             p.detection_cache.put(frame.number, detections)
         expected = p.session.match.expected.seat

@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from display.actions import Action, ButtonAction
 from table.cards import BENNY, Card, Suit
+from vision.detection import detail_scale
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
@@ -306,8 +307,12 @@ class Enrolment:
 
     # --- the camera
 
-    def update(self, frame_bgr: Image, frame: int) -> None:
-        """Follow the cards in one frame; read those that lie still; enrol the sure ones, ask about the rest."""
+    def update(self, frame_bgr: Image, frame: int, detail_bgr: Image | None = None) -> None:
+        """Follow the cards in one frame; read those that lie still; enrol the sure ones, ask about the rest.
+
+        ``detail_bgr``: the same view larger (the Pi camera's ``main`` stream, ``Frame.display_bgr``); cards
+        are then read and enrolled from it, as the reader names them at the table
+        (``vision.detector.detect_frame``), while the finder follows them in ``frame_bgr``."""
         if self.done:
             return
         if self.started is None:
@@ -331,7 +336,7 @@ class Enrolment:
         for c in self.cards:
             reading = c.state in (CardState.SETTLING, CardState.READING)
             if reading and c.id in claimed and frame - c.still_since >= STILL_FRAMES:
-                self._read(c, frame_bgr)
+                self._read(c, frame_bgr, detail_bgr)
         self._forget_gone(frame)
         self._next_question()
 
@@ -346,12 +351,16 @@ class Enrolment:
                 best = (d, c)
         return best[1] if best is not None else None
 
-    def _read(self, c: OnMat, frame_bgr: Image) -> None:
+    def _read(self, c: OnMat, frame_bgr: Image, detail_bgr: Image | None = None) -> None:
         c.state = CardState.READING
-        c.readings.append(self.reader.rank(frame_bgr, c.quad))
+        scale = detail_scale(frame_bgr, detail_bgr)
+        image, quad = frame_bgr, c.quad
+        if detail_bgr is not None and scale is not None:
+            image, quad = detail_bgr, (c.quad * np.array(scale, np.float32)).astype(np.float32)
+        c.readings.append(self.reader.rank(image, quad))
         if c.frame is None or len(c.readings) == 1:
-            c.frame, c.read_quad = frame_bgr, c.quad.copy()
-            c.face = _face(frame_bgr, c.quad)
+            c.frame, c.read_quad = image, quad.copy()
+            c.face = _face(image, quad)
         if len(c.readings) < READS:
             return
         c.ranking = _average(c.readings)

@@ -32,6 +32,7 @@ from table.cards import CardParseError
 from table.limits import LimitError, check_depth
 from vision.deck_profile import file_sha256
 from vision.detection import CardDetection, detection_from_row, detection_row
+from vision.detector import detect_frame
 from vision.errors import UserError
 from vision.zones import Calibration
 
@@ -106,8 +107,14 @@ class DetectionRecorder:
             self._write(frame, None, [])
         return cal
 
-    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
-        found: list[CardDetection] = self.detector.detect(frame_bgr, frame)
+    @property
+    def reads_detail(self) -> bool:
+        return bool(getattr(self.detector, "reads_detail", False))
+
+    def detect(
+        self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0, detail_bgr: npt.NDArray[np.uint8] | None = None
+    ) -> list[CardDetection]:
+        found = detect_frame(self.detector, frame_bgr, frame, detail_bgr)
         self._write(frame, self._cal.pop(frame, None), found)
         return found
 

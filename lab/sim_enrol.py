@@ -95,11 +95,14 @@ def simulate_enrolment(
     frame_size: tuple[int, int] = FRAME_SIZE,
     on_frame: Callable[[int, Image, Enrolment], None] | None = None,
     batches: int | None = None,
+    detail: int = 1,
 ) -> EnrolRun:
     """Lay ``deck`` on the rendered mat in batches and enrol it (see the module docstring); ``batches``: stop
-    after that many (the enrolment then ends without the rest of the deck)."""
+    after that many (the enrolment then ends without the rest of the deck). ``detail`` > 1: frames drawn
+    that many times larger too, as a Pi camera's ``main`` stream, from which the cards are read
+    (``TableRenderer``, ``Enrolment.update``)."""
     script = enrol_script(rules, seed)
-    renderer = TableRenderer(script, faces, back, frame_size=frame_size, seed=seed)
+    renderer = TableRenderer(script, faces, back, frame_size=frame_size, seed=seed, detail=detail)
     rng = random.Random(seed * 31 + 5)
     order = list(deck)
     rng.shuffle(order)
@@ -123,8 +126,8 @@ def simulate_enrolment(
             sprites.append(s)
         laid = frame
         while True:
-            image = renderer.render(frame)
-            e.update(image, frame)
+            image, big = renderer.render_pair(frame)
+            e.update(image, frame, big)
             _label(e, renderer, sprites, frame, truth_of)
             if frame >= next_press:
                 action = _player(e, truth_of, run)
@@ -155,8 +158,8 @@ def simulate_enrolment(
                 s.keys.append(Key(frame + SLIDE, p.x, MAT.height_mm + 80.0, p.angle, True))
                 s.end = frame + SLIDE + 1
         for _ in range(SLIDE + 3):
-            image = renderer.render(frame)
-            e.update(image, frame)
+            image, big = renderer.render_pair(frame)
+            e.update(image, frame, big)
             if on_frame is not None:
                 on_frame(frame, image, e)
             frame += 1

@@ -70,7 +70,7 @@ from table.renege import CHECK_CONFIDENCE
 from table.rules import PRESETS, DefenderAlone, Rules, RulesError
 from table.sim import BiddingOdds, SimDeal, game_over, simulate_deal
 from vision.detection import CardDetection
-from vision.detector import Detector
+from vision.detector import Detector, detect_frame
 from vision.mat import MAT_SIZES, MatSize, marker_layout, render_mat
 from vision.observations import (
     KITTY,
@@ -820,7 +820,14 @@ def _resize(img: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np
 
 
 class TableRenderer:
-    """Draws the frames of a :class:`TableScript`; same script and seed, same pixels."""
+    """Draws the frames of a :class:`TableScript`; same script and seed, same pixels.
+
+    ``detail`` > 1 draws each frame ``detail`` times larger, as a Pi camera's ``main`` stream beside its
+    ``lores`` one: :meth:`render` gives that picture shrunk to ``frame_size`` (``cv2.INTER_AREA``, as the
+    ISP scales the small stream from the same sensor picture), :meth:`render_pair` both. Everything else
+    (outlines, calibration, what is visible) is in ``frame_size`` pixels either way. ``detail`` 1 draws
+    exactly as it always has.
+    """
 
     def __init__(
         self,
@@ -830,22 +837,28 @@ class TableRenderer:
         frame_size: tuple[int, int] = FRAME_SIZE,
         seed: int = 0,
         noise: float = 3.0,
+        detail: int = 1,
     ) -> None:
         import cv2
 
         from lab.synth.scenes import background
 
+        if detail < 1:
+            raise ValueError(f"detail must be 1 or more, not {detail}")
         self.script = script
         self.size = frame_size
-        w, h = frame_size
+        self.detail = detail
+        w, h = self.draw_size = (frame_size[0] * detail, frame_size[1] * detail)
         rng = np.random.default_rng(seed + 1000)
         self.h_cam = camera_homography(script.mat, frame_size, tilt_deg=float(rng.uniform(6, 14)),
                                        roll_deg=float(rng.uniform(-3, 3)))  # fmt: skip
+        # The camera as drawn: the same, in the drawn picture's pixels.
+        self.h_draw = self.h_cam if detail == 1 else np.diag([float(detail), float(detail), 1.0]) @ self.h_cam
         # The table around the mat, and the printed mat warped onto it once.
         table = np.asarray(background(np.random.default_rng(seed + 7), h, w), np.float32)
-        mat_ppm = 2.0
+        mat_ppm = 2.0 * detail
         mat = render_mat(script.mat, mat_ppm, script.layout, footer=False).astype(np.float32) * np.float32(0.93)
-        to_frame = self.h_cam @ np.diag([1 / mat_ppm, 1 / mat_ppm, 1.0])
+        to_frame = self.h_draw @ np.diag([1 / mat_ppm, 1 / mat_ppm, 1.0])
         warped = cv2.warpPerspective(mat, to_frame, (w, h), flags=cv2.INTER_AREA)
         cover = cv2.warpPerspective(np.ones(mat.shape[:2], np.float32), to_frame, (w, h), flags=cv2.INTER_LINEAR)
         self.base = (table * (1 - cover[..., None]) + warped * cover[..., None]).astype(np.float32)
@@ -871,7 +884,7 @@ class TableRenderer:
 
         fh, fw = img.shape[:2]
         aspect = fw / fh
-        th = round(CARD_HEIGHT_MM * FACE_PX_PER_MM)
+        th = round(CARD_HEIGHT_MM * FACE_PX_PER_MM * self.detail)
         tw = round(th * aspect)
         small = cv2.resize(img, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
         small[:, :, :3] *= small[:, :, 3:4] / 255.0
@@ -881,10 +894,11 @@ class TableRenderer:
         to_mm = np.array([[wmm / tw, 0, -wmm / 2], [0, hmm / th, -hmm / 2], [0, 0, 1]], np.float64)
         return small, to_mm
 
-    def card_matrix(self, key: Key, to_mm: Matrix) -> Matrix:
+    def card_matrix(self, key: Key, to_mm: Matrix, drawn: bool = False) -> Matrix:
+        """Face pixels to frame pixels (``drawn``: to the drawn picture's pixels)."""
         c, s = math.cos(key.angle), math.sin(key.angle)
         pose = np.array([[c, -s, key.x], [s, c, key.y], [0, 0, 1]], np.float64)
-        out: Matrix = self.h_cam @ pose @ to_mm
+        out: Matrix = (self.h_draw if drawn else self.h_cam) @ pose @ to_mm
         return out
 
     def card_quad(self, card: Card | None, key: Key) -> npt.NDArray[np.float64]:
@@ -893,8 +907,12 @@ class TableRenderer:
         corners = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64)
         return _apply(self.card_matrix(key, to_mm), corners)
 
-    def arm_polygons(self, frame: int) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], Arm]]:
-        """Each arm in view: its sleeve polygon and its hand polygon, in frame pixels."""
+    def arm_polygons(
+        self, frame: int, drawn: bool = False
+    ) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], Arm]]:
+        """Each arm in view: its sleeve polygon and its hand polygon, in frame pixels (``drawn``: in the drawn
+        picture's)."""
+        cam = self.h_draw if drawn else self.h_cam
         out = []
         for arm in self.script.arms:
             hand = arm.hand(frame)
@@ -923,7 +941,7 @@ class TableRenderer:
             ell = np.stack(
                 [cx + ux * 50 * np.cos(t) + nx * 40 * np.sin(t), cy + uy * 50 * np.cos(t) + ny * 40 * np.sin(t)], 1
             )
-            out.append((_apply(self.h_cam, sleeve).astype(np.int32), _apply(self.h_cam, ell).astype(np.int32), arm))
+            out.append((_apply(cam, sleeve).astype(np.int32), _apply(cam, ell).astype(np.int32), arm))
         return out
 
     def visible(self, frame: int) -> list[SeenCard]:
@@ -957,20 +975,35 @@ class TableRenderer:
         return out
 
     def render(self, frame: int) -> Image:
+        """The frame as the reader's finder sees it (``frame_size``)."""
+        return self.render_pair(frame)[0]
+
+    def render_pair(self, frame: int) -> tuple[Image, Image | None]:
+        """The frame at ``frame_size``, and as drawn ``detail`` times larger (None where ``detail`` is 1)."""
         import cv2
 
-        w, h = self.size
+        drawn = self._draw(frame)
+        if self.detail == 1:
+            return drawn, None
+        small = cv2.resize(drawn, self.size, interpolation=cv2.INTER_AREA)
+        return np.asarray(small, np.uint8), drawn
+
+    def _draw(self, frame: int) -> Image:
+        import cv2
+
+        w, h = self.draw_size
+        d = self.detail
         img = self.base.copy()
         for s in sorted(self.script.sprites, key=lambda s: s.z):
             key = s.pose(frame)
             if key is None:
                 continue
             face, to_mm = self.faces[s.card] if s.card is not None and key.face_up else self.back
-            m = self.card_matrix(key, to_mm)
+            m = self.card_matrix(key, to_mm, drawn=True)
             th, tw = face.shape[:2]
             quad = _apply(m, np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64))
-            x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
-            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 4
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3 * d
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 4 * d
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
             if x1 - x0 < 2 or y1 - y0 < 2:
                 continue
@@ -980,20 +1013,20 @@ class TableRenderer:
             roi = img[y0:y1, x0:x1]
             # A thin shadow down and to the right: cards have a thickness and the lamp is above.
             shadow = np.zeros_like(alpha)
-            shadow[2:, 2:] = alpha[:-2, :-2]
+            shadow[2 * d :, 2 * d :] = alpha[: -2 * d, : -2 * d]
             roi *= 1 - 0.35 * shadow
             roi[:] = roi * (1 - alpha) + patch[:, :, :3]
-        for sleeve, hand, arm in self.arm_polygons(frame):
+        for sleeve, hand, arm in self.arm_polygons(frame, drawn=True):
             # A soft shadow first (the arm is above the table), drawn only in the arm's box; then the arm.
-            pts = np.vstack([sleeve, hand]) + 8
-            xa, ya = np.maximum(pts.min(axis=0) - 12, 0)
-            xb, yb = np.minimum(pts.max(axis=0) + 12, [w, h])
+            pts = np.vstack([sleeve, hand]) + 8 * d
+            xa, ya = np.maximum(pts.min(axis=0) - 12 * d, 0)
+            xb, yb = np.minimum(pts.max(axis=0) + 12 * d, [w, h])
             if xb - xa > 2 and yb - ya > 2:
                 layer = np.zeros((yb - ya, xb - xa), np.float32)
                 off = np.array([xa, ya], np.int32)
-                cv2.fillConvexPoly(layer, sleeve + 8 - off, 1.0)
-                cv2.fillConvexPoly(layer, hand + 8 - off, 1.0)
-                soft = cv2.GaussianBlur(layer, (0, 0), 5)
+                cv2.fillConvexPoly(layer, sleeve + 8 * d - off, 1.0)
+                cv2.fillConvexPoly(layer, hand + 8 * d - off, 1.0)
+                soft = cv2.GaussianBlur(layer, (0, 0), 5 * d)
                 roi = img[ya:yb, xa:xb]
                 roi *= (1 - 0.3 * soft)[..., None]
             cv2.fillConvexPoly(img, sleeve, tuple(float(c) for c in arm.colour), cv2.LINE_AA)
@@ -1008,7 +1041,7 @@ class TableRenderer:
         """Multiply ``img`` in place by the frame's light: a drifting gain, a turning ramp, a warm-cool tint."""
         import cv2
 
-        w, h = self.size
+        w, h = self.draw_size
         p = self.light_phase
         gain = 1.0 + 0.12 * math.sin(frame / 97.0 + p[0])
         a = frame / 240.0 + p[1]
@@ -1173,14 +1206,18 @@ class TablePipeline:
 
         self._hold_frames = HOLD_FRAMES
 
-    def step(self, frame: int, image: Image, buttons: Sequence[Input] = ()) -> list[Announcement]:
+    def step(
+        self, frame: int, image: Image, buttons: Sequence[Input] = (), detail: Image | None = None
+    ) -> list[Announcement]:
+        """One frame: ``image`` as the finder sees it, ``detail`` (or None) the same view larger, as the Pi
+        camera's ``main`` stream (``vision.detector.detect_frame``), and the buttons pressed in it."""
         t0 = time.perf_counter()
         cal = self.refresher.update(image, frame)
         t1 = time.perf_counter()
         self.timings.markers += t1 - t0
         out: list[Announcement] = []
         if cal is not None:
-            detections = self.detector.detect(image, frame)
+            detections = detect_frame(self.detector, image, frame, detail)
             t2 = time.perf_counter()
             self.timings.detector += t2 - t1
             if self.tracker is None:
@@ -1543,11 +1580,11 @@ def run_simulation(
     blank = np.zeros((8, 8, 3), np.uint8)
     for n in range(script.frames):
         t0 = time.perf_counter()
-        image = renderer.render(n) if render else blank
+        image, detail = renderer.render_pair(n) if render else (blank, None)
         pipeline.timings.render += time.perf_counter() - t0
         if on_frame is not None:
             on_frame(n, image)
-        pipeline.step(n, image, presses.get(n, ()))
+        pipeline.step(n, image, presses.get(n, ()), detail)
     result = score_run(script, pipeline.announcements, pipeline.landings)
     return SimRun(script, result, pipeline.timings, deck_name, pipeline)
 
@@ -1614,7 +1651,8 @@ class SimTableSource:
     ``--buttons`` file would. ``rules`` (default North American) are the
     table's: the deck dealt and drawn (7s and 8s, the Benny) and the bids
     follow them. Built on the first ``open``; a new ``open`` starts the video
-    again from frame 0.
+    again from frame 0. ``detail`` 2: each frame also drawn twice as large, in
+    ``Frame.display_bgr``, as the Pi camera's ``main`` stream.
     """
 
     def __init__(
@@ -1626,8 +1664,10 @@ class SimTableSource:
         art_dir: Path | None = None,
         fps: float = DEFAULT_FPS,
         rules: Rules | None = None,
+        detail: int = 1,
     ) -> None:
         self._rules = rules if rules is not None else Rules()
+        self.detail = detail
         self.seed = seed
         self.hands = hands
         self.renege_rate = renege_rate
@@ -1677,7 +1717,7 @@ class SimTableSource:
         if self.script is None:
             self.script = build_script(self.seed, self.hands, self.renege_rate, rules=self._rules)
             faces, back, _name = load_deck(self.deck_style, self.art_dir, self._rules.deck_size)
-            self.renderer = TableRenderer(self.script, faces, back, seed=self.seed)
+            self.renderer = TableRenderer(self.script, faces, back, seed=self.seed, detail=self.detail)
 
     def open(self) -> None:
         self._build()
@@ -1690,7 +1730,8 @@ class SimTableSource:
             return None
         n = self._next
         self._next += 1
-        return Frame(n, n / self.fps, self.renderer.render(n))
+        image, detail = self.renderer.render_pair(n)
+        return Frame(n, n / self.fps, image, detail)
 
     def close(self) -> None:
         pass

@@ -25,7 +25,7 @@ from table.inputs import OrderUp, Play, ReviseCard, UpCard  # noqa: E402
 from table.log import MatchLog, read_log  # noqa: E402
 from table.rules import Rules  # noqa: E402
 from vision.detection import CardDetection  # noqa: E402
-from vision.sources import FakeSource  # noqa: E402
+from vision.sources import FakeSource, Frame  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
 from vision.zones import TableLayout  # noqa: E402
 
@@ -500,3 +500,43 @@ def test_a_start_notice_stays_on_the_screen_until_the_first_news(tmp_path: Path)
     news = next(i for i, words in enumerate(shown) if words != notice)
     assert news > 0 and notice not in shown[news:]
     assert shown[-1] == "East takes it with A\u2665"  # the trick the scripted table plays
+
+
+class MainStreamSource(FakeSource):
+    """A camera with a second stream twice the size, as the Pi camera's ``main`` beside its ``lores``."""
+
+    def read(self) -> Frame | None:
+        frame = super().read()
+        if frame is None:
+            return None
+        big = np.repeat(np.repeat(frame.image_bgr, 2, axis=0), 2, axis=1)
+        return dataclasses.replace(frame, display_bgr=big)
+
+
+class DetailScriptedDetector(ScriptedDetector):
+    """The scripted detector, noting the detail picture it is given with each frame."""
+
+    reads_detail = True
+
+    def __init__(self, timeline: list[tuple[int, int, object, str]]) -> None:
+        super().__init__(timeline)
+        self.details: list[tuple[int, ...] | None] = []
+
+    def detect(
+        self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0, detail_bgr: npt.NDArray[np.uint8] | None = None
+    ) -> list[CardDetection]:
+        self.details.append(None if detail_bgr is None else detail_bgr.shape)
+        return super().detect(frame_bgr, frame)
+
+
+def test_the_reader_gets_the_cameras_larger_stream_with_each_frame(tmp_path: Path) -> None:
+    app, _, _ = _app(tmp_path)
+    source = MainStreamSource(count=140, size=(W, H))
+    source.open()
+    detector = DetailScriptedDetector(TIMELINE)
+    app.p.source, app.p.detector = source, detector
+    app.run_headless(lambda: 0.0)
+    assert detector.calls > 100
+    assert set(detector.details) == {(2 * H, 2 * W, 3)}
+    plays = [i for i in read_log(tmp_path / "match.jsonl").inputs if isinstance(i, Play)]
+    assert len(plays) == 5  # the game goes on as with one stream

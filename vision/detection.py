@@ -1,8 +1,12 @@
-"""The one value that crosses the vision boundary: a card the detector saw in a frame."""
+"""The one value that crosses the vision boundary: a card the detector saw in a frame (and how a detail
+picture of the frame's view maps onto it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
 
 from table.cards import Card
 
@@ -45,3 +49,34 @@ def detection_from_row(row: list[object], frame: int) -> CardDetection:
         frame,
         pts,
     )
+
+
+# A detail picture (``vision.onnx_detector.OnnxDetector.detect(detail_bgr=...)``) is read only when it is
+# at least this many times larger than the frame each way; one of about the frame's size adds nothing.
+MIN_DETAIL_SCALE = 1.2
+
+
+def detail_scale(
+    frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None
+) -> tuple[float, float] | None:
+    """How many of ``detail_bgr``'s pixels make one of ``frame_bgr``'s, across and down; None where there is
+    no detail picture or it is not at least :data:`MIN_DETAIL_SCALE` times larger each way (it would add
+    nothing). A camera's two streams show the same view, so a picture of another aspect is scaled each way
+    on its own."""
+    if detail_bgr is None:
+        return None
+    h, w = frame_bgr.shape[:2]
+    dh, dw = detail_bgr.shape[:2]
+    if h < 1 or w < 1:
+        return None
+    sx, sy = dw / w, dh / h
+    if min(sx, sy) < MIN_DETAIL_SCALE:
+        return None
+    return sx, sy
+
+
+def scaled_detection(d: CardDetection, sx: float, sy: float) -> CardDetection:
+    """``d`` with its box and corners scaled by ``sx`` across and ``sy`` down."""
+    x1, y1, x2, y2 = d.box
+    corners = None if d.corners is None else tuple((x * sx, y * sy) for x, y in d.corners)
+    return CardDetection(d.card, d.confidence, (x1 * sx, y1 * sy, x2 * sx, y2 * sy), d.frame, corners)

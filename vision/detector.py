@@ -40,6 +40,39 @@ class Detector(Protocol):
         ...
 
 
+@runtime_checkable
+class DetailDetector(Detector, Protocol):
+    """A detector that can name cards from a larger picture of the same view (a camera's second stream)."""
+
+    @property
+    def reads_detail(self) -> bool:
+        """Whether :meth:`detect` makes use of ``detail_bgr``."""
+        ...
+
+    def detect(
+        self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0, detail_bgr: npt.NDArray[np.uint8] | None = None
+    ) -> list[CardDetection]:
+        """As :meth:`Detector.detect`; ``detail_bgr`` (or None) shows the same view as ``frame_bgr``, larger."""
+        ...
+
+
+def detect_frame(
+    detector: Detector,
+    frame_bgr: npt.NDArray[np.uint8],
+    frame: int = 0,
+    detail_bgr: npt.NDArray[np.uint8] | None = None,
+) -> list[CardDetection]:
+    """``detector.detect`` on one frame, with its detail picture where there is one and the detector reads it.
+
+    The Pi camera gives the finder its small ``lores`` stream and, in ``Frame.display_bgr``, the same view
+    at twice the size (``main``): a two-stage reader cuts its index crops from that, where a card on the mat
+    spans twice the pixels (``vision.onnx_detector.OnnxDetector.detect``).
+    """
+    if detail_bgr is not None and isinstance(detector, DetailDetector) and detector.reads_detail:
+        return detector.detect(frame_bgr, frame, detail_bgr=detail_bgr)
+    return detector.detect(frame_bgr, frame)
+
+
 def load_detector(
     model: Path,
     backend: str = "auto",

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from table.cards import Card, CardParseError
 from vision import postprocess as pp
 from vision.calibration import ConfidenceCalibration
-from vision.detection import CardDetection
+from vision.detection import CardDetection, detail_scale, scaled_detection
 from vision.errors import UserError
 
 if TYPE_CHECKING:
@@ -749,11 +749,24 @@ class OnnxDetector:
         )
         return quads.astype(np.float32), np.asarray(raw.scores, np.float32)
 
-    def detect(self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0) -> list[CardDetection]:
+    @property
+    def reads_detail(self) -> bool:
+        """Whether :meth:`detect` names cards from a larger picture of the same view (two-stage models)."""
+        return self.classifier is not None
+
+    def detect(
+        self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0, detail_bgr: npt.NDArray[np.uint8] | None = None
+    ) -> list[CardDetection]:
+        """The cards in ``frame_bgr``. ``detail_bgr``: the same view at a higher resolution (the Pi camera's
+        ``main`` stream beside the ``lores`` one the finder reads); the classifier then cuts its crops from it,
+        along the finder's outlines scaled to it (:func:`detail_scale`). Detections are in ``frame_bgr``'s
+        pixels either way."""
         raw, box = self._candidates(frame_bgr)
         if self.classifier is not None:
+            scale = detail_scale(frame_bgr, detail_bgr)
+            detail = detail_bgr if scale is not None else None
             quads = pp.frame_quads(raw, box)
-            dets = name_outlines(frame_bgr, quads, raw.scores, self.classifier, frame, self.min_confidence)
+            dets = self._name(frame_bgr, detail, scale, quads, raw.scores, frame)
             outlined = len(quads) > 0
             if not dets and self.zoom_out is not None:
                 # Nothing named: a card far larger in the frame than at the table (held up to the camera,
@@ -761,7 +774,7 @@ class OnnxDetector:
                 quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
                 outlined = outlined or len(quads) > 0
                 if len(quads):
-                    dets = name_outlines(frame_bgr, quads, scores, self.classifier, frame, self.min_confidence)
+                    dets = self._name(frame_bgr, detail, scale, quads, scores, frame)
             if not dets and outlined and self.contrast_look:
                 # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
                 # evened out, finder and classifier both.
@@ -769,7 +782,26 @@ class OnnxDetector:
                 raw, box = self._candidates(evened)
                 quads = pp.frame_quads(raw, box)
                 if len(quads):
-                    dets = name_outlines(evened, quads, raw.scores, self.classifier, frame, self.min_confidence)
+                    evened_detail = contrast_evened(detail) if detail is not None else None
+                    dets = self._name(evened, evened_detail, scale, quads, raw.scores, frame)
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)
+
+    def _name(
+        self,
+        frame_bgr: npt.NDArray[np.uint8],
+        detail_bgr: npt.NDArray[np.uint8] | None,
+        scale: tuple[float, float] | None,
+        quads: npt.NDArray[np.float32],
+        scores: npt.NDArray[np.float32],
+        frame: int,
+    ) -> list[CardDetection]:
+        """``name_outlines`` on the frame, or on its detail picture with the outlines scaled there and back."""
+        assert self.classifier is not None
+        if detail_bgr is None or scale is None:
+            return name_outlines(frame_bgr, quads, scores, self.classifier, frame, self.min_confidence)
+        sx, sy = scale
+        big = (quads * np.array([sx, sy], np.float32)).astype(np.float32)
+        found = name_outlines(detail_bgr, big, scores, self.classifier, frame, self.min_confidence)
+        return [scaled_detection(d, 1.0 / sx, 1.0 / sy) for d in found]

@@ -247,7 +247,7 @@ def _headless(e: Enrolment, source: Any, presses: Mapping[int, list[Any]], scree
                 break
             continue
         video_time[0] = frame.timestamp
-        e.update(frame.image_bgr, frame.number)
+        e.update(frame.image_bgr, frame.number, frame.display_bgr)
         for action in presses.get(frame.number, ()):
             step = enrol_action(action, e.has_joker)
             if step is not None:

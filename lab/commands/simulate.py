@@ -9,6 +9,10 @@ from typing import Any
 
 from companion.summary import summary_line
 
+# ``--main-stream``: the Pi camera's main stream is twice the size of the lores one the finder reads
+# (vision.sources.picamera.PiCameraSource: 1280x960 beside 640x480).
+MAIN_STREAM_SCALE = 2
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -66,6 +70,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the detector")
     parser.add_argument("--size", default="640x480", metavar="WxH", help="frame size (default 640x480, the Pi's)")
     parser.add_argument(
+        "--main-stream", action="store_true",
+        help="also draw each frame twice as large, as the Pi camera's main stream (1280x960 beside its 640x480 "
+        "lores one), and read the cards from it as the app does with a Pi camera: the finder on the small frame, "
+        "the index crops (and an enrolment's) from the large one",
+    )  # fmt: skip
+    parser.add_argument(
         "--pace", choices=("normal", "brisk"), default="normal", help="brisk: fewer frames per move (a shorter video)"
     )
     parser.add_argument("--fps", type=float, default=None, help="frame rate written into a recorded video (15)")
@@ -95,8 +105,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("simulate: --detections records or replays a rendered run read by the model detector; it "
                         "takes no --clip, --record or --detector oracle/noisy")  # fmt: skip
     if args.clip is not None:
-        if args.hands is not None or args.game or args.record is not None:
-            raise UserError("simulate: --clip replays a recording; it takes no --hands, --game or --record")
+        if args.hands is not None or args.game or args.record is not None or args.main_stream:
+            raise UserError(
+                "simulate: --clip replays a recording; it takes no --hands, --game, --record or --main-stream"
+            )
         if args.preset is not None or args.config is not None:
             raise UserError("simulate: --clip plays the rules it was recorded with; it takes no --rules or --config")
         if args.detector != "model":
@@ -115,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     share = (t.tracker + t.engine) / t.pipeline if t.pipeline > 0 else 0.0
     rules = script.rules
     print(
-        f"simulate: rules {rules_name(rules)} ({rules.deck_size} cards), {t.frames} frames {size[0]}x{size[1]}, "
+        f"simulate: rules {rules_name(rules)} ({rules.deck_size} cards), {t.frames} frames {size[0]}x{size[1]}"
+        f"{main_stream_note(args, size)}, "
         f"deck {deck_name}, "
         f"detector {args.detector}; ms/frame: {render_what} {1000 * t.render / frames:.1f}, markers "
         f"{1000 * t.markers / frames:.2f}, detector {1000 * t.detector / frames:.1f}, tracker "
@@ -205,7 +218,8 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         turned_in_front=args.turned_in_front, steal_rate=args.steal_rate,
     )  # fmt: skip
     noise = 0.0 if args.record else 3.0  # a recording gets its grain from the video coding
-    renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise)
+    detail = MAIN_STREAM_SCALE if args.main_stream else 1
+    renderer = st.TableRenderer(script, faces, back, frame_size=(w, h), seed=args.seed, noise=noise, detail=detail)
     if args.detections is not None:
         return _with_detections(args, script, renderer, rules, faces, back, deck_name, (w, h))
     detector: Any
@@ -220,7 +234,7 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
                   "the rendered deck is enrolled first, as at such a table (--no-enrol to play without)",
                   file=sys.stderr)  # fmt: skip
         if enrols_first(args.enrol, rules):
-            _enrol(detector, rules, faces, back, deck_name, args.seed, (w, h))
+            _enrol(detector, rules, faces, back, deck_name, args.seed, (w, h), detail)
     recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
     result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
     if recorder is not None:
@@ -249,7 +263,7 @@ def _with_detections(
         "seed": args.seed, "hands": args.hands, "game": args.game, "renege_rate": args.renege_rate,
         "rules": repr(rules), "deck": deck_name, "size": list(size), "pace": args.pace,
         "turned_in_front": args.turned_in_front, "steal_rate": args.steal_rate, "enrol": enrol,
-        "script": hashlib.sha256(truth.encode()).hexdigest(),
+        "script": hashlib.sha256(truth.encode()).hexdigest(), "detail": renderer.detail,
     }  # fmt: skip
     identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "classes.json"])
     if args.detections.exists():
@@ -263,7 +277,7 @@ def _with_detections(
         return st.run_simulation(script, renderer, frames, deck_name, render=False, prepare=replay), deck_name, size
     detector = _load_model(args)
     if enrol:
-        _enrol(detector, rules, faces, back, deck_name, args.seed, size)
+        _enrol(detector, rules, faces, back, deck_name, args.seed, size, renderer.detail)
     recorders: list[DetectionRecorder] = []
 
     def record(pipeline: Any) -> None:
@@ -278,6 +292,13 @@ def _with_detections(
     return result, deck_name, size
 
 
+def main_stream_note(args: argparse.Namespace, size: tuple[int, int]) -> str:
+    """`` (cards read from a 1280x960 main stream)`` with ``--main-stream``, else nothing."""
+    if not getattr(args, "main_stream", False):
+        return ""
+    return f" (cards read from a {size[0] * MAIN_STREAM_SCALE}x{size[1] * MAIN_STREAM_SCALE} main stream)"
+
+
 def enrols_first(enrol: bool | None, rules: Any) -> bool:
     """Whether the model detector enrols the rendered deck before the game: as ``--enrol``/``--no-enrol`` say,
     else where the rules play the Benny (a Joker is named only from the deck's profile, so a table playing
@@ -285,8 +306,11 @@ def enrols_first(enrol: bool | None, rules: Any) -> bool:
     return bool(rules.has_benny) if enrol is None else enrol
 
 
-def _enrol(detector: Any, rules: Any, faces: Any, back: Any, deck_name: str, seed: int, size: tuple[int, int]) -> None:
-    """Enrol the rendered deck on the rendered mat and read with its profile from now on (stderr: how it went)."""
+def _enrol(
+    detector: Any, rules: Any, faces: Any, back: Any, deck_name: str, seed: int, size: tuple[int, int], detail: int = 1
+) -> None:
+    """Enrol the rendered deck on the rendered mat and read with its profile from now on (stderr: how it went);
+    ``detail`` 2: from the main stream too (``--main-stream``)."""
     from lab.sim_enrol import onnx_enrolment, simulate_enrolment
     from table.cards import deck
     from vision.errors import UserError
@@ -295,7 +319,9 @@ def _enrol(detector: Any, rules: Any, faces: Any, back: Any, deck_name: str, see
     if not isinstance(detector, OnnxDetector) or detector.classifier is None:
         raise UserError("simulate: --enrol needs the two-stage ONNX reader (finder and corner classifier)")
     cards = deck(rules.deck_size)
-    run = simulate_enrolment(cards, faces, back, onnx_enrolment(detector, cards), rules, seed=seed, frame_size=size)
+    run = simulate_enrolment(
+        cards, faces, back, onnx_enrolment(detector, cards), rules, seed=seed, frame_size=size, detail=detail
+    )
     e = run.enrolment
     profile = e.build("simulated")
     detector.classifier.use_profile(profile)

@@ -280,3 +280,49 @@ def test_a_whole_deck_on_the_panel_alone_is_well_under_three_minutes(size: int) 
     assert all(v.by_players and named[v.card_id] == card for card, v in e.enrolled.items())
     print(f"{size} cards: {e.presses} presses, {seconds:.0f} s")
     assert e.presses <= 4 * size and seconds < 180, (e.presses, seconds)
+
+
+class TwoStreamReader(FakeReader):
+    """The fake reader, noting the picture and outline each card is read from."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read_from: list[tuple[tuple[int, ...], tuple[float, float]]] = []
+
+    def rank(self, frame_bgr: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> Ranking:
+        centre = quad.mean(axis=0)
+        self.read_from.append((frame_bgr.shape, (float(centre[0]), float(centre[1]))))
+        scale = frame_bgr.shape[1] / FRAME.shape[1]
+        return super().rank(frame_bgr, (quad / scale).astype(np.float32))
+
+
+class NotingBuilder(FakeBuilder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.pictures: list[tuple[tuple[int, ...], tuple[float, float]]] = []
+
+    def add(self, card: Card | str, frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> None:
+        super().add(card, frame_bgr, quad)
+        centre = np.asarray(quad, np.float32).mean(axis=0)
+        self.pictures.append((frame_bgr.shape, (float(centre[0]), float(centre[1]))))
+
+
+def test_with_the_cameras_larger_stream_cards_are_read_and_enrolled_from_it() -> None:
+    reader, builder = TwoStreamReader(), NotingBuilder()
+    e = Enrolment(deck(24), reader, builder, clock=lambda: 0.0)  # type: ignore[arg-type]
+    big = np.zeros((960, 1280, 3), np.uint8)
+    reader.lay(100, 120, Card.parse("Qh"))
+    for n in range(SETTLE + 1):
+        e.update(FRAME, n, big)
+    assert builder.added == [Card.parse("Qh")]
+    # followed in the small frame, read from the large one along the outline scaled to it
+    assert reader.read_from and {r for r in reader.read_from} == {((960, 1280, 3), (200.0, 240.0))}
+    assert builder.pictures == [((960, 1280, 3), (200.0, 240.0))]
+    assert e.faces()[Card.parse("Qh")].shape[:2] == (100, 72)
+    # a second picture no larger than the frame is not taken for a larger stream
+    reader2, builder2 = TwoStreamReader(), NotingBuilder()
+    e2 = Enrolment(deck(24), reader2, builder2, clock=lambda: 0.0)  # type: ignore[arg-type]
+    reader2.lay(100, 120, Card.parse("Qh"))
+    for n in range(SETTLE + 1):
+        e2.update(FRAME, n, FRAME.copy())
+    assert builder2.pictures == [((480, 640, 3), (100.0, 120.0))]

@@ -206,6 +206,48 @@ def test_sim_source_is_a_frame_source() -> None:
     assert first.image_bgr.shape == (st.FRAME_SIZE[1], st.FRAME_SIZE[0], 3)
 
 
+def test_a_renderer_with_detail_draws_the_same_view_larger(script: st.TableScript) -> None:
+    import cv2
+
+    faces, back, _ = st.load_deck("procedural", None)
+    # No sensor noise, so that the sharpness compared below is the picture's own
+    plain = st.TableRenderer(script, faces, back, seed=SEED, noise=0.0)
+    detailed = st.TableRenderer(script, faces, back, seed=SEED, detail=2, noise=0.0)
+    n = next(f for f in range(0, script.frames, 10) if len(plain.visible(f)) >= 3)
+    image, none = plain.render_pair(n)
+    assert none is None and np.array_equal(image, plain.render(n))  # detail 1 draws as it always has
+    small, big = detailed.render_pair(n)
+    assert big is not None and small.shape == image.shape and big.shape == (2 * image.shape[0], 2 * image.shape[1], 3)
+    assert np.array_equal(small, detailed.render(n))
+    # the small frame is the large one shrunk, and shows what the plain renderer shows, where it shows it
+    shrunk = cv2.resize(big, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.abs(shrunk.astype(int) - small.astype(int)).max() <= 1
+    seen, seen_plain = detailed.visible(n), plain.visible(n)
+    assert [c.card for c in seen] == [c.card for c in seen_plain]
+    assert np.allclose([c.corners for c in seen], [c.corners for c in seen_plain], atol=1e-6)
+    assert detailed.true_calibration().homography == plain.true_calibration().homography
+    inside = np.zeros(image.shape[:2], bool)
+    for c in plain.visible(n):
+        cv2.fillConvexPoly(inside.view(np.uint8), np.round(np.array(c.corners)).astype(np.int32), 1)
+    # cards drawn in the same places: the two frames differ far less on the cards than a card's own contrast
+    diff = np.abs(small.astype(int) - image.astype(int)).mean(axis=2)
+    assert diff[inside].mean() < 12
+    # and the large frame holds detail the small one cannot: sharper than the small one enlarged
+    enlarged = cv2.resize(small, (big.shape[1], big.shape[0]), interpolation=cv2.INTER_LINEAR)
+    sharpness = [float(cv2.Laplacian(cv2.cvtColor(i, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var()) for i in (big, enlarged)]
+    assert sharpness[0] > 2 * sharpness[1], sharpness
+
+
+def test_the_sim_source_gives_the_larger_stream_as_the_pi_camera_does() -> None:
+    source = st.SimTableSource(seed=SEED, hands=1, deck_style="procedural", detail=2)
+    frame = next(iter_frames(source))
+    assert frame.display_bgr is not None
+    assert frame.display_bgr.shape == (2 * st.FRAME_SIZE[1], 2 * st.FRAME_SIZE[0], 3)
+    assert st.SimTableSource(seed=SEED, hands=1, deck_style="procedural").read() is None  # not opened
+    plain = next(iter_frames(st.SimTableSource(seed=SEED, hands=1, deck_style="procedural")))
+    assert plain.display_bgr is None
+
+
 @pytest.mark.slow
 def test_simulate_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Renders every frame (small, to be quick) and finds the markers on them; the oracle stands in for the model.
@@ -236,6 +278,7 @@ def test_simulate_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
         (["--hands", "1", "--deck-style", "no-such-deck", "--detector", "oracle"], "no-such-deck"),
         (["--clip", "MISSING"], "cannot read the clip's ground truth"),
         (["--clip", "MISSING", "--hands", "2"], "takes no --hands"),
+        (["--clip", "MISSING", "--main-stream"], "--main-stream"),
     ],
 )
 def test_simulate_bad_arguments_are_one_clear_error(

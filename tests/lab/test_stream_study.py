@@ -1,0 +1,29 @@
+"""The per-frame scoring of ``lab.stream_study``: right, wrong, red-suit swaps and the cards to find."""
+
+from __future__ import annotations
+
+from lab.stream_study import MIN_VISIBLE, FrameTally, score_frame
+from table.cards import Card
+
+C = Card.parse
+
+
+def test_a_frame_is_scored_as_a_photo_is() -> None:
+    tally = FrameTally()
+    in_sight = [(C("9h"), 1.0), (C("Kd"), 0.8), (C("As"), 0.2)]  # the ace mostly covered
+    score_frame(tally, 3, [C("9h"), C("As"), C("9d"), C("Qc")], in_sight)
+    assert (tally.right, tally.wrong) == (2, 2)  # a card read where it lies is right, covered or not
+    assert tally.red_swaps == 1  # 9d read where 9h lies
+    assert tally.wrong_cards == [(3, "9d"), (3, "Qc")]
+    assert (tally.to_find, tally.found) == (2, 1)  # the ace is under MIN_VISIBLE: not owed
+    assert tally.precision == 0.5 and tally.recall == 0.5
+    assert MIN_VISIBLE > 0.2
+    score_frame(tally, 4, [], [(C("Js"), 1.0)])
+    assert (tally.to_find, tally.found, tally.right + tally.wrong) == (3, 1, 4)
+    assert tally.line() == "P 0.500 R 0.333 readings 4 wrong 2 red-suit swaps 1 cards 3"
+
+
+def test_a_black_suit_card_has_no_red_twin() -> None:
+    tally = FrameTally()
+    score_frame(tally, 0, [C("9c")], [(C("9s"), 1.0)])
+    assert (tally.wrong, tally.red_swaps) == (1, 0)
