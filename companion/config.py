@@ -37,6 +37,8 @@ class CameraConfig:
     calibration: str = ""
     mat: str = "A3"  # the printed play mat's sheet (euchre-table mat), whose markers locate the table
     deck: str = ""  # the house deck's profile in <data_dir>/decks/ (euchre-table enrol); empty: none
+    # Cut the classifier's index crops from the camera's larger stream where it has one (the Pi camera's main)
+    main_stream_crops: bool = False
 
 
 @dataclass(frozen=True)
@@ -233,10 +235,12 @@ def _camera(s: _Section) -> CameraConfig:
     deck = s.take("deck", str, CameraConfig.deck)
     if deck and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", deck):
         raise UserError(f"{s.where('deck')} must be a deck name (letters, digits, '_', '.' or '-'), not {deck!r}")
+    main_stream_crops = s.take("main_stream_crops", bool, CameraConfig.main_stream_crops)
     s.finish()
     return CameraConfig(
-        source=source, mains_hz=mains, seat_rotation=rotation, calibration=calibration, mat=mat, deck=deck
-    )
+        source=source, mains_hz=mains, seat_rotation=rotation, calibration=calibration, mat=mat, deck=deck,
+        main_stream_crops=main_stream_crops,
+    )  # fmt: skip
 
 
 def _model(s: _Section) -> ModelConfig:

@@ -182,6 +182,8 @@ class AppParts:
     league: LeaguePublisher | None = None  # [league] set: each scored deal and the game's end go to the board
     # Shown in the announcement line from the start until the first news replaces it (a setup the table must fix).
     start_notice: str = ""
+    # The config's [camera] main_stream_crops: hand the reader the camera's larger stream (Frame.display_bgr).
+    main_stream_crops: bool = False
 
 
 class CameraNeverOpened(Exception):
@@ -364,7 +366,7 @@ class App:
         if detections is None:
             if p.detector is None:
                 return
-            detections = detect_frame(p.detector, frame.image_bgr, frame.number, frame.display_bgr)
+            detections = detect_frame(p.detector, frame.image_bgr, frame.number, self._detail(frame))
             if p.detection_cache is not None:
                 p.detection_cache.put(frame.number, detections)
         session = p.session
@@ -398,6 +400,10 @@ class App:
             calibration = whole_frame_calibration(w, h)
         p.tracker.calibration = calibration
 
+    def _detail(self, frame: Frame) -> Image | None:
+        """The frame's larger picture for the reader, where the config asks for it and the camera gives one."""
+        return frame.display_bgr if self.p.main_stream_crops else None
+
     def _see(self, frame: Frame) -> None:
         p = self.p
         self.frames += 1
@@ -405,7 +411,7 @@ class App:
         if p.detector is None or p.tracker is None:
             return
         self._calibrate(frame)
-        detections = detect_frame(p.detector, frame.image_bgr, frame.number, frame.display_bgr)
+        detections = detect_frame(p.detector, frame.image_bgr, frame.number, self._detail(frame))
         if p.detection_cache is not None:
             p.detection_cache.put(frame.number, detections)
         expected = p.session.match.expected.seat

@@ -9,15 +9,19 @@ games of the held-out deck ``--deck`` with ``lab.simtable.TableRenderer(detail=2
 from the small frame or from the large one. ``--profile``: also with the deck enrolled first
 (``lab.sim_enrol``: the same code as ``euchre-table enrol``), once from each stream, and read with it.
 
-Scored per frame as ``eval-vision`` scores a photo: a reading is right when its card lies face up in the
-frame (a deck holds each card once), and the cards to find are those at least :data:`MIN_VISIBLE` in
-sight. A red-suit swap is a wrong reading whose twin (same rank, other red suit) lies in the frame.
+The readers take turns on each frame (one ONNX Runtime thread each), so their times per frame (the
+median is printed) share the machine's noise. Scored per frame as ``eval-vision`` scores a photo: a
+reading is right when its card lies face up in the frame (a deck holds each card once), and the cards to
+find are those at least :data:`MIN_VISIBLE` in sight. A red-suit swap is a wrong reading whose twin
+(same rank, other red suit) lies in the frame.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +41,7 @@ class FrameTally:
     to_find: int = 0
     found: int = 0
     wrong_cards: list[tuple[int, str]] = field(default_factory=list)  # (frame, card read)
+    seconds: list[float] = field(default_factory=list)  # the reader's time on each frame
 
     @property
     def precision(self) -> float:
@@ -47,10 +52,13 @@ class FrameTally:
         return self.found / max(1, self.to_find)
 
     def line(self) -> str:
-        return (
+        text = (
             f"P {self.precision:.3f} R {self.recall:.3f} readings {self.right + self.wrong} wrong {self.wrong} "
             f"red-suit swaps {self.red_swaps} cards {self.to_find}"
         )
+        if self.seconds:
+            text += f" ms/frame {1000 * statistics.median(self.seconds):.1f} (median of {len(self.seconds)})"
+        return text
 
 
 def _twin(card: Card) -> str | None:
@@ -113,7 +121,9 @@ def study(deck: str, seeds: Sequence[int], hands: int, every: int, profile: bool
             small, big = renderer.render_pair(n)
             in_sight = [(c.card, c.visible) for c in renderer.visible(n)]
             for label, (reader, uses_main) in readers.items():
+                t0 = time.perf_counter()
                 found = detect_frame(reader, small, n, big if uses_main else None)
+                tallies[label].seconds.append(time.perf_counter() - t0)
                 score_frame(tallies[label], n, [d.card for d in found], in_sight)
     for label, tally in tallies.items():
         print(f"{deck} seeds {','.join(map(str, seeds))}: {label}: {tally.line()}", flush=True)

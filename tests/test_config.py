@@ -39,6 +39,7 @@ def test_values_are_read() -> None:
         source = "video:/tmp/x.mp4"
         mains_hz = 60
         mat = "A2"
+        main_stream_crops = true
         [buttons]
         pass = 4
         undo = 17
@@ -53,6 +54,7 @@ def test_values_are_read() -> None:
     assert cfg.seats.first_dealer == 2
     assert cfg.camera.source == "video:/tmp/x.mp4" and cfg.camera.mains_hz == 60
     assert cfg.camera.mat == "A2" and parse_config("").camera.mat == "A3"
+    assert cfg.camera.main_stream_crops is True and parse_config("").camera.main_stream_crops is False
     assert cfg.buttons.pins == {"pass": 4, "undo": 17}
     assert cfg.buttons.turn_leds == (5, 6, 13, 19) and cfg.buttons.buzzer == 26
     assert cfg.sound.mute is True and cfg.sound.volume == 0.5
@@ -67,6 +69,7 @@ def test_values_are_read() -> None:
         ("[camera]\nmains_hz=55", "[camera] mains_hz must be 50 or 60"),
         ("[camera]\nmat='A4'", "[camera] mat must be one of A3, A2"),
         ("[camera]\nsource=3", "[camera] source must be a string"),
+        ("[camera]\nmain_stream_crops='yes'", "[camera] main_stream_crops must be true or false"),
         ("[seats]\nnames=['a','b','c']", "[seats] names must be a list of four"),
         ("[seats]\nfirst_dealer=4", "[seats] first_dealer must be between 0 and 3"),
         ("[model]\nbackend='tflite'", "[model] backend must be one of onnx, ultralytics"),

@@ -529,14 +529,17 @@ class DetailScriptedDetector(ScriptedDetector):
         return super().detect(frame_bgr, frame)
 
 
-def test_the_reader_gets_the_cameras_larger_stream_with_each_frame(tmp_path: Path) -> None:
+@pytest.mark.parametrize("main_stream_crops", [True, False])
+def test_the_reader_gets_the_cameras_larger_stream_where_the_config_asks(
+    tmp_path: Path, main_stream_crops: bool
+) -> None:
     app, _, _ = _app(tmp_path)
     source = MainStreamSource(count=140, size=(W, H))
     source.open()
     detector = DetailScriptedDetector(TIMELINE)
-    app.p.source, app.p.detector = source, detector
+    app.p.source, app.p.detector, app.p.main_stream_crops = source, detector, main_stream_crops
     app.run_headless(lambda: 0.0)
     assert detector.calls > 100
-    assert set(detector.details) == {(2 * H, 2 * W, 3)}
+    assert set(detector.details) == ({(2 * H, 2 * W, 3)} if main_stream_crops else {None})
     plays = [i for i in read_log(tmp_path / "match.jsonl").inputs if isinstance(i, Play)]
     assert len(plays) == 5  # the game goes on as with one stream

@@ -183,7 +183,7 @@ def _from_camera(
     source.open()
     try:
         if args.headless:
-            _headless(enrolment, source, presses, args.out / "screens", name)
+            _headless(enrolment, source, presses, args.out / "screens", name, config.camera.main_stream_crops)
         else:
             _windowed(enrolment, source, presses, config, args, name)
     finally:
@@ -226,8 +226,11 @@ def _finish(e: Enrolment, name: str, data: Path) -> int:
     return 0 if e.complete else 1
 
 
-def _headless(e: Enrolment, source: Any, presses: Mapping[int, list[Any]], screens: Path, name: str) -> None:
-    """Every frame through the enrolment; a screenshot whenever the screen's story moves on."""
+def _headless(
+    e: Enrolment, source: Any, presses: Mapping[int, list[Any]], screens: Path, name: str, main_stream: bool = False
+) -> None:
+    """Every frame through the enrolment; a screenshot whenever the screen's story moves on. ``main_stream``:
+    cards read from each frame's larger picture, where the camera gives one (``[camera] main_stream_crops``)."""
     import pygame
 
     from display.enrol_screen import render_enrolment
@@ -247,7 +250,7 @@ def _headless(e: Enrolment, source: Any, presses: Mapping[int, list[Any]], scree
                 break
             continue
         video_time[0] = frame.timestamp
-        e.update(frame.image_bgr, frame.number, frame.display_bgr)
+        e.update(frame.image_bgr, frame.number, frame.display_bgr if main_stream else None)
         for action in presses.get(frame.number, ()):
             step = enrol_action(action, e.has_joker)
             if step is not None:
@@ -294,7 +297,7 @@ def _windowed(
                 frame = source.read()
                 if frame is not None:
                     image = frame.image_bgr
-                    e.update(image, frame.number)
+                    e.update(image, frame.number, frame.display_bgr if config.camera.main_stream_crops else None)
                     for action in presses.get(frame.number, ()):
                         step = enrol_action(action, e.has_joker)
                         if step is not None:
