@@ -96,11 +96,12 @@ def simulate_enrolment(
     on_frame: Callable[[int, Image, Enrolment], None] | None = None,
     batches: int | None = None,
     detail: int = 1,
+    read_detail: bool = True,
 ) -> EnrolRun:
     """Lay ``deck`` on the rendered mat in batches and enrol it (see the module docstring); ``batches``: stop
     after that many (the enrolment then ends without the rest of the deck). ``detail`` > 1: frames drawn
     that many times larger too, as a Pi camera's ``main`` stream, from which the cards are read
-    (``TableRenderer``, ``Enrolment.update``)."""
+    (``TableRenderer``, ``Enrolment.update``) unless ``read_detail`` is False."""
     script = enrol_script(rules, seed)
     renderer = TableRenderer(script, faces, back, frame_size=frame_size, seed=seed, detail=detail)
     rng = random.Random(seed * 31 + 5)
@@ -127,7 +128,7 @@ def simulate_enrolment(
         laid = frame
         while True:
             image, big = renderer.render_pair(frame)
-            e.update(image, frame, big)
+            e.update(image, frame, big if read_detail else None)
             _label(e, renderer, sprites, frame, truth_of)
             if frame >= next_press:
                 action = _player(e, truth_of, run)
@@ -159,7 +160,7 @@ def simulate_enrolment(
                 s.end = frame + SLIDE + 1
         for _ in range(SLIDE + 3):
             image, big = renderer.render_pair(frame)
-            e.update(image, frame, big)
+            e.update(image, frame, big if read_detail else None)
             if on_frame is not None:
                 on_frame(frame, image, e)
             frame += 1

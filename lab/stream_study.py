@@ -105,14 +105,18 @@ def study(deck: str, seeds: Sequence[int], hands: int, every: int, profile: bool
     }
     if profile:
         cards = deck_of(rules.deck_size)
-        for label, detail in (("lores crops, profile", 1), ("main crops, profile", 2)):
+        for label, uses_main in (("lores crops, profile", False), ("main crops, profile", True)):
+            # Enrolled on the same two-stream frames as the game is read on, from the stream it reads.
             reader = OnnxDetector(model, threads=1)
-            run = simulate_enrolment(cards, faces, back, onnx_enrolment(reader, cards), rules, seed=0, detail=detail)
+            run = simulate_enrolment(
+                cards, faces, back, onnx_enrolment(reader, cards), rules, seed=0, detail=2, read_detail=uses_main
+            )
             assert reader.classifier is not None
             reader.classifier.use_profile(run.enrolment.build("study"))
+            missing = " ".join(str(c) for c in run.enrolment.missing) or "none"
             print(f"{deck}: {label}: enrolled {len(run.enrolment.enrolled)} of {len(cards)} cards "
-                  f"({run.asked} named on the panel)", flush=True)  # fmt: skip
-            readers[label] = (reader, detail > 1)
+                  f"({run.asked} named on the panel; missing: {missing})", flush=True)  # fmt: skip
+            readers[label] = (reader, uses_main)
     tallies = {label: FrameTally() for label in readers}
     for seed in seeds:
         script = st.build_script(seed, hands, 0.3, rules=rules)

@@ -132,3 +132,29 @@ def test_the_joker_is_enrolled_with_its_face(recording: tuple[Path, se.EnrolRun]
     _folder, run = recording
     e = run.enrolment
     assert BENNY in e.enrolled and BENNY in e.faces()
+
+
+@pytest.mark.parametrize("read_detail", [True, False])
+def test_a_two_stream_enrolment_reads_the_stream_asked_for(detector: OnnxDetector, read_detail: bool) -> None:
+    faces, back, _ = st.load_deck("procedural", None, 24)
+    cards = deck(24)
+    make = se.onnx_enrolment(detector, cards)
+    seen: list[tuple[int, ...] | None] = []
+
+    def noting() -> se.Enrolment:
+        e = make()
+        update = e.update
+
+        def spy(frame_bgr: st.Image, frame: int, detail_bgr: st.Image | None = None) -> None:
+            seen.append(None if detail_bgr is None else detail_bgr.shape)
+            update(frame_bgr, frame, detail_bgr)
+
+        e.update = spy  # type: ignore[method-assign]
+        return e
+
+    run = se.simulate_enrolment(cards, faces, back, noting, Rules(), seed=SEED, batches=1, detail=2,
+                                read_detail=read_detail)  # fmt: skip
+    assert set(seen) == ({(960, 1280, 3)} if read_detail else {None})
+    assert len(run.enrolment.enrolled) >= se.PER_BATCH - 1
+    # the profile's pictures come from the stream read: faces are the same size either way (72 x 100)
+    assert {f.shape for f in run.enrolment.faces().values()} == {(100, 72, 3)}
