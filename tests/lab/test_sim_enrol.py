@@ -11,6 +11,7 @@ import pytest
 
 from companion.buttons_script import dump_buttons
 from companion.cli import main
+from display.enrolment import Enrolment
 from lab import sim_enrol as se
 from lab import simtable as st
 from table.cards import BENNY, deck
@@ -141,7 +142,7 @@ def test_a_two_stream_enrolment_reads_the_stream_asked_for(detector: OnnxDetecto
     make = se.onnx_enrolment(detector, cards)
     seen: list[tuple[int, ...] | None] = []
 
-    def noting() -> se.Enrolment:
+    def noting() -> Enrolment:
         e = make()
         update = e.update
 
