@@ -258,9 +258,12 @@ def build_app(config: Config, request: RunRequest) -> App:
     sim: ScriptedTable | None = None
     if _is_sim(request.source):
         from vision.sources.base import ScriptedTable
+        from vision.sources.picamera import MAIN_STREAM_SCALE
 
         # Built once, dealt by the config's rules: its script sets the bids and frames.
-        opened = open_source(request.source, rules=config.rules())
+        # With [camera] main_stream_crops it draws both of a Pi camera's streams, as that camera gives them.
+        detail = MAIN_STREAM_SCALE if config.camera.main_stream_crops else 1
+        opened = open_source(request.source, rules=config.rules(), detail=detail)
         assert isinstance(opened, ScriptedTable)
         sim = opened
         config = _config_for_sim(config, sim, request.source)

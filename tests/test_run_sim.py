@@ -78,3 +78,25 @@ def test_run_on_the_simulated_table_plays_british_rules_deal_after_deal(tmp_path
     assert [d.points for d in match.deals] == [d.points for d in script.deals]
     assert [d.alone_seats for d in match.deals] == [d.alone_seats for d in script.deals]
     assert app.p.buttons is not None and app.p.buttons.remaining == 0
+
+
+def test_with_main_stream_crops_the_simulated_table_gives_both_of_a_pi_cameras_streams(tmp_path: Path) -> None:
+    import dataclasses
+
+    config = load_config(None)
+    for on in (True, False):
+        cfg = dataclasses.replace(config, camera=dataclasses.replace(config.camera, main_stream_crops=on))
+        request = RunRequest(source="sim:1", headless=True, out_dir=tmp_path / str(on), buttons_file=None, fresh=True)
+        app = build_app(cfg, request)
+        try:
+            source = app.p.source
+            assert isinstance(source, st.SimTableSource) and app.p.main_stream_crops is on
+            frame = source.read()
+            assert frame is not None
+            h, w = frame.image_bgr.shape[:2]
+            if on:
+                assert frame.display_bgr is not None and frame.display_bgr.shape[:2] == (2 * h, 2 * w)
+            else:
+                assert frame.display_bgr is None
+        finally:
+            app.p.session.close()

@@ -763,10 +763,10 @@ class OnnxDetector:
         pixels either way."""
         raw, box = self._candidates(frame_bgr)
         if self.classifier is not None:
-            scale = detail_scale(frame_bgr, detail_bgr)
-            detail = detail_bgr if scale is not None else None
+            if detail_scale(frame_bgr, detail_bgr) is None:
+                detail_bgr = None  # none given, or no larger than the frame: nothing to gain
             quads = pp.frame_quads(raw, box)
-            dets = self._name(frame_bgr, detail, scale, quads, raw.scores, frame)
+            dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
             outlined = len(quads) > 0
             if not dets and self.zoom_out is not None:
                 # Nothing named: a card far larger in the frame than at the table (held up to the camera,
@@ -774,7 +774,7 @@ class OnnxDetector:
                 quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
                 outlined = outlined or len(quads) > 0
                 if len(quads):
-                    dets = self._name(frame_bgr, detail, scale, quads, scores, frame)
+                    dets = self._name(frame_bgr, detail_bgr, quads, scores, frame)
             if not dets and outlined and self.contrast_look:
                 # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
                 # evened out, finder and classifier both.
@@ -782,8 +782,8 @@ class OnnxDetector:
                 raw, box = self._candidates(evened)
                 quads = pp.frame_quads(raw, box)
                 if len(quads):
-                    evened_detail = contrast_evened(detail) if detail is not None else None
-                    dets = self._name(evened, evened_detail, scale, quads, raw.scores, frame)
+                    evened_detail = contrast_evened(detail_bgr) if detail_bgr is not None else None
+                    dets = self._name(evened, evened_detail, quads, raw.scores, frame)
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)
@@ -792,13 +792,14 @@ class OnnxDetector:
         self,
         frame_bgr: npt.NDArray[np.uint8],
         detail_bgr: npt.NDArray[np.uint8] | None,
-        scale: tuple[float, float] | None,
         quads: npt.NDArray[np.float32],
         scores: npt.NDArray[np.float32],
         frame: int,
     ) -> list[CardDetection]:
-        """``name_outlines`` on the frame, or on its detail picture with the outlines scaled there and back."""
+        """``name_outlines`` on the frame, or on its detail picture (where :func:`detail_scale` takes it) with
+        the outlines scaled there and back."""
         assert self.classifier is not None
+        scale = detail_scale(frame_bgr, detail_bgr)
         if detail_bgr is None or scale is None:
             return name_outlines(frame_bgr, quads, scores, self.classifier, frame, self.min_confidence)
         sx, sy = scale

@@ -8,10 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.summary import summary_line
-
-# ``--main-stream``: the Pi camera's main stream is twice the size of the lores one the finder reads
-# (vision.sources.picamera.PiCameraSource: 1280x960 beside 640x480).
-MAIN_STREAM_SCALE = 2
+from vision.sources.picamera import MAIN_STREAM_SCALE
 
 
 def register(subparsers: Any) -> None:

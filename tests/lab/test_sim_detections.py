@@ -6,10 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from lab import simtable as st
 from lab.sim_detections import READER_SOURCES, DetectionRecorder, RecordedFrames, run_identity, sources_sha256
+from table.cards import Card
+from vision.detection import CardDetection
+from vision.detector import detect_frame
 from vision.errors import UserError
 
 SEED = 4  # the seed of the ``script`` and ``renderer`` fixtures (tests/lab/conftest.py)
@@ -124,3 +129,30 @@ def test_the_command_takes_detections_only_for_a_rendered_run_read_by_the_model(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--detections records or replays a rendered run read by the model detector" in err[0]
     assert not (tmp_path / "d.jsonl").exists()
+
+
+class _Detailed:
+    """A detector that reads a detail picture, noting each one it gets."""
+
+    reads_detail = True
+
+    def __init__(self) -> None:
+        self.details: list[tuple[int, ...] | None] = []
+
+    def detect(
+        self, frame_bgr: npt.NDArray[np.uint8], frame: int = 0, detail_bgr: npt.NDArray[np.uint8] | None = None
+    ) -> list[CardDetection]:
+        self.details.append(None if detail_bgr is None else detail_bgr.shape)
+        return [CardDetection(Card.parse("Qh"), 0.9, (1.0, 2.0, 3.0, 4.0), frame)]
+
+
+def test_a_recorder_hands_the_detail_picture_on_and_records_what_came_back(tmp_path: Path) -> None:
+    inner = _Detailed()
+    recorder = DetectionRecorder(tmp_path / "det.jsonl", IDENTITY, inner, None)
+    assert recorder.reads_detail
+    small, big = np.zeros((48, 64, 3), np.uint8), np.zeros((96, 128, 3), np.uint8)
+    found = detect_frame(recorder, small, 0, big)
+    recorder.close()
+    assert inner.details == [(96, 128, 3)] and [str(d.card) for d in found] == ["Qh"]
+    lines = (tmp_path / "det.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and '"Qh"' in lines[1]

@@ -268,6 +268,17 @@ def test_simulate_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert truth["frames"] == st.build_script(SEED, 1, 0.3).frames and truth["size"] == [320, 240]
 
 
+@pytest.mark.slow
+def test_simulate_with_the_main_stream_draws_both_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--hands", "1", "--seed", str(SEED), "--renege-rate", "0.3", "--detector", "oracle",
+            "--deck-style", "procedural", "--size", "320x240", "--main-stream"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    assert "frames 320x240 (cards read from a 640x480 main stream)" in out.err
+    values = dict(kv.split("=") for kv in out.out.strip().splitlines()[-1].split())
+    assert values["trick_winner_accuracy"] == "1" and values["false_renege_alerts"] == "0"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -22,6 +22,11 @@ from vision.errors import UserError
 from vision.sources.base import Frame, Image, SourceLost
 
 FLICKER_PERIOD_US = {50: 10000, 60: 8333}
+# The two streams: the cards are found in the small one (``lores``); the large one (``main``) shows the same
+# view, for the screen and, with ``[camera] main_stream_crops``, for reading the cards' indices.
+DETECT_SIZE = (640, 480)
+DISPLAY_SIZE = (1280, 960)
+MAIN_STREAM_SCALE = DISPLAY_SIZE[0] // DETECT_SIZE[0]
 
 # What to tell someone whose venv cannot see apt's picamera2.
 _INSTALL_HINT = (
@@ -85,8 +90,8 @@ class PiCameraSource:
         self,
         camera_num: int = 0,
         *,
-        detect_size: tuple[int, int] = (640, 480),
-        display_size: tuple[int, int] = (1280, 960),
+        detect_size: tuple[int, int] = DETECT_SIZE,
+        display_size: tuple[int, int] = DISPLAY_SIZE,
         fps: float = 15.0,
         mains_hz: int | None = 50,
         settle_s: float = 2.0,
