@@ -172,7 +172,7 @@ def _camera(c: Canvas, e: Enrolment, frame_bgr: Image | None) -> None:
     asked = e.question.card_id if e.question is not None else None
     c.surface.set_clip(c.rect(CAMERA))
     for card in e.cards:
-        if card.last_frame < e.frame_number - 2:
+        if card.gone or card.last_frame < e.frame_number - 2:
             continue
         pts = [(c.px(ox + float(px) * scale), c.px(oy + float(py) * scale)) for px, py in card.quad]
         if card.id == asked:

@@ -51,6 +51,10 @@ SURE = 0.85  # a reading this sure (of a card not enrolled yet) enrols the card 
 GONE_FRAMES = 8  # a card not outlined for this many frames has been taken away
 MOVE_FRACTION = 0.08  # a centre that moves more than this share of the card's long side: the card moved
 SAME_CARD_FRACTION = 0.45  # an outline this near (share of the long side) a card followed is that card
+# An enrolled card whose centre ends up this far (share of the long side) from where it was enrolled has been
+# taken away or pushed aside: what lies there is read anew (it may be the next card, laid in its place).
+TAKEN_FRACTION = 0.3
+LOST_FRAMES = 2  # an enrolled card outlined again after more frames than this unseen is read again, as above
 MIN_INDEX = 0.5  # below this chance that any corner shows an index, the Joker leads the candidates
 
 
@@ -200,6 +204,8 @@ class OnMat:
     face: Image | None = None  # the card upright, small (BGR), for the screen
     why: str = ""  # why the players are asked
     gone: bool = False  # an enrolled card taken off the mat (kept for its picture and for Undo)
+    was: Card | None = None  # an enrolled card that moved here: read again, it is that card unless read otherwise
+    enrolled_at: tuple[float, float] | None = None  # its centre when enrolled
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -328,7 +334,9 @@ class Enrolment:
                 self.cards.append(follow)
             else:
                 moved = math.dist(follow.centre, _centre(quad)) > MOVE_FRACTION * follow.long_side
-                if moved and follow.state in (CardState.SETTLING, CardState.READING):
+                if follow.state is CardState.ENROLLED and self._maybe_swapped(follow, quad, frame):
+                    follow = self._reopen(follow, quad, frame)
+                elif moved and follow.state in (CardState.SETTLING, CardState.READING):
                     follow.still_since, follow.readings, follow.state = frame, [], CardState.SETTLING
                 follow.quad = quad
                 follow.last_frame = frame
@@ -339,6 +347,22 @@ class Enrolment:
                 self._read(c, frame_bgr, detail_bgr)
         self._forget_gone(frame)
         self._next_question()
+
+    @staticmethod
+    def _maybe_swapped(c: OnMat, quad: Quad, frame: int) -> bool:
+        """Whether an enrolled card may have been taken away and another laid in its place: its outline is far
+        from where it was enrolled (``TAKEN_FRACTION``), or comes back after ``LOST_FRAMES`` unseen."""
+        far = c.enrolled_at is not None and math.dist(c.enrolled_at, _centre(quad)) > TAKEN_FRACTION * c.long_side
+        return far or frame - c.last_frame > LOST_FRAMES
+
+    def _reopen(self, c: OnMat, quad: Quad, frame: int) -> OnMat:
+        """What lies where enrolled card ``c`` lay is followed and read anew; ``c`` keeps its enrolment (and its
+        picture) as gone. Read as the same card, the new follower quietly takes it over (:meth:`_read`)."""
+        c.gone = True
+        new = OnMat(self._next_id, quad, frame, frame, frame, was=c.card)
+        self._next_id += 1
+        self.cards.append(new)
+        return new
 
     def _follow(self, quad: Quad, claimed: set[int]) -> OnMat | None:
         centre = _centre(quad)
@@ -365,6 +389,9 @@ class Enrolment:
             return
         c.ranking = _average(c.readings)
         card, p = c.ranking.best(self.deck)
+        if c.was is not None and c.was in self.enrolled and card == c.was:
+            self._known(c)  # an enrolled card that moved or was lost a moment, read as itself
+            return
         if card is None:
             self._ask(c, "not a card of this deck")
             return
@@ -377,6 +404,10 @@ class Enrolment:
             return
         self._ask(c, "the reader is not sure")
 
+    def _known(self, c: OnMat) -> None:
+        """``c`` is the enrolled card ``c.was``, moved (no second enrolment, no question)."""
+        c.state, c.card, c.enrolled_at, c.why = CardState.ENROLLED, c.was, c.centre, ""
+
     def _ask(self, c: OnMat, why: str) -> None:
         c.state, c.card, c.why = CardState.ASKING, None, why
 
@@ -384,6 +415,7 @@ class Enrolment:
         assert c.frame is not None and c.read_quad is not None
         self.builder.add(card, c.frame, c.read_quad)
         c.state, c.card, c.by_players = CardState.ENROLLED, card, by_players
+        c.enrolled_at = c.centre
         self.enrolled[card] = Enrolled(card, by_players, self.frame_number, c.id)
         self.history.append(card)
         self.finish_armed = False
@@ -418,8 +450,12 @@ class Enrolment:
 
     def _question_for(self, c: OnMat) -> Question:
         missing = self.missing
-        ranked = [card for card, _p in c.ranking.cards if card in set(missing)] if c.ranking else []
+        # A card that lies where an enrolled one lay may be that card: it is a candidate too.
+        allowed = set(missing) | ({c.was} if c.was is not None and c.was in self.enrolled else set())
+        ranked = [card for card, _p in c.ranking.cards if card in allowed] if c.ranking else []
         ranked += [card for card in missing if card not in ranked]
+        if c.was in allowed and c.was not in ranked:
+            ranked.append(c.was)
         if self.has_joker and BENNY in ranked and c.ranking is not None and c.ranking.index_seen < MIN_INDEX:
             ranked.remove(BENNY)
             ranked.insert(0, BENNY)
@@ -468,7 +504,10 @@ class Enrolment:
             on_mat = self.card(q.card_id)
             chosen = q.chosen
             self.question = None
-            if on_mat is not None and chosen is not None:
+            if on_mat is not None and chosen is not None and chosen == on_mat.was and chosen in self.enrolled:
+                self._known(on_mat)
+                self.message = f"{chosen.name}: in already, moved."
+            elif on_mat is not None and chosen is not None:
                 self._enrol(on_mat, chosen, by_players=True)
             self._next_question()
 
@@ -488,7 +527,9 @@ class Enrolment:
         card = self.history.pop()
         e = self.enrolled.pop(card)
         self.builder.remove(card)
-        on_mat = self.card(e.card_id)
+        # The card where it lies now (an enrolled card that moved is followed anew), else where it was enrolled.
+        live = [c for c in self.cards if not c.gone and c.state is CardState.ENROLLED and c.card == card]
+        on_mat = live[0] if live else self.card(e.card_id)
         if on_mat is not None:
             on_mat.state, on_mat.card, on_mat.why = CardState.ASKING, None, f"taken back: was {card.name}"
             self.question = self._question_for(on_mat)

@@ -131,7 +131,8 @@ def simulate_enrolment(
             e.update(image, frame, big if read_detail else None)
             _label(e, renderer, sprites, frame, truth_of)
             if frame >= next_press:
-                action = _player(e, truth_of, run)
+                sliding = any(frame < s.keys[-1].frame for s in sprites)
+                action = _player(e, truth_of, run, sliding)
                 if action is not None:
                     step = enrol_action(action, e.has_joker)
                     if step is not None:
@@ -214,8 +215,9 @@ def _batch_done(e: Enrolment, sprites: list[Sprite], truth_of: dict[int, Card]) 
     return all(card in e.enrolled for card in wanted)
 
 
-def _player(e: Enrolment, truth_of: dict[int, Card], run: EnrolRun) -> Action | None:
-    """The scripted player's next press: undo a wrong reading at once, else answer the question."""
+def _player(e: Enrolment, truth_of: dict[int, Card], run: EnrolRun, sliding: bool = False) -> Action | None:
+    """The scripted player's next press: undo a wrong reading at once, else answer the question. ``sliding``: a
+    card is still sliding into place (an outline the player cannot match to a card yet may be that card)."""
     wrong = [
         card for card in e.history
         if not e.enrolled[card].by_players and truth_of.get(e.enrolled[card].card_id, card) != card
@@ -229,6 +231,8 @@ def _player(e: Enrolment, truth_of: dict[int, Card], run: EnrolRun) -> Action | 
         return None
     truth = truth_of.get(q.card_id)
     on_mat: OnMat | None = e.card(q.card_id)
+    if truth is None and on_mat is not None and not on_mat.gone and sliding:
+        return None  # the screen asks about a card still sliding into place: the player waits for it to lie still
     if truth is None or on_mat is None or truth not in q.candidates:
         return Action(ButtonAction.NEW_GAME)  # not a card of the deck (or already in): left out
     if q.chosen == truth:

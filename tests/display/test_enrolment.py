@@ -11,6 +11,8 @@ import pytest
 
 from display.actions import Action, ButtonAction
 from display.enrolment import (
+    GONE_FRAMES,
+    LOST_FRAMES,
     READS,
     STILL_FRAMES,
     CardState,
@@ -326,3 +328,49 @@ def test_with_the_cameras_larger_stream_cards_are_read_and_enrolled_from_it() ->
     for n in range(SETTLE + 1):
         e2.update(FRAME, n, FRAME.copy())
     assert builder2.pictures == [((480, 640, 3), (100.0, 120.0))]
+
+
+def test_a_card_laid_where_an_enrolled_card_lay_a_moment_ago_is_read_anew() -> None:
+    """Players take a batch away and lay the next in the same places, quicker than a card is forgotten: the new
+    card is read and enrolled, not taken for the one enrolled there."""
+    e, reader, builder, now = setup()
+    reader.lay(100, 100, Card.parse("Qh"))
+    frames(e, now, SETTLE + 1)
+    assert builder.added == [Card.parse("Qh")]
+    reader.take_all()
+    frames(e, now, LOST_FRAMES + 1)
+    assert LOST_FRAMES + 1 < GONE_FRAMES  # the enrolled card is not forgotten yet
+    reader.lay(100, 100, Card.parse("9d"))
+    frames(e, now, SETTLE + 1)
+    assert builder.added == [Card.parse("Qh"), Card.parse("9d")]
+    assert set(e.enrolled) == {Card.parse("Qh"), Card.parse("9d")} and e.question is None
+
+
+def test_an_enrolled_card_pushed_aside_is_known_again_without_a_question() -> None:
+    e, reader, builder, now = setup()
+    reader.lay(100, 100, Card.parse("Qh"))
+    frames(e, now, SETTLE + 1)
+    reader.take_all()
+    reader.lay(100, 130, Card.parse("Qh"), p=0.7)  # 30 px: followed, but far from where it was enrolled
+    frames(e, now, SETTLE + 1)
+    assert builder.added == [Card.parse("Qh")] and e.history == [Card.parse("Qh")]
+    assert e.question is None
+    live = [c for c in e.cards if not c.gone]
+    assert len(live) == 1 and live[0].state is CardState.ENROLLED and live[0].card == Card.parse("Qh")
+    press(e, Action(ButtonAction.UNDO))  # taken back where it lies now
+    assert e.question is not None and e.question.card_id == live[0].id and not e.enrolled
+
+
+def test_a_moved_card_read_otherwise_is_asked_and_may_be_named_as_itself() -> None:
+    e, reader, builder, now = setup()
+    reader.lay(100, 100, Card.parse("Qh"))
+    frames(e, now, SETTLE + 1)
+    reader.take_all()
+    reader.lay(100, 130, Card.parse("Qd"), p=0.6, runner_up=Card.parse("Qh"))
+    frames(e, now, SETTLE + 1)
+    q = e.question
+    assert q is not None and q.candidates[:2] == [Card.parse("Qd"), Card.parse("Qh")]  # itself among them
+    e.act(Step(EnrolAction.PICK, card=Card.parse("Qh")))
+    press(e, Action(ButtonAction.CALL))
+    assert builder.added == [Card.parse("Qh")] and e.history == [Card.parse("Qh")] and e.question is None
+    assert "in already" in e.message

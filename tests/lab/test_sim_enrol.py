@@ -159,3 +159,24 @@ def test_a_two_stream_enrolment_reads_the_stream_asked_for(detector: OnnxDetecto
     assert len(run.enrolment.enrolled) >= se.PER_BATCH - 1
     # the profile's pictures come from the stream read: faces are the same size either way (72 x 100)
     assert {f.shape for f in run.enrolment.faces().values()} == {(100, 72, 3)}
+
+
+def test_the_player_waits_for_a_card_it_cannot_tell_yet_before_leaving_it_out() -> None:
+    """The screen may ask about a card still sliding into place, which the scripted player cannot yet match to a
+    rendered card: it waits while a card slides (a player sees which card is meant), and once every card lies
+    still it leaves out an outline it cannot match (an outline on no card)."""
+    import numpy as np
+
+    from display.actions import Action, ButtonAction
+    from display.enrolment import CardState, OnMat, Question
+
+    cards = deck(24)
+    e = Enrolment(cards, None, None)  # type: ignore[arg-type]  # the player only looks at the state
+    quad = np.array([[0, 0], [60, 0], [60, 84], [0, 84]], np.float32)
+    e.cards = [OnMat(7, quad, 100, 100, 100, state=CardState.ASKING)]
+    e.question = Question(7, list(cards))
+    run = se.EnrolRun(e)
+    e.frame_number = 105
+    assert se._player(e, {}, run, sliding=True) is None
+    assert se._player(e, {7: cards[0]}, run, sliding=True) == Action(ButtonAction.CALL)  # told: answered at once
+    assert se._player(e, {}, run, sliding=False) == Action(ButtonAction.NEW_GAME)
