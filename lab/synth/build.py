@@ -47,6 +47,9 @@ SEED_EDGE_TEST = 14_000_000  # the held-out decks' edge scenes (``build test --e
 SEED_CLOSEUP_TRAIN = 15_000_000  # cards large in the frame: held up to a camera, photographed from near
 SEED_CLOSEUP_VAL = 16_000_000
 SEED_CLOSEUP_TEST = 17_000_000  # the held-out decks' close-up scenes (``build test --closeups``)
+SEED_NEAR_TRAIN = 21_000_000  # closer still: a card under a phone, or held up before a person drawn large
+SEED_NEAR_VAL = 22_000_000
+SEED_NEAR_TEST = 23_000_000  # the held-out decks' near scenes (``build test --near``)
 
 _FS: FaceSet | None = None
 
@@ -101,11 +104,11 @@ def _init(art: str | None, decks: str, restyle: float = 0.0) -> None:
             _FS.backs = load_manifest(Path(art)).backs
 
 
-def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool]) -> int:
-    seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup = args
+def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> int:
+    seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup, near = args
     assert _FS is not None
     scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup,
-                         restyle=_RESTYLE)
+                         restyle=_RESTYLE, near=near)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -114,10 +117,10 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool]) -> int:
 TestRow = tuple[str, str, float, float, float, float]
 
 
-def _job_test(args: tuple[int, str, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]]]:
-    seed, img_path, edges, closeup = args
+def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]]]:
+    seed, img_path, edges, closeup, near = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE)
+    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     name = Path(img_path).name
@@ -140,15 +143,17 @@ def build_obb(
     n_edges: int = 0,
     n_closeups: int = 0,
     restyle: float = 0.0,
+    n_near: int = 0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
     ``n_strips`` train and ``n_strips // 10`` val strip scenes (``render_scene(strips=True)``), and
     ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``), and
-    ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``);
+    ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``), and
+    ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
     ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``)."""
     jobs = []
-    for split, n, base, prefix, on_mat, hard, strips, edges, closeup in (
+    kinds: tuple[tuple[str, int, int, str, bool, bool, bool, bool, bool], ...] = (
         ("val", n_val, SEED_VAL, "val", False, False, False, False, False),
         ("train", n_train, SEED_TRAIN, "train", False, False, False, False, False),
         ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False, False),
@@ -161,13 +166,18 @@ def build_obb(
         ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True, False),
         ("val", n_closeups // 10, SEED_CLOSEUP_VAL, "closeval", False, False, False, False, True),
         ("train", n_closeups, SEED_CLOSEUP_TRAIN, "close", False, False, False, False, True),
+    )
+    near_kinds = (("val", n_near // 10, SEED_NEAR_VAL, "nearval"), ("train", n_near, SEED_NEAR_TRAIN, "near"))
+    for split, n, base, prefix, on_mat, hard, strips, edges, closeup, near in (
+        *((*k, False) for k in kinds),
+        *((*k, False, False, False, False, False, True) for k in near_kinds),
     ):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             name = f"{prefix}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
-                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges, closeup))
+                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges, closeup, near))
     total = 0
     for k, n in enumerate(_map(procs, (art, "train", restyle), _job_obb, jobs)):
         total += n
@@ -197,15 +207,17 @@ def build_test(
     art: str | None, out: Path, count: int, procs: int, edges: bool = False, closeup: bool = False,
     deck: str | None = None,
     restyle: float = 0.0,
+    near: bool = False,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
-    ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, each kind from
+    ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
+    scenes, each kind from
     its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same layouts per deck)."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
     (out / "images").mkdir(parents=True, exist_ok=True)
-    base = SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
-    jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup) for i in range(count)]
+    base = SEED_NEAR_TEST if near else SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
+    jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near) for i in range(count)]
     rows: list[TestRow] = []
     readable: list[tuple[str, str]] = []
     for labelled, unlabelled in _map(procs, (art, f"deck:{deck}" if deck else "held-out", restyle), _job_test, jobs):
@@ -247,6 +259,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--closeups", type=int, default=0,
                     help="obb: extra train scenes of one to three cards large in the frame, held up or photographed "
                     "from near, often dim (and a tenth as many val); test: any number above 0 renders close-ups")
+    ap.add_argument("--near", type=int, default=0,
+                    help="obb: extra train scenes closer still, a card taller than half the frame's short side up to "
+                    "past its edges, lying under a phone or held up before a person (and a tenth as many val); "
+                    "test: any number above 0 renders near scenes")
     ap.add_argument("--restyle", type=float, default=0.0,
                     help="the chance that a scene's deck is printed unlike its artwork: dark paper with gold or "
                     "silver print, coloured paper, four-colour suits (default 0: the artwork as it is)")
@@ -258,12 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if args.what == "obb":
         n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
-                      args.closeups, args.restyle)
-        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups))
+                      args.closeups, args.restyle, args.near)
+        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups, args.near))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
-                       deck=args.deck, restyle=args.restyle)
+                       deck=args.deck, restyle=args.restyle, near=args.near > 0)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

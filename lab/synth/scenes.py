@@ -45,6 +45,12 @@ SIZES = ((512, 384), (512, 288), (384, 512), (448, 448), (512, 320), (480, 360))
 # large as CLOSEUP_HEIGHT of the frame's short side (log-uniform), in webcam, phone and square shapes.
 CLOSEUP_HEIGHT = (0.3, 1.0)
 CLOSEUP_SIZES = ((512, 288), (512, 384), (384, 512), (336, 448), (448, 448))
+# Near scenes (``render_scene(near=True)``): closer still, as NEAR_HEIGHT of the short side (log-uniform), so a
+# card may be taller than the frame is wide: half of them one card or two lying on a surface under a phone
+# (wood, cloth, stone, a white table or the floor, the phone's shadow across them), half a card held up in
+# front of a person drawn large, with a face, near a bright window (a webcam's view).
+NEAR_HEIGHT = (0.5, 1.4)
+NEAR_SIZES = ((384, 512), (336, 448), (512, 384), (512, 288), (448, 448))
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
@@ -464,7 +470,7 @@ def _choose_faces(rng: Rng, fs: FaceSet, n: int) -> list[tuple[str, str, BGRA]]:
 
 def layout(
     rng: Rng, fs: FaceSet, w: int, h: int, mat: MatPlacement | None = None, hard: bool = False,
-    strips: bool = False, closeup: bool = False,
+    strips: bool = False, closeup: bool = False, near: bool = False,
 ) -> list[Placement]:
     """Where the cards lie on the flat table (bottom first); on ``mat``, at its scale and round its centre.
 
@@ -476,6 +482,8 @@ def layout(
     or photographed from near; mostly upright, some at any turn.
     """
     short = min(w, h)
+    if near:
+        return _near_layout(rng, fs, w, h)
     if closeup:
         n = int(rng.choice([1, 1, 1, 1, 1, 2, 2, 3]))
         ch = float(np.exp(rng.uniform(math.log(CLOSEUP_HEIGHT[0]), math.log(CLOSEUP_HEIGHT[1])))) * short
@@ -591,6 +599,103 @@ def layout(
 
 
 # ---------------------------------------------------------------- drawing
+
+
+def _near_layout(rng: Rng, fs: FaceSet, w: int, h: int) -> list[Placement]:
+    """One card or two at ``NEAR_HEIGHT`` of the frame's short side, mostly square to the frame (a photo is
+    taken that way), some at any turn; two cards lie side by side, apart or overlapping a little."""
+    n = 1 if rng.random() < 0.75 else 2
+    ch = float(np.exp(rng.uniform(math.log(NEAR_HEIGHT[0]), math.log(NEAR_HEIGHT[1])))) * min(w, h)
+    if n == 2:
+        ch *= 0.7
+    square = rng.random() < 0.7
+    base = float(rng.choice([0.0, math.pi / 2, math.pi, -math.pi / 2])) if rng.random() < 0.35 else 0.0
+    out: list[Placement] = []
+    cx, cy = rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h
+    for k, (deck, card, face) in enumerate(_choose_faces(rng, fs, n)):
+        a = base + (float(rng.normal(0, 0.08)) if square else float(rng.uniform(-math.pi, math.pi)))
+        aspect = face.shape[1] / face.shape[0]
+        dx = (k - (n - 1) / 2) * ch * aspect * rng.uniform(0.6, 1.15)
+        x = cx + dx * math.cos(base) + float(rng.normal(0, 0.03)) * w
+        y = cy + dx * math.sin(base) + float(rng.normal(0, 0.03)) * h
+        out.append(Placement(face, card_quad(x, y, ch * rng.uniform(0.97, 1.03), aspect, a), card, deck))
+    return out
+
+
+def near_surface(rng: Rng, h: int, w: int) -> Image:
+    """What a card lies on when photographed from near: a table surface (:func:`background`), a white table
+    or a light floor, or speckled stone (granite, terrazzo)."""
+    kind = str(rng.choice(["table", "table", "light", "stone"]))
+    if kind == "table":
+        return background(rng, h, w)
+    img = np.empty((h, w, 3), np.float32)
+    if kind == "light":
+        img[:] = (rng.uniform(170, 250) * rng.uniform(0.92, 1.04, 3)).astype(np.float32)
+        img += 14 * _noise(rng, h, w, rng.uniform(20, 150))[..., None]
+        img += rng.normal(0, 2.5, (h, w, 1)).astype(np.float32)
+    else:
+        img[:] = (rng.uniform(40, 200) * rng.uniform(0.85, 1.1, 3)).astype(np.float32)
+        for _ in range(int(rng.integers(2, 4))):  # specks of a few tones at a few sizes
+            mask = _noise(rng, h, w, rng.uniform(1.0, 4.0)) > rng.uniform(0.3, 0.7)
+            img[mask] = (rng.uniform(10, 245) * rng.uniform(0.9, 1.1, 3)).astype(np.float32)
+        img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.2)))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def person_background(rng: Rng, h: int, w: int) -> Image:
+    """A webcam's view behind a card held up: a room with a bright window, and a person drawn large (head
+    with eyes, brows, nose and mouth, hair, ears, neck, shoulders in a shirt), often lit from behind."""
+    img = room_background(rng, h, w).astype(np.float32)
+    if rng.random() < 0.6:  # a bright window with its frame
+        x0, y0 = int(rng.uniform(-0.2, 0.7) * w), int(rng.uniform(-0.2, 0.3) * h)
+        ww, wh = int(rng.uniform(0.2, 0.6) * w), int(rng.uniform(0.3, 0.8) * h)
+        cv2.rectangle(img, (x0, y0), (x0 + ww, y0 + wh), tuple(float(v) for v in rng.uniform(215, 255, 3)), -1)
+        for k in range(1, int(rng.integers(1, 4))):
+            x = x0 + ww * k // 3
+            cv2.line(img, (x, y0), (x, y0 + wh), tuple(float(v) for v in rng.uniform(30, 120, 3)), 3)
+    skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][
+        int(rng.integers(5))], np.float32) * rng.uniform(0.8, 1.1)
+    r = rng.uniform(0.22, 0.42) * h  # the head's half-height
+    cx, cy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.5) * h
+    shirt = tuple(float(v) for v in rng.uniform(20, 200) * rng.uniform(0.7, 1.2, 3))
+    cv2.ellipse(img, (int(cx), int(cy + 3.2 * r)), (int(2.6 * r), int(2.0 * r)), 0, 0, 360, shirt, -1)
+    cv2.rectangle(img, (int(cx - 0.35 * r), int(cy + 0.6 * r)), (int(cx + 0.35 * r), int(cy + 1.5 * r)),
+                  tuple(float(v) for v in skin * 0.85), -1)
+    for side in (-1, 1):  # ears
+        cv2.ellipse(img, (int(cx + side * 0.78 * r), int(cy + 0.05 * r)), (int(0.14 * r), int(0.25 * r)), 0, 0, 360,
+                    tuple(float(v) for v in skin * 0.9), -1, cv2.LINE_AA)
+    face = np.zeros((h, w), np.float32)
+    cv2.ellipse(face, (int(cx), int(cy)), (int(0.78 * r), int(r)), 0, 0, 360, 1.0, -1, cv2.LINE_AA)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    shade = 1.0 - 0.25 * np.clip((xx - cx) / (0.8 * r), -1, 1) * rng.choice([-1.0, 1.0])  # lit from one side
+    img = img * (1 - face[..., None]) + (skin * shade[..., None]) * face[..., None]
+    hair = tuple(float(v) for v in rng.uniform(10, 110) * rng.uniform(0.7, 1.2, 3))
+    cv2.ellipse(img, (int(cx), int(cy - 0.35 * r)), (int(0.82 * r), int(0.7 * r)), 0, 180, 360, hair, -1)
+    if rng.random() < 0.4:  # a beard
+        cv2.ellipse(img, (int(cx), int(cy + 0.45 * r)), (int(0.6 * r), int(0.55 * r)), 0, 0, 180, hair, -1)
+    dark = tuple(float(v) for v in skin * 0.35)
+    for side in (-1, 1):
+        ex, ey = int(cx + side * 0.32 * r), int(cy - 0.05 * r)
+        cv2.ellipse(img, (ex, ey), (int(0.13 * r), int(0.06 * r)), 0, 0, 360, (235.0, 235.0, 235.0), -1)
+        cv2.circle(img, (ex, ey), max(1, int(0.05 * r)), (30.0, 30.0, 40.0), -1)
+        cv2.line(img, (ex - int(0.15 * r), ey - int(0.17 * r)), (ex + int(0.15 * r), ey - int(0.2 * r)), hair,
+                 max(1, int(0.05 * r)))
+    cv2.line(img, (int(cx), int(cy)), (int(cx - 0.06 * r), int(cy + 0.3 * r)), dark, max(1, int(0.03 * r)))
+    cv2.ellipse(img, (int(cx), int(cy + 0.55 * r)), (int(0.22 * r), int(0.06 * r)), 0, 0, 180,
+                tuple(float(v) for v in skin * 0.6), max(1, int(0.04 * r)))
+    img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 3.0)))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _phone_shadow(rng: Rng, img: npt.NDArray[np.float32]) -> None:
+    """The shadow of the phone and the hand holding it, a soft dark shape from one edge (in place)."""
+    h, w = img.shape[:2]
+    layer = np.zeros((h, w), np.float32)
+    pts = np.array([[rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h] for _ in range(4)], np.float32)
+    pts[0] = [rng.uniform(0, w), -0.1 * h] if rng.random() < 0.5 else [-0.1 * w, rng.uniform(0, h)]
+    cv2.fillPoly(layer, [cv2.convexHull(pts).astype(np.int32)], 1.0, cv2.LINE_AA)
+    layer = _f32(cv2.GaussianBlur(layer, (0, 0), rng.uniform(4, 25)))
+    img *= 1 - rng.uniform(0.25, 0.6) * layer[..., None]
 
 
 def _warp_face(face: BGRA, quad: npt.NDArray[np.float32], w: int, h: int) -> tuple[npt.NDArray[np.float32], int, int]:
@@ -842,6 +947,7 @@ def render_scene(
     edges: bool = False,
     closeup: bool = False,
     restyle: float = 0.0,
+    near: bool = False,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -857,17 +963,24 @@ def render_scene(
     ``closeup``: one to three cards large in the frame (``CLOSEUP_HEIGHT`` of its short side) in front of a
     room, a person or a light surface, often held by fingers at an edge, the camera more tilted, the room
     often dim (:func:`low_light`); a card may run off the frame as in an edge scene.
+    ``near`` (implies ``closeup``'s cut cards and tilt): closer still (``NEAR_HEIGHT``), a card lying under a phone
+    or held up in front of a person drawn large (:func:`_near_layout`, :func:`near_surface`,
+    :func:`person_background`).
     ``restyle``: the chance that the scene's cards are printed unlike any artwork (:func:`restyle_deck`:
     dark paper with gold or silver print, coloured paper, four-colour suits); drawn from a generator of
     its own, so a scene with ``restyle=0`` is the same as before the option existed.
     """
+    closeup = closeup or near
     hard = hard or strips or edges or closeup
     rng = np.random.default_rng(seed)
-    sizes = CLOSEUP_SIZES if closeup else SIZES
+    sizes = NEAR_SIZES if near else CLOSEUP_SIZES if closeup else SIZES
     w, h = size if size is not None else sizes[int(rng.integers(len(sizes)))]
     tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.28 if closeup else 0.14) * (1 if rng.random() < 0.8 else 0))
     mat: MatPlacement | None = None
-    if closeup:
+    held_up = near and rng.random() < 0.5
+    if near:
+        img = (person_background(rng, h, w) if held_up else near_surface(rng, h, w)).astype(np.float32)
+    elif closeup:
         img = room_background(rng, h, w).astype(np.float32)
     elif on_mat:
         img, mat = mat_background(rng, h, w)
@@ -876,7 +989,7 @@ def render_scene(
     img = _f32(cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT))
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
-    placements = layout(rng, fs, w, h, mat, hard, strips, closeup)
+    placements = layout(rng, fs, w, h, mat, hard, strips, closeup, near)
     if restyle > 0:
         style_rng = np.random.default_rng([seed, 7])
         if style_rng.random() < restyle:
@@ -912,15 +1025,18 @@ def render_scene(
         idx = i if p.card is not None else -3
         sub = owner[y0:y0 + ph, x0:x0 + pw]
         sub[alpha[:, :, 0] > 0.5] = idx
-    if closeup:
+    if near and not held_up:
+        if rng.random() < 0.5:
+            _phone_shadow(rng, img)
+    elif closeup:
         for i, p in enumerate(placements):
-            if p.card is not None and rng.random() < 0.5:
+            if p.card is not None and (held_up or rng.random() < 0.5):
                 _hold_card(rng, img, owner, quads[i])
     elif rng.random() < 0.3 * effects:
         for _ in range(int(rng.integers(1, 3))):
             _draw_hand(rng, img, owner)
     img = photometric(rng, img, effects)
-    if closeup and rng.random() < 0.45:
+    if closeup and rng.random() < (0.3 if near and not held_up else 0.45):
         img = low_light(rng, img)
     done = Degradation()
     out = degrade(rng, img, effects, record=done)

@@ -184,6 +184,32 @@ def test_closeup_scenes_show_large_cards_held_and_dim() -> None:
     assert held >= 6 and dim >= 3, (held, dim)
 
 
+def test_near_scenes_show_cards_up_to_past_the_frame_on_surfaces_and_before_people() -> None:
+    """Near scenes: one card or two, larger than close-ups reach (a card may be taller than the frame is
+    wide), lying on a surface or held up before a person; each label still lies on its card."""
+    from lab.synth.scenes import MIN_EDGE_IN_FRAME, NEAR_HEIGHT, in_frame_fraction
+
+    heights, held, taller_than_wide = [], 0, 0
+    for seed in range(24):
+        scene = render_scene(solid_faceset(), build.SEED_NEAR_TRAIN + seed, near=True)
+        h, w = scene.image.shape[:2]
+        assert scene.owner is not None
+        assert len(scene.cards) <= 2
+        held += bool((scene.owner == -2).any())
+        for card in scene.cards:
+            c = card.corners.astype(np.float64)
+            tall = max(float(np.linalg.norm(c[0] - c[3])), float(np.linalg.norm(c[0] - c[1])))
+            heights.append(tall / min(w, h))
+            taller_than_wide += tall > min(w, h)
+            assert in_frame_fraction(card.corners, w, h) >= MIN_EDGE_IN_FRAME
+            x0, y0, x1, y1 = card.visible_box
+            inside = cv2.pointPolygonTest(c.astype(np.float32), ((x0 + x1) / 2, (y0 + y1) / 2), False)
+            assert inside >= 0, (seed, card.card)
+    assert len(heights) >= 18
+    assert np.median(heights) > 0.6 and min(heights) > 0.7 * NEAR_HEIGHT[0] * 0.7
+    assert taller_than_wide >= 3 and 4 <= held <= 20, (taller_than_wide, held)
+
+
 def test_test_sets_of_one_held_out_deck(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="not a held-out deck"):
         build.build_test(None, tmp_path, count=2, procs=1, deck="cardsjs")

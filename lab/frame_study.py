@@ -1,0 +1,74 @@
+"""Per-frame readings at the simulated table, several card readers (finders) on the very same pixels.
+
+    python -m lab.frame_study --deck gnome-orell --models models/card-obb.onnx,DIR/card-obb.onnx \
+        [--seeds 0,1,2] [--hands 2] [--every 4]
+
+Renders games of ``--deck`` as ``euchre-table simulate`` draws them (``lab.simtable.TableRenderer``, one
+640x480 stream) and reads every ``--every``-th frame with each model in turn (each with the classifier and
+calibration beside it, one ONNX Runtime thread). Scored per frame as ``lab.stream_study`` scores it (a
+reading is right when its card lies face up in the frame; the cards to find are those at least
+``stream_study.MIN_VISIBLE`` in sight). A quicker look than full games: the tracker and the engine are not
+run, so a reader that gains here still needs ``simulate``'s full runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from lab.stream_study import FrameTally, score_frame
+
+
+def study(
+    deck: str, models: Sequence[Path], seeds: Sequence[int], hands: int, every: int, art: Path | None
+) -> dict[Path, FrameTally]:
+    """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork)."""
+    from lab import simtable as st
+    from table.rules import Rules
+    from vision.onnx_detector import OnnxDetector
+
+    rules = Rules()
+    faces, back, name = st.load_deck(deck, art, rules.deck_size)
+    if deck != "procedural" and name != deck:
+        raise SystemExit(f"--deck {deck}: no artwork for it in {art}")
+    readers = {m: OnnxDetector(m, threads=1) for m in models}
+    tallies = {m: FrameTally() for m in models}
+    for seed in seeds:
+        script = st.build_script(seed, hands, 0.3, rules=rules)
+        renderer = st.TableRenderer(script, faces, back, seed=seed)
+        for n in range(0, script.frames, every):
+            image = renderer.render(n)
+            in_sight = [(c.card, c.visible) for c in renderer.visible(n)]
+            for m, reader in readers.items():
+                t0 = time.perf_counter()
+                found = reader.detect(image, n)
+                tallies[m].seconds.append(time.perf_counter() - t0)
+                score_frame(tallies[m], n, [d.card for d in found], in_sight)
+    return tallies
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--deck", required=True, help="a deck of the fetched artwork, or 'procedural'")
+    ap.add_argument("--models", required=True, help="finder ONNX files, comma-separated (classifier beside each)")
+    ap.add_argument("--seeds", default="0", help="games' seeds, comma-separated (default 0)")
+    ap.add_argument("--hands", type=int, default=2, help="hands per game (default 2)")
+    ap.add_argument("--every", type=int, default=4, help="read every Nth frame (default 4)")
+    ap.add_argument("--art", type=Path, default=Path("work-data/art"))
+    args = ap.parse_args(argv)
+    models = [Path(m) for m in args.models.split(",") if m.strip()]
+    for m in models:
+        if not m.is_file():
+            raise SystemExit(f"--models: {m}: no such file")
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    tallies = study(args.deck, models, seeds, args.hands, max(1, args.every), args.art)
+    for m, tally in tallies.items():
+        print(f"{args.deck} seeds {','.join(map(str, seeds))}: {m}: {tally.line()}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
