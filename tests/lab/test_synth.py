@@ -16,7 +16,7 @@ import pytest
 from lab.synth import build
 from lab.synth.crops import LEGIBLE_BAND, NONE, CropSampler, legibility
 from lab.synth.faces import FaceSet, procedural_face, procedural_faceset, rounded_mask
-from lab.synth.scenes import MIN_VISIBLE, Degradation, degrade, render_scene
+from lab.synth.scenes import MIN_VISIBLE, Degradation, Scene, degrade, render_scene
 from vision import cardcrop
 
 
@@ -158,10 +158,23 @@ def test_edge_scenes_label_cards_cut_by_the_frame_at_any_turn() -> None:
     assert scenes_cut >= 13 and turned_cuts >= 5, (scenes_cut, turned_cuts)
 
 
+def assert_cut_labels_lie_on_their_cards(scene: Scene, seed: int) -> None:
+    """Each label of a scene whose cards may run off the frame: enough of it in the frame, and the centre of
+    its visible part on the labelled card."""
+    from lab.synth.scenes import MIN_EDGE_IN_FRAME, in_frame_fraction
+
+    h, w = scene.image.shape[:2]
+    for card in scene.cards:
+        assert in_frame_fraction(card.corners, w, h) >= MIN_EDGE_IN_FRAME
+        x0, y0, x1, y1 = card.visible_box
+        inside = cv2.pointPolygonTest(card.corners.astype(np.float32), ((x0 + x1) / 2, (y0 + y1) / 2), False)
+        assert inside >= 0, (seed, card.card)
+
+
 def test_closeup_scenes_show_large_cards_held_and_dim() -> None:
     """Close-up scenes: a card or three large in the frame (as held up to a webcam or photographed from
     near), often with fingers over an edge and a dim room; each label still lies on its card."""
-    from lab.synth.scenes import CLOSEUP_HEIGHT, MIN_EDGE_IN_FRAME, in_frame_fraction
+    from lab.synth.scenes import CLOSEUP_HEIGHT
 
     heights, held, dim = [], 0, 0
     for seed in range(24):
@@ -171,13 +184,10 @@ def test_closeup_scenes_show_large_cards_held_and_dim() -> None:
         assert 1 <= len(scene.cards) <= 3 or not scene.cards
         held += bool((scene.owner == -2).any())
         dim += float(np.median(scene.image)) < 70
+        assert_cut_labels_lie_on_their_cards(scene, seed)
         for card in scene.cards:
             c = card.corners.astype(np.float64)
             heights.append(float(np.linalg.norm(c[0] - c[3])) / min(w, h))
-            assert in_frame_fraction(card.corners, w, h) >= MIN_EDGE_IN_FRAME
-            x0, y0, x1, y1 = card.visible_box
-            inside = cv2.pointPolygonTest(c.astype(np.float32), ((x0 + x1) / 2, (y0 + y1) / 2), False)
-            assert inside >= 0, (seed, card.card)  # the visible part's centre lies on the labelled card
     assert len(heights) >= 20
     # plain scenes draw cards at 0.13-0.62 of the short side; close-ups reach to nearly all of it
     assert np.median(heights) > 0.4 and max(heights) > 0.8 and min(heights) > 0.7 * CLOSEUP_HEIGHT[0] * 0.8
@@ -187,7 +197,7 @@ def test_closeup_scenes_show_large_cards_held_and_dim() -> None:
 def test_near_scenes_show_cards_up_to_past_the_frame_on_surfaces_and_before_people() -> None:
     """Near scenes: one card or two, larger than close-ups reach (a card may be taller than the frame is
     wide), lying on a surface or held up before a person; each label still lies on its card."""
-    from lab.synth.scenes import MIN_EDGE_IN_FRAME, NEAR_HEIGHT, in_frame_fraction
+    from lab.synth.scenes import NEAR_HEIGHT
 
     heights, held, taller_than_wide = [], 0, 0
     for seed in range(24):
@@ -196,15 +206,12 @@ def test_near_scenes_show_cards_up_to_past_the_frame_on_surfaces_and_before_peop
         assert scene.owner is not None
         assert len(scene.cards) <= 2
         held += bool((scene.owner == -2).any())
+        assert_cut_labels_lie_on_their_cards(scene, seed)
         for card in scene.cards:
             c = card.corners.astype(np.float64)
             tall = max(float(np.linalg.norm(c[0] - c[3])), float(np.linalg.norm(c[0] - c[1])))
             heights.append(tall / min(w, h))
             taller_than_wide += tall > min(w, h)
-            assert in_frame_fraction(card.corners, w, h) >= MIN_EDGE_IN_FRAME
-            x0, y0, x1, y1 = card.visible_box
-            inside = cv2.pointPolygonTest(c.astype(np.float32), ((x0 + x1) / 2, (y0 + y1) / 2), False)
-            assert inside >= 0, (seed, card.card)
     assert len(heights) >= 18
     assert np.median(heights) > 0.6 and min(heights) > 0.7 * NEAR_HEIGHT[0] * 0.7
     assert taller_than_wide >= 3 and 4 <= held <= 20, (taller_than_wide, held)
