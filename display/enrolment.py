@@ -389,7 +389,7 @@ class Enrolment:
             return
         c.ranking = _average(c.readings)
         card, p = c.ranking.best(self.deck)
-        if c.was is not None and c.was in self.enrolled and card == c.was:
+        if card is not None and card == self._moved_here(c):
             self._known(c)  # an enrolled card that moved or was lost a moment, read as itself
             return
         if card is None:
@@ -403,6 +403,10 @@ class Enrolment:
             self._ask(c, f"read as {card.name}, which is in already")
             return
         self._ask(c, "the reader is not sure")
+
+    def _moved_here(self, c: OnMat) -> Card | None:
+        """The enrolled card that lay where ``c`` lies and moved or was lost a moment (None: no such card)."""
+        return c.was if c.was is not None and c.was in self.enrolled else None
 
     def _known(self, c: OnMat) -> None:
         """``c`` is the enrolled card ``c.was``, moved (no second enrolment, no question)."""
@@ -451,11 +455,11 @@ class Enrolment:
     def _question_for(self, c: OnMat) -> Question:
         missing = self.missing
         # A card that lies where an enrolled one lay may be that card: it is a candidate too.
-        allowed = set(missing) | ({c.was} if c.was is not None and c.was in self.enrolled else set())
-        ranked = [card for card, _p in c.ranking.cards if card in allowed] if c.ranking else []
-        ranked += [card for card in missing if card not in ranked]
-        if c.was in allowed and c.was not in ranked:
-            ranked.append(c.was)
+        moved = self._moved_here(c)
+        allowed = [*missing, *([moved] if moved is not None else [])]
+        among = set(allowed)
+        ranked = [card for card, _p in c.ranking.cards if card in among] if c.ranking else []
+        ranked += [card for card in allowed if card not in ranked]
         if self.has_joker and BENNY in ranked and c.ranking is not None and c.ranking.index_seen < MIN_INDEX:
             ranked.remove(BENNY)
             ranked.insert(0, BENNY)
@@ -504,7 +508,7 @@ class Enrolment:
             on_mat = self.card(q.card_id)
             chosen = q.chosen
             self.question = None
-            if on_mat is not None and chosen is not None and chosen == on_mat.was and chosen in self.enrolled:
+            if on_mat is not None and chosen is not None and chosen == self._moved_here(on_mat):
                 self._known(on_mat)
                 self.message = f"{chosen.name}: in already, moved."
             elif on_mat is not None and chosen is not None:
@@ -528,8 +532,8 @@ class Enrolment:
         e = self.enrolled.pop(card)
         self.builder.remove(card)
         # The card where it lies now (an enrolled card that moved is followed anew), else where it was enrolled.
-        live = [c for c in self.cards if not c.gone and c.state is CardState.ENROLLED and c.card == card]
-        on_mat = live[0] if live else self.card(e.card_id)
+        live = (c for c in self.cards if not c.gone and c.state is CardState.ENROLLED and c.card == card)
+        on_mat = next(live, None) or self.card(e.card_id)
         if on_mat is not None:
             on_mat.state, on_mat.card, on_mat.why = CardState.ASKING, None, f"taken back: was {card.name}"
             self.question = self._question_for(on_mat)

@@ -153,24 +153,21 @@ def build_obb(
     ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
     ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``)."""
     jobs = []
-    kinds: tuple[tuple[str, int, int, str, bool, bool, bool, bool, bool], ...] = (
-        ("val", n_val, SEED_VAL, "val", False, False, False, False, False),
-        ("train", n_train, SEED_TRAIN, "train", False, False, False, False, False),
-        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False, False),
-        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False, False, False),
-        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False, False, False),
-        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False, False, False),
-        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True, False, False),
-        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True, False, False),
-        ("val", n_edges // 10, SEED_EDGE_VAL, "edgeval", False, True, False, True, False),
-        ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True, False),
-        ("val", n_closeups // 10, SEED_CLOSEUP_VAL, "closeval", False, False, False, False, True),
-        ("train", n_closeups, SEED_CLOSEUP_TRAIN, "close", False, False, False, False, True),
-    )
-    near_kinds = (("val", n_near // 10, SEED_NEAR_VAL, "nearval"), ("train", n_near, SEED_NEAR_TRAIN, "near"))
     for split, n, base, prefix, on_mat, hard, strips, edges, closeup, near in (
-        *((*k, False) for k in kinds),
-        *((*k, False, False, False, False, False, True) for k in near_kinds),
+        ("val", n_val, SEED_VAL, "val", False, False, False, False, False, False),
+        ("train", n_train, SEED_TRAIN, "train", False, False, False, False, False, False),
+        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False, False, False),
+        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False, False, False, False),
+        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False, False, False, False),
+        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False, False, False, False),
+        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True, False, False, False),
+        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True, False, False, False),
+        ("val", n_edges // 10, SEED_EDGE_VAL, "edgeval", False, True, False, True, False, False),
+        ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True, False, False),
+        ("val", n_closeups // 10, SEED_CLOSEUP_VAL, "closeval", False, False, False, False, True, False),
+        ("train", n_closeups, SEED_CLOSEUP_TRAIN, "close", False, False, False, False, True, False),
+        ("val", n_near // 10, SEED_NEAR_VAL, "nearval", False, False, False, False, False, True),
+        ("train", n_near, SEED_NEAR_TRAIN, "near", False, False, False, False, False, True),
     ):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -211,8 +208,8 @@ def build_test(
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
-    scenes, each kind from
-    its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same layouts per deck)."""
+    scenes, each kind from its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same
+    layouts per deck)."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
     (out / "images").mkdir(parents=True, exist_ok=True)

@@ -54,6 +54,12 @@ NEAR_SIZES = ((384, 512), (336, 448), (512, 384), (512, 288), (448, 448))
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
+SKIN_TONES = ((90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225))  # BGR
+
+
+def _skin(rng: Rng) -> npt.NDArray[np.float32]:
+    """One of :data:`SKIN_TONES` (a person's face, a hand)."""
+    return np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
 
 
 def _f32(img: MatLike) -> npt.NDArray[np.float32]:
@@ -190,17 +196,25 @@ def background(rng: Rng, h: int, w: int) -> Image:
     return _u8(cv2.resize(small, (full_w, full_h), interpolation=cv2.INTER_LINEAR))
 
 
+def _light_surface(
+    rng: Rng, h: int, w: int, grey: tuple[float, float], tint: tuple[float, float], mottle: float, scale: float
+) -> Image:
+    """A plain light surface (a white table, paper, a light floor): a ``grey`` level tinted per channel by
+    ``tint``, mottled by up to ``mottle`` at up to ``scale`` px, and a little sensor noise."""
+    base = rng.uniform(*grey) * rng.uniform(*tint, 3)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base.astype(np.float32)
+    img += mottle * _noise(rng, h, w, rng.uniform(20, scale))[..., None]
+    img += rng.normal(0, 2.5, (h, w, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def room_background(rng: Rng, h: int, w: int) -> Image:
     """What lies behind a card held up to a camera: a room out of focus (walls, furniture, windows, lamps,
     and often a person), or a plain light surface (a white table, paper) for a white card on white."""
     kind = str(rng.choice(["room", "room", "person", "light"]))
     if kind == "light":
-        base = rng.uniform(185, 250) * rng.uniform(0.93, 1.03, 3)
-        img = np.empty((h, w, 3), np.float32)
-        img[:] = base.astype(np.float32)
-        img += 12 * _noise(rng, h, w, rng.uniform(20, 120))[..., None]
-        img += rng.normal(0, 2.5, (h, w, 1)).astype(np.float32)
-        return np.clip(img, 0, 255).astype(np.uint8)
+        return _light_surface(rng, h, w, (185, 250), (0.93, 1.03), 12, 120)
     def muted() -> tuple[float, float, float]:  # rooms are mostly greys, beiges and dull colours
         grey = rng.uniform(15, 235)
         tint = rng.uniform(-0.3, 0.3, 3) * (1.0 if rng.random() < 0.25 else 0.35)
@@ -219,8 +233,7 @@ def room_background(rng: Rng, h: int, w: int) -> Image:
         x1, y1 = int(x0 + length * math.cos(angle)), int(y0 + length * math.sin(angle))
         cv2.line(img, (x0, y0), (x1, y1), (250.0, 250.0, 250.0), int(rng.integers(2, 9)), cv2.LINE_AA)
     if kind == "person":  # a head and shoulders behind the card
-        skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][
-            int(rng.integers(5))], np.float32) * rng.uniform(0.8, 1.1)
+        skin = _skin(rng) * rng.uniform(0.8, 1.1)
         cx, top = rng.uniform(0.3, 0.7) * w, rng.uniform(0.0, 0.35) * h
         r = rng.uniform(0.12, 0.25) * h
         shirt = muted()
@@ -245,8 +258,7 @@ def _hold_card(rng: Rng, img: npt.NDArray[np.float32], owner: npt.NDArray[np.int
     inward = centre - (a + b) / 2
     inward /= max(float(np.linalg.norm(inward)), 1e-6)
     card_h = float(np.linalg.norm(quad[0] - quad[3]))
-    skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][
-        int(rng.integers(5))], np.float32) * rng.uniform(0.8, 1.15)
+    skin = _skin(rng) * rng.uniform(0.8, 1.15)
     layer = np.zeros((h, w), np.uint8)
     finger_w = max(2.0, card_h * rng.uniform(0.05, 0.08))
     angle = math.degrees(math.atan2(inward[1], inward[0]))
@@ -628,17 +640,14 @@ def near_surface(rng: Rng, h: int, w: int) -> Image:
     kind = str(rng.choice(["table", "table", "light", "stone"]))
     if kind == "table":
         return background(rng, h, w)
-    img = np.empty((h, w, 3), np.float32)
     if kind == "light":
-        img[:] = (rng.uniform(170, 250) * rng.uniform(0.92, 1.04, 3)).astype(np.float32)
-        img += 14 * _noise(rng, h, w, rng.uniform(20, 150))[..., None]
-        img += rng.normal(0, 2.5, (h, w, 1)).astype(np.float32)
-    else:
-        img[:] = (rng.uniform(40, 200) * rng.uniform(0.85, 1.1, 3)).astype(np.float32)
-        for _ in range(int(rng.integers(2, 4))):  # specks of a few tones at a few sizes
-            mask = _noise(rng, h, w, rng.uniform(1.0, 4.0)) > rng.uniform(0.3, 0.7)
-            img[mask] = (rng.uniform(10, 245) * rng.uniform(0.9, 1.1, 3)).astype(np.float32)
-        img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.2)))
+        return _light_surface(rng, h, w, (170, 250), (0.92, 1.04), 14, 150)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = (rng.uniform(40, 200) * rng.uniform(0.85, 1.1, 3)).astype(np.float32)
+    for _ in range(int(rng.integers(2, 4))):  # specks of a few tones at a few sizes
+        mask = _noise(rng, h, w, rng.uniform(1.0, 4.0)) > rng.uniform(0.3, 0.7)
+        img[mask] = (rng.uniform(10, 245) * rng.uniform(0.9, 1.1, 3)).astype(np.float32)
+    img = _f32(cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.2)))
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -653,8 +662,7 @@ def person_background(rng: Rng, h: int, w: int) -> Image:
         for k in range(1, int(rng.integers(1, 4))):
             x = x0 + ww * k // 3
             cv2.line(img, (x, y0), (x, y0 + wh), tuple(float(v) for v in rng.uniform(30, 120, 3)), 3)
-    skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][
-        int(rng.integers(5))], np.float32) * rng.uniform(0.8, 1.1)
+    skin = _skin(rng) * rng.uniform(0.8, 1.1)
     r = rng.uniform(0.22, 0.42) * h  # the head's half-height
     cx, cy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.5) * h
     shirt = tuple(float(v) for v in rng.uniform(20, 200) * rng.uniform(0.7, 1.2, 3))
@@ -745,8 +753,7 @@ def _draw_hand(rng: Rng, img: npt.NDArray[np.float32], owner: npt.NDArray[np.int
     width = rng.uniform(0.08, 0.16) * min(w, h)
     layer = np.zeros((h, w), np.uint8)
     col_img = np.zeros((h, w, 3), np.float32)
-    skin = np.array([(90, 120, 170), (120, 160, 210), (60, 90, 140), (40, 60, 90), (150, 180, 225)][rng.integers(5)],
-                    np.float32) * rng.uniform(0.85, 1.15)
+    skin = _skin(rng) * rng.uniform(0.85, 1.15)
     sleeve = rng.uniform(10, 230, 3).astype(np.float32)
     nx, ny = -math.sin(ang), math.cos(ang)
     mid = (base[0] + (tip[0] - base[0]) * 0.6, base[1] + (tip[1] - base[1]) * 0.6)

@@ -8,8 +8,8 @@ import numpy as np
 import numpy.typing as npt
 import pygame
 
-from display.enrol_screen import EnrolScreen, card_text, deck_grid, render_enrolment, save_contact_sheet
-from display.enrolment import READS, STILL_FRAMES, EnrolAction, Enrolment, Ranking
+from display.enrol_screen import CAMERA, Drawn, EnrolScreen, card_text, deck_grid, render_enrolment, save_contact_sheet
+from display.enrolment import READS, STILL_FRAMES, EnrolAction, Enrolment, Ranking, Step
 from table.cards import BENNY, Card, deck
 
 FRAME = np.full((480, 640, 3), 90, np.uint8)
@@ -117,3 +117,24 @@ def test_the_contact_sheet_shows_every_card_as_enrolled(tmp_path: Path) -> None:
     drawn = render_enrolment(surface, e, None, "house")
     texts = [t.text for t in drawn.texts]
     assert "Deck house: 0 of 25 cards" in texts and "K\u2660" in texts and "Joker" in texts
+
+
+def test_the_camera_view_leaves_out_a_card_taken_off_the_mat() -> None:
+    """An enrolled card followed anew elsewhere (``OnMat.gone``) keeps its enrolment but is not drawn where it
+    lay, even in the frame or two it is still recent."""
+    e = asking()
+    e.act(Step(EnrolAction.CONFIRM))
+    assert Card.parse("Qh") in e.enrolled
+
+    def in_camera(drawn: Drawn) -> list[str]:
+        x0, y0, w, h = CAMERA
+        return [
+            t.text
+            for t in drawn.texts
+            if x0 <= t.rect[0] + t.rect[2] / 2 <= x0 + w and y0 <= t.rect[1] + t.rect[3] / 2 <= y0 + h
+        ]
+
+    surface = pygame.Surface((800, 480))
+    assert card_text(Card.parse("Qh")) in in_camera(render_enrolment(surface, e, FRAME, "house"))
+    e.cards[0].gone = True
+    assert card_text(Card.parse("Qh")) not in in_camera(render_enrolment(surface, e, FRAME, "house"))

@@ -711,3 +711,16 @@ def test_scene_crops_refuse_a_restyle_share_outside_0_to_1(capsys: pytest.Captur
         scene_crops.main(["--restyle", "1.5", "--scenes", "0", "--heldout-scenes", "0"])
     assert stop.value.code == 2
     assert "--restyle must be in 0..1" in capsys.readouterr().err
+
+
+def test_obb_near_scenes_come_from_their_own_seeds(tmp_path: Path) -> None:
+    """``build obb --near N``: N train and N // 10 val near scenes, named and seeded apart from the other kinds,
+    each label file the scene ``render_scene(near=True)`` draws from its seed."""
+    n = build.build_obb(None, tmp_path, n_train=0, n_val=0, procs=1, n_near=10)
+    train = sorted((tmp_path / "labels" / "train").glob("*.txt"))
+    val = sorted((tmp_path / "labels" / "val").glob("*.txt"))
+    assert [p.stem for p in train] == [f"near_{i:06d}" for i in range(10)]
+    assert [p.stem for p in val] == ["nearval_000000"]
+    scene = render_scene(procedural_faceset(), build.SEED_NEAR_TRAIN + 3, near=True)
+    assert (tmp_path / "labels" / "train" / "near_000003.txt").read_text().splitlines() == build.obb_label_lines(scene)
+    assert n == sum(len(p.read_text().splitlines()) for p in train + val) > 0
