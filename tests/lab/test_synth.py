@@ -316,7 +316,7 @@ NONE_NAME = cardcrop.NONE_CLASS
 def _place(face: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (400, 400)) -> np.ndarray:
     """Draw ``face`` onto a grey frame so its corners TL, TR, BR, BL land on ``quad``."""
     fh, fw = face.shape[:2]
-    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]), quad.astype(np.float32))
+    m = cv2.getPerspectiveTransform(np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), quad.astype(np.float32))
     frame = np.full((size[1], size[0], 3), 90, np.uint8)
     warped = cv2.warpPerspective(face, m, size)
     a = warped[:, :, 3:4].astype(np.float32) / 255
@@ -327,7 +327,7 @@ def _place(face: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (400, 400
 def test_corner_crops_read_upright_at_any_turn(angle: float) -> None:
     face = procedural_face("Kh", 0, 300)
     fh, fw = face.shape[:2]
-    upright = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) * 0.8 + 40
+    upright = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32) * 0.8 + 40
     reference = cardcrop.corner_crops_bgr(_place(face, upright), upright)
     ctr = upright.mean(axis=0)
     t = np.deg2rad(angle)
@@ -343,7 +343,7 @@ def test_corner_crops_read_upright_at_any_turn(angle: float) -> None:
 
 
 def test_corner_order_does_not_depend_on_how_the_points_come() -> None:
-    quad = np.float32([[100, 50], [170, 80], [130, 180], [60, 150]])
+    quad = np.array([[100, 50], [170, 80], [130, 180], [60, 150]], np.float32)
     want = cardcrop.order_corners(quad)
     for shift in range(4):
         for q in (np.roll(quad, shift, axis=0), np.roll(quad[::-1], shift, axis=0)):
@@ -516,7 +516,7 @@ def test_edge_test_set_holds_cards_cut_by_the_frame(tmp_path: Path) -> None:
 def test_refine_snaps_a_rough_outline_to_the_card() -> None:
     face = procedural_face("Qs", 1, 300)
     fh, fw = face.shape[:2]
-    truth = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) * 0.6 + (120, 90)
+    truth = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32) * 0.6 + (120, 90)
     ctr = truth.mean(axis=0)
     t = np.deg2rad(20)
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
@@ -542,10 +542,10 @@ def test_refine_snaps_a_rough_outline_to_the_card() -> None:
 def test_corner_crops_give_a_fixed_number_of_outlines() -> None:
     face = procedural_face("9d", 0, 300)
     fh, fw = face.shape[:2]
-    quad = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]) * 0.7 + 50
+    quad = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32) * 0.7 + 50
     frame = _place(face, quad)
     k = len(cardcrop.HYPOTHESIS_SCALES) + 1
-    for q in (quad, quad * 1.1, np.float32([[1, 1], [30, 1], [30, 50], [1, 50]])):
+    for q in (quad, quad * 1.1, np.array([[1, 1], [30, 1], [30, 50], [1, 50]], np.float32)):
         crops = cardcrop.corner_crops(frame, q)
         assert crops.shape == (4 * k, 3, cardcrop.CROP_H, cardcrop.CROP_W) and crops.dtype == np.float32
     assert cardcrop.corner_crops(frame, quad, refine=False).shape[0] == 4 * (k - 1)
