@@ -153,28 +153,33 @@ def build_obb(
     ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
     ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``)."""
     jobs = []
-    for split, n, base, prefix, on_mat, hard, strips, edges, closeup, near in (
-        ("val", n_val, SEED_VAL, "val", False, False, False, False, False, False),
-        ("train", n_train, SEED_TRAIN, "train", False, False, False, False, False, False),
-        ("val", n_mat // 10, SEED_MAT_VAL, "matval", True, False, False, False, False, False),
-        ("train", n_mat, SEED_MAT_TRAIN, "mat", True, False, False, False, False, False),
-        ("val", n_hard // 10, SEED_HARD_VAL, "hardval", False, True, False, False, False, False),
-        ("train", n_hard, SEED_HARD_TRAIN, "hard", False, True, False, False, False, False),
-        ("val", n_strips // 10, SEED_STRIP_VAL, "stripval", False, True, True, False, False, False),
-        ("train", n_strips, SEED_STRIP_TRAIN, "strip", False, True, True, False, False, False),
-        ("val", n_edges // 10, SEED_EDGE_VAL, "edgeval", False, True, False, True, False, False),
-        ("train", n_edges, SEED_EDGE_TRAIN, "edge", False, True, False, True, False, False),
-        ("val", n_closeups // 10, SEED_CLOSEUP_VAL, "closeval", False, False, False, False, True, False),
-        ("train", n_closeups, SEED_CLOSEUP_TRAIN, "close", False, False, False, False, True, False),
-        ("val", n_near // 10, SEED_NEAR_VAL, "nearval", False, False, False, False, False, True),
-        ("train", n_near, SEED_NEAR_TRAIN, "near", False, False, False, False, False, True),
-    ):
+    # One row per scene kind: its train and val names, counts and seeds, then the render_scene switches it sets.
+    kinds = (
+        ("train", "val", n_train, n_val, SEED_TRAIN, SEED_VAL, (False, False, False, False, False, False)),
+        ("mat", "matval", n_mat, n_mat // 10, SEED_MAT_TRAIN, SEED_MAT_VAL, (True, False, False, False, False, False)),
+        ("hard", "hardval", n_hard, n_hard // 10, SEED_HARD_TRAIN, SEED_HARD_VAL,
+         (False, True, False, False, False, False)),
+        ("strip", "stripval", n_strips, n_strips // 10, SEED_STRIP_TRAIN, SEED_STRIP_VAL,
+         (False, True, True, False, False, False)),
+        ("edge", "edgeval", n_edges, n_edges // 10, SEED_EDGE_TRAIN, SEED_EDGE_VAL,
+         (False, True, False, True, False, False)),
+        ("close", "closeval", n_closeups, n_closeups // 10, SEED_CLOSEUP_TRAIN, SEED_CLOSEUP_VAL,
+         (False, False, False, False, True, False)),
+        ("near", "nearval", n_near, n_near // 10, SEED_NEAR_TRAIN, SEED_NEAR_VAL,
+         (False, False, False, False, False, True)),
+    )
+    splits = [
+        (split, n, base, prefix, switches)
+        for train_name, val_name, n_tr, n_va, seed_tr, seed_va, switches in kinds
+        for split, n, base, prefix in (("val", n_va, seed_va, val_name), ("train", n_tr, seed_tr, train_name))
+    ]
+    for split, n, base, prefix, switches in splits:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         for i in range(n):
             name = f"{prefix}_{i:06d}"
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
-                         str(out / "labels" / split / f"{name}.txt"), on_mat, hard, strips, edges, closeup, near))
+                         str(out / "labels" / split / f"{name}.txt"), *switches))
     total = 0
     for k, n in enumerate(_map(procs, (art, "train", restyle), _job_obb, jobs)):
         total += n
