@@ -371,14 +371,16 @@ class App:
                 p.detection_cache.put(frame.number, detections)
         session = p.session
         if self._replaying and not session.replay_diverged:
-            for obs in p.tracker.update(detections, frame.number, session.match.expected.seat):
+            played = session.match.played_this_deal
+            for obs in p.tracker.update(detections, frame.number, session.match.expected.seat, played=played):
                 session.observe(obs)
             if p.buttons is not None:
                 for timed in p.buttons.due(frame.number):
                     session.act(timed.action, frame=frame.number, script_number=timed.number)
             session.replay_manual(frame.number)
         else:
-            p.tracker.update(detections, frame.number, session.match.expected.seat)
+            p.tracker.update(detections, frame.number, session.match.expected.seat,
+                             played=session.match.played_this_deal)
 
     def _end_replay(self) -> None:
         p = self.p
@@ -415,7 +417,8 @@ class App:
         if p.detection_cache is not None:
             p.detection_cache.put(frame.number, detections)
         expected = p.session.match.expected.seat
-        for obs in p.tracker.update(detections, frame.number, expected):
+        played = p.session.match.played_this_deal
+        for obs in p.tracker.update(detections, frame.number, expected, played=played):
             p.session.observe(obs)
 
     def _announce(self, released: list[Announcement]) -> None:

@@ -1224,7 +1224,8 @@ class TablePipeline:
                 self.tracker = Tracker(cal, self.layout, cards=deck(self.match.rules.deck_size))
             else:
                 self.tracker.calibration = cal
-            observations = self.tracker.update(detections, frame, self.match.expected.seat)
+            observations = self.tracker.update(detections, frame, self.match.expected.seat,
+                                               played=self.match.played_this_deal)
             t3 = time.perf_counter()
             self.timings.tracker += t3 - t2
             for obs in observations:

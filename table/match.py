@@ -295,6 +295,14 @@ class Match:
         return DealProgress(d.number, d.dealer, d.up_card, d.finished, len(d.trick_winners), tuple(d.alone))
 
     @property
+    def played_this_deal(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) of each card played in the last deal, in play order (the deal being played, or the one
+        just finished: its last trick may still lie on the table); without copying the deal."""
+        if not self._deals:
+            return ()
+        return tuple((s, c) for trick in self._deals[-1].tricks for s, c in trick)
+
+    @property
     def last_deal(self) -> DealRecord | None:
         """The deal in progress (or the one just finished); cheaper than ``deals[-1]``."""
         return None if not self._deals else self._deals[-1].record()

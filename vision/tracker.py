@@ -46,6 +46,13 @@ How it decides, in the order ``update`` works:
    A card at a seat out of turn waits (``wait_for_turn`` frames at most)
    while a card that reached the next player's zone before it is still
    being read, so the engine hears them in the order they were played.
+   At a seat, a card another seat has already played this deal (``played``,
+   from the engine) cannot be played again: while the track holds readings
+   of any other card, its readings of such a card are left out of the vote
+   (a Joker whose corner reads now and then as the jack of clubs played a
+   trick ago lands as the Joker). A track read only as such a card lands
+   ``uncertain``, so a later vote for another card revises it; the engine
+   flags the duplicate meanwhile.
 5. A landed card missing for ``lost_frames`` is lifted; several cards gone
    at once that empty their zone are a gathered trick: ``ZoneCleared``.
 6. Who turned the up-card: the kitty is printed in one place, so where the
@@ -211,6 +218,7 @@ class Tracker:
         self._in_view: frozenset[int] = frozenset()
         # Per seat: first and last frame a card not landed yet was read in its zone (see _waits_for_turn).
         self._sighted: dict[int, tuple[int, int]] = {}
+        self._played: tuple[tuple[int, Card], ...] = ()  # this frame's (seat, card) played this deal
 
     @property
     def suspended(self) -> bool:
@@ -237,18 +245,22 @@ class Tracker:
         expected_seat: int | None = None,
         *,
         occluded: bool = False,
+        played: Collection[tuple[int, Card]] = (),
     ) -> list[Observation]:
         """Take one frame's detections; return what changed on the table, in order.
 
         ``expected_seat`` is the engine's next player, used for cards pushed
         into the shared trick pile. ``occluded`` is the detector's flag for a
-        hand or arm over the table.
+        hand or arm over the table. ``played``: (seat, card) of each card the
+        engine holds as played this deal; at a seat, another seat's card is
+        a misread while the track is read as anything else (step 4).
         """
         if self._frame is not None and frame <= self._frame:
             raise ValueError(f"frame numbers must increase: {frame} after {self._frame}")
         cfg = self.config
         if self.cards is not None:
             detections = [d for d in detections if d.card in self.cards or d.confidence >= OUT_OF_DECK_SURE]
+        self._played = tuple(played)
         self._associate(self._readings(detections), frame)
         resumed_from = self._watch_for_hands(frame, occluded)
 
@@ -421,13 +433,27 @@ class Tracker:
             return None
         return self.layout.seat_side(origin[0])
 
-    def _leader(self, track: _Track, after: int) -> tuple[Card, _Vote, float]:
-        """The leading identity of a track's readings after frame ``after``, its vote, and its share of the total."""
+    def _spent_at(self, zone: Zone | None) -> frozenset[Card]:
+        """The cards that cannot be newly played in ``zone``: at a seat, those other seats played this deal."""
+        if zone is None or zone.kind is not ZoneKind.SEAT or not self._played:
+            return frozenset()
+        return frozenset(c for s, c in self._played if s != zone.seat)
+
+    def _leader(
+        self, track: _Track, after: int, spent: frozenset[Card] = frozenset()
+    ) -> tuple[Card, _Vote, float]:
+        """The leading identity of a track's readings after frame ``after``, its vote, and its share of the total.
+
+        Readings of a card in ``spent`` (played already: see ``_spent_at``) are left out while the track holds
+        readings of any other card in those frames.
+        """
         votes: dict[Card, _Vote] = {}
         total = 0.0
-        for f, card, conf, point in track.readings:
-            if f <= after:
-                continue
+        readings = [r for r in track.readings if r[0] > after]
+        if spent:
+            fresh = [r for r in readings if r[1] not in spent]
+            readings = fresh or readings
+        for f, card, conf, point in readings:
             v = votes.setdefault(card, _Vote())
             v.frames.add(f)
             v.points.append(point)
@@ -459,12 +485,13 @@ class Tracker:
             if zone is not None and zone.seat is not None:
                 first = self._sighted.get(zone.seat, (t.first_frame, frame))[0]
                 self._sighted[zone.seat] = (min(first, t.first_frame), frame)
-            card, vote, share = self._leader(t, frame - cfg.window)
+            spent = self._spent_at(zone)
+            card, vote, share = self._leader(t, frame - cfg.window, spent)
             patient = len(vote.frames) < cfg.min_frames
             if patient:
                 # Read too seldom for the window: a card at rest read now and then (a hand over it) is
                 # judged on the readings of the longer ``patience``, and lands only if read surely.
-                card, vote, share = self._leader(t, frame - cfg.patience)
+                card, vote, share = self._leader(t, frame - cfg.patience, spent)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             if not self._at_rest(t, vote):
@@ -505,7 +532,10 @@ class Tracker:
                 origin.point, origin.last_seen, origin.readings = t.point, frame, t.readings
                 moved.add(t.id)
                 continue
-            landing.append((t, zone, confidence, uncertain))
+            t.identity = card  # the card judged (over ``patience``, or with played cards left out)
+            # A card another seat played this deal lands in doubt, open to revision (``_revise``) by the card
+            # it really is.
+            landing.append((t, zone, confidence, uncertain or card in spent))
         if moved:
             self._tracks = [t for t in self._tracks if t.id not in moved]
 
@@ -700,10 +730,12 @@ class Tracker:
             # A card landed surely is looked at again only at a seat, a moment after it landed.
             if not t.uncertain and (t.zone.kind is not ZoneKind.SEAT or frame - t.landed_at > cfg.misread_within):
                 continue
-            card, vote, share = self._leader(t, frame - cfg.window)
+            spent = self._spent_at(t.zone)
+            card, vote, share = self._leader(t, frame - cfg.window, spent)
             if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
                 continue
             confidence, uncertain = self._judge(vote, share)
+            uncertain = uncertain or card in spent  # however surely read, a card played already stays in doubt
             if t.uncertain:
                 if card == t.identity and uncertain:
                     continue  # still the card it landed as, still unsure

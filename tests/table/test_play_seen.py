@@ -100,3 +100,14 @@ def test_the_last_play_lifted_while_its_trick_is_open_was_taken_back() -> None:
     m = Match(NA)
     run(m, "up Kh; 1 pass")
     assert not m.taken_back(C("Kh"), None)  # no play at all
+
+
+def test_the_cards_played_this_deal_for_the_tracker_last_until_the_next_up_card() -> None:
+    m = Match(NA)
+    assert m.played_this_deal == ()
+    run(m, BID + "; 1:Ac 2:Kc 3:Qc 0:Jc; 1:As")
+    assert m.played_this_deal == ((1, C("Ac")), (2, C("Kc")), (3, C("Qc")), (0, C("Jc")), (1, C("As")))
+    run(m, "2:Ks 3:Qs 0:Js; 1:Ad 2:Kd 3:Qd 0:Td; 1:Jh 2:Qh 3:Th 0:9h; 1:Jd 2:Tc 3:9c 0:Ts")
+    assert len(m.played_this_deal) == 20 and m.deals[-1].finished  # the last trick may still lie there
+    run(m, "up 9d")
+    assert m.played_this_deal == ()

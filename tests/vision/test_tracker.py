@@ -696,3 +696,38 @@ def test_a_seat_card_misread_as_it_slid_to_rest_is_revised_when_read_right() -> 
         "lifted seat3 Qs @9",
         "landed seat3 Ts seat=3 @9",
     ]
+
+
+def _run_played(scene: list[F], played: list[tuple[int, str]]) -> list[str]:
+    """``run`` with the engine's cards played this deal, as (seat, card), passed on every frame."""
+    tracker = Tracker(CALIBRATION)
+    pairs = [(seat, Card.parse(card)) for seat, card in played]
+    out: list[str] = []
+    for number, frame in enumerate(scene):
+        out += [fmt(e) for e in tracker.update(detections(frame, number), number, frame.expected, played=pairs)]
+    return out
+
+
+# A Joker at seat 1 whose corner reads now and then as the jack of clubs, which seat 3 played a trick ago.
+_JOKER_OR_JACK = [f("Jc@seat1:0.7"), f("Jc@seat1:0.7"), f("B@seat1:0.58"), f("Jc@seat1:0.7")] + [f("B@seat1:0.58")] * 4
+
+
+def test_a_card_another_seat_played_this_deal_is_left_out_of_the_vote_at_a_seat() -> None:
+    # Without the engine's played cards the jack leads the vote (its readings are surer) and lands.
+    assert run(_JOKER_OR_JACK) == ["landed seat1 Jc seat=1 @3"]
+    # Seat 3 played the jack this deal: it cannot lie at seat 1, so the Joker's own readings decide.
+    assert _run_played(_JOKER_OR_JACK, [(3, "Jc"), (0, "Qh")]) == ["landed seat1 B seat=1 @5 uncertain"]
+    # Seat 1's own card, seen again, is not another seat's: the vote is as without them.
+    assert _run_played(_JOKER_OR_JACK, [(1, "Jc")]) == ["landed seat1 Jc seat=1 @3"]
+
+
+def test_a_card_read_only_as_one_another_seat_played_lands_in_doubt_and_is_revised_by_the_card_it_is() -> None:
+    scene = [f("Jc@seat1:0.7")] * 3 + [f("B@seat1:0.58")] * 4
+    # Read only as the jack until it landed; the Joker read after that is less sure than the landing was.
+    assert run(scene) == ["landed seat1 Jc seat=1 @2"]
+    assert _run_played(scene, [(3, "Jc")]) == [
+        "landed seat1 Jc seat=1 @2 uncertain",
+        "revised seat1 Jc->B @5 uncertain",
+    ]
+    # Read only as that card for good, it stays landed (the engine flags a card played twice).
+    assert _run_played([f("Jc@seat1:0.7")] * 8, [(3, "Jc")]) == ["landed seat1 Jc seat=1 @2 uncertain"]
