@@ -57,6 +57,8 @@ SEED_STRIP_TRAIN = 10_000_000  # strip scenes (``render_scene(strips=True)``), n
 SEED_STRIP_HELDOUT = 11_000_000
 SEED_CLOSEUP_TRAIN = 18_000_000  # close-up scenes (``render_scene(closeup=True)``), none the finder's or the tests'
 SEED_CLOSEUP_HELDOUT = 19_000_000
+SEED_NEAR_TRAIN = 24_000_000  # near scenes (``render_scene(near=True)``), none the finder's or the tests'
+SEED_NEAR_HELDOUT = 25_000_000
 
 Crops = list[tuple[npt.NDArray[np.uint8], int]]
 
@@ -221,12 +223,12 @@ def _init(
     _RESTYLE, _NEGATIVES, _MIN_LEGIBLE = restyle, negatives, min_legible
 
 
-def _job(args: tuple[int, bool, bool, bool]) -> Crops:
-    seed, hard, strips, closeup = args
+def _job(args: tuple[int, bool, bool, bool, bool]) -> Crops:
+    seed, hard, strips, closeup, near = args
     from vision.onnx_detector import OnnxDetector
 
     assert _FS is not None and isinstance(_FINDER, OnnxDetector)
-    scene = render_scene(_FS, seed, hard=hard or strips, strips=strips, closeup=closeup, restyle=_RESTYLE)
+    scene = render_scene(_FS, seed, hard=hard or strips, strips=strips, closeup=closeup, restyle=_RESTYLE, near=near)
     outlines, _scores = _FINDER.outlines(scene.image)
     return label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()), negatives=_NEGATIVES,
                        min_legible=_MIN_LEGIBLE)
@@ -246,24 +248,29 @@ def build(
     restyle: float = 0.0,
     negatives: bool = False,
     min_legible: float = 0.0,
+    near: bool = False,
 ) -> int:
     """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks.
 
     ``strips``: every scene is a strip scene (tight spreads whose covered cards are labelled by their
-    index corner). ``closeups``: every scene is a close-up scene. ``restyle``: the chance a scene's deck is
+    index corner). ``closeups``: every scene is a close-up scene. ``near``: every scene is a near scene (one
+    or two cards filling the frame, under a phone or held up before a person; with ``negatives`` the person,
+    the window and the phone give `none` crops). ``restyle``: the chance a scene's deck is
     printed unlike its artwork. ``negatives``: the finder's false outlines give ``none`` crops. ``min_legible``:
     an index blurred past reading is labelled ``none`` (``label_crops``). ``first``:
     scene *i* is rendered from seed base + ``first`` + *i*, so a second run with another finder can cut new
     scenes; the chunk names carry base + ``first``.
     """
-    if closeups:
+    if near:
+        base = SEED_NEAR_TRAIN if split == "train" else SEED_NEAR_HELDOUT
+    elif closeups:
         base = SEED_CLOSEUP_TRAIN if split == "train" else SEED_CLOSEUP_HELDOUT
     elif strips:
         base = SEED_STRIP_TRAIN if split == "train" else SEED_STRIP_HELDOUT
     else:
         base = SEED_TRAIN if split == "train" else SEED_HELDOUT
     base += first
-    jobs = [(base + i, i % 3 == 2, strips, closeups) for i in range(scenes)]
+    jobs = [(base + i, i % 3 == 2, strips, closeups, near) for i in range(scenes)]
     initargs = (str(art), split, str(finder), restyle, negatives, min_legible)
     pending: Crops = []
     written = total = 0
@@ -295,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--strips", action="store_true", help="strip scenes only (render_scene(strips=True))")
     ap.add_argument("--closeups", action="store_true", help="close-up scenes only (render_scene(closeup=True))")
+    ap.add_argument("--near", action="store_true", help="near scenes only (render_scene(near=True))")
     ap.add_argument("--restyle", type=float, default=0.0, help="chance a scene's deck is restyled (0..1)")
     ap.add_argument("--negatives", action="store_true", help="the finder's false outlines give `none` crops")
     ap.add_argument("--first-seed", type=int, default=0, help="offset of the first scene's seed from its base")
@@ -309,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     for split, n in (("heldout", args.heldout_scenes), ("train", args.scenes)):
         crops = build(args.art, args.finder, args.out, split, n, args.procs, strips=args.strips, first=args.first_seed,
                       closeups=args.closeups, restyle=args.restyle, negatives=args.negatives,
-                      min_legible=args.min_legible)
+                      min_legible=args.min_legible, near=args.near)
         print(f"{split}: scenes={n} crops={crops}", flush=True)
     return 0
 

@@ -724,3 +724,26 @@ def test_obb_near_scenes_come_from_their_own_seeds(tmp_path: Path) -> None:
     scene = render_scene(procedural_faceset(), build.SEED_NEAR_TRAIN + 3, near=True)
     assert (tmp_path / "labels" / "train" / "near_000003.txt").read_text().splitlines() == build.obb_label_lines(scene)
     assert n == sum(len(p.read_text().splitlines()) for p in train + val) > 0
+
+
+def test_scene_crops_near_scenes_are_rendered_near_from_seeds_of_their_own(
+    faces: FaceSet, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--near``: every scene a near scene (a card under a phone or held before a person), its seeds apart."""
+    from lab.synth import scene_crops
+
+    asked: list[tuple[int, bool]] = []
+
+    def render(fs: FaceSet, seed: int, **kw: object) -> Scene:
+        asked.append((seed, bool(kw.get("near"))))
+        return render_scene(fs, seed, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scene_crops, "_faces", lambda _art, _split: faces)
+    monkeypatch.setattr(scene_crops, "render_scene", render)
+    total = scene_crops.build(tmp_path, Path("models/card-obb.onnx"), tmp_path, "train", 3, procs=1, near=True,
+                              negatives=True)
+    base = scene_crops.SEED_NEAR_TRAIN
+    assert asked == [(base, True), (base + 1, True), (base + 2, True)]
+    assert total > 0 and [p.name for p in tmp_path.glob("*.npz")] == [f"train_scene_{base}_0000.npz"]
+    assert base not in (scene_crops.SEED_TRAIN, scene_crops.SEED_CLOSEUP_TRAIN, build.SEED_NEAR_TRAIN,
+                        build.SEED_NEAR_VAL, build.SEED_NEAR_TEST)
