@@ -62,7 +62,9 @@ from table.announcements import (
 )
 from table.egn import dumps_egn, export_egn
 from table.records import game_records
+from vision.detection import CardDetection
 from vision.detector import Detector, detect_frame
+from vision.observations import Observation
 from vision.sources import Frame, FrameSource
 from vision.tracker import Tracker
 from vision.zones import Calibration, MarkerRefresher
@@ -370,17 +372,19 @@ class App:
             if p.detection_cache is not None:
                 p.detection_cache.put(frame.number, detections)
         session = p.session
+        observations = self._track(p.tracker, detections, frame.number)
         if self._replaying and not session.replay_diverged:
-            played = session.match.played_this_deal
-            for obs in p.tracker.update(detections, frame.number, session.match.expected.seat, played=played):
+            for obs in observations:
                 session.observe(obs)
             if p.buttons is not None:
                 for timed in p.buttons.due(frame.number):
                     session.act(timed.action, frame=frame.number, script_number=timed.number)
             session.replay_manual(frame.number)
-        else:
-            p.tracker.update(detections, frame.number, session.match.expected.seat,
-                             played=session.match.played_this_deal)
+
+    def _track(self, tracker: Tracker, detections: Sequence[CardDetection], number: int) -> list[Observation]:
+        """The tracker's events for one frame, told whose turn it is and which cards this deal has played."""
+        match = self.p.session.match
+        return tracker.update(detections, number, match.expected.seat, played=match.played_this_deal)
 
     def _end_replay(self) -> None:
         p = self.p
@@ -416,9 +420,7 @@ class App:
         detections = detect_frame(p.detector, frame.image_bgr, frame.number, self._detail(frame))
         if p.detection_cache is not None:
             p.detection_cache.put(frame.number, detections)
-        expected = p.session.match.expected.seat
-        played = p.session.match.played_this_deal
-        for obs in p.tracker.update(detections, frame.number, expected, played=played):
+        for obs in self._track(p.tracker, detections, frame.number):
             p.session.observe(obs)
 
     def _announce(self, released: list[Announcement]) -> None:

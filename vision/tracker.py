@@ -219,6 +219,7 @@ class Tracker:
         # Per seat: first and last frame a card not landed yet was read in its zone (see _waits_for_turn).
         self._sighted: dict[int, tuple[int, int]] = {}
         self._played: tuple[tuple[int, Card], ...] = ()  # this frame's (seat, card) played this deal
+        self._spent: dict[int, frozenset[Card]] = {}  # per seat, this frame: ``_spent_at``'s answer
 
     @property
     def suspended(self) -> bool:
@@ -260,7 +261,7 @@ class Tracker:
         cfg = self.config
         if self.cards is not None:
             detections = [d for d in detections if d.card in self.cards or d.confidence >= OUT_OF_DECK_SURE]
-        self._played = tuple(played)
+        self._played, self._spent = tuple(played), {}
         self._associate(self._readings(detections), frame)
         resumed_from = self._watch_for_hands(frame, occluded)
 
@@ -435,9 +436,12 @@ class Tracker:
 
     def _spent_at(self, zone: Zone | None) -> frozenset[Card]:
         """The cards that cannot be newly played in ``zone``: at a seat, those other seats played this deal."""
-        if zone is None or zone.kind is not ZoneKind.SEAT or not self._played:
+        if zone is None or zone.seat is None or zone.kind is not ZoneKind.SEAT or not self._played:
             return frozenset()
-        return frozenset(c for s, c in self._played if s != zone.seat)
+        spent = self._spent.get(zone.seat)
+        if spent is None:
+            spent = self._spent[zone.seat] = frozenset(c for s, c in self._played if s != zone.seat)
+        return spent
 
     def _leader(
         self, track: _Track, after: int, spent: frozenset[Card] = frozenset()
@@ -449,11 +453,13 @@ class Tracker:
         """
         votes: dict[Card, _Vote] = {}
         total = 0.0
-        readings = [r for r in track.readings if r[0] > after]
+        readings: Iterable[tuple[int, Card, float, Point]] = track.readings
         if spent:
-            fresh = [r for r in readings if r[1] not in spent]
-            readings = fresh or readings
+            recent = [r for r in track.readings if r[0] > after]
+            readings = [r for r in recent if r[1] not in spent] or recent
         for f, card, conf, point in readings:
+            if f <= after:
+                continue
             v = votes.setdefault(card, _Vote())
             v.frames.add(f)
             v.points.append(point)
