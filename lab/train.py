@@ -131,21 +131,80 @@ def export_detector(weights: Path, imgsz: int, out: Path, opset: int = 17) -> Pa
 # ---------------------------------------------------------------- corner-index classifier
 
 
-def build_classifier(num_classes: int = len(CLASSIFIER_CLASSES)) -> Any:
-    """A small CNN for 3x64x48 corner crops (0.17 M parameters, ~25 M multiply-adds: under a millisecond)."""
+# Where build_classifier's residual blocks go: after the last convolution (index 11-13), before the head.
+_HEAD_START = 14
+
+
+def build_classifier(num_classes: int = len(CLASSIFIER_CLASSES), blocks: int = 0) -> Any:
+    """A small CNN for 3x64x48 corner crops (0.17 M parameters, ~25 M multiply-adds: under a millisecond).
+
+    ``blocks``: residual blocks of two 3x3 convolutions at 128 channels on the 8x6 grid, after the last
+    convolution (each 0.30 M parameters and ~14 M multiply-adds more). Each block's last batch norm starts
+    with zero scale, so a deepened network starts out computing what the shallower one did
+    (:func:`deepen_state`).
+    """
     from torch import nn
 
     def conv(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout),
                 nn.ReLU(inplace=True)]
 
-    return nn.Sequential(
+    body: list[nn.Module] = [
         *conv(3, 32, stride=2),  # 32x24: a strided stem, the 2-core CPU trains it 3x faster
         *conv(32, 48), nn.MaxPool2d(2),  # 16x12
         *conv(48, 96), nn.MaxPool2d(2),  # 8x6
         *conv(96, 128),
+    ]
+    assert len(body) == _HEAD_START
+    return nn.Sequential(
+        *body, *(_residual_block(128) for _ in range(blocks)),
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, num_classes),
     )
+
+
+def _residual_block(channels: int) -> Any:
+    """x + BN(conv(ReLU(BN(conv(x))))), the last batch norm's scale zero (the block starts as the identity).
+
+    No ReLU after the sum: the block's input is a ReLU's output already, and the identity stays exact."""
+    from torch import nn
+
+    class Residual(nn.Module):  # type: ignore[misc,unused-ignore]  # torch is Any where it is not installed
+        def __init__(self) -> None:
+            super().__init__()
+            self.f = nn.Sequential(
+                nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels),
+                nn.ReLU(inplace=True),
+                nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels),
+            )
+            nn.init.zeros_(self.f[4].weight)
+
+        def forward(self, x: Any) -> Any:
+            return x + self.f(x)
+
+    return Residual()
+
+
+def deepen_state(state: dict[str, Any], blocks: int) -> dict[str, Any]:
+    """A shallower classifier's state dict with its head's keys moved past ``blocks`` new blocks, to load
+    with ``strict=False`` into ``build_classifier(blocks=...)`` (the blocks keep their starting weights)."""
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        index, _, rest = key.partition(".")
+        if index.isdigit() and int(index) >= _HEAD_START:
+            key = f"{int(index) + blocks}.{rest}"
+        out[key] = value
+    return out
+
+
+def load_classifier(checkpoint: Path) -> Any:
+    """``build_classifier`` with a checkpoint's weights (its ``blocks``, 0 where it has none), in eval mode."""
+    import torch
+
+    ck = torch.load(checkpoint, weights_only=False)
+    model = build_classifier(blocks=int(ck.get("blocks", 0)))
+    model.load_state_dict(ck["model"])
+    model.eval()
+    return model
 
 
 def _augment(x: Any, rng: Any) -> Any:
@@ -173,6 +232,7 @@ def train_classifier(
     teacher: Path | None = None,
     distill: float = 1.0,
     temperature: float = 2.0,
+    blocks: int | None = None,
 ) -> Path:
     """Train the corner classifier on the crop chunks in ``crops`` (``python -m lab.synth.crops``).
 
@@ -187,6 +247,10 @@ def train_classifier(
     adds ``distill`` times the KL divergence from the teacher's softened prediction (``temperature``) to
     the student's, scaled by the temperature squared (Hinton et al. 2015). Where the teacher is wrong, as on
     an index the new labels call blurred past reading, the labels alone teach.
+
+    ``blocks``: residual blocks at the end of the body (:func:`build_classifier`); None: as many as
+    ``init_weights`` has (0 from scratch). Starting from weights with fewer, the new ones start as the
+    identity, so the deeper classifier starts out reading as the one it came from.
     """
     _passive_omp()
     import numpy as np
@@ -201,9 +265,18 @@ def train_classifier(
     x, y = load_crops(crops, "train")
     xv, yv = load_crops(crops, "heldout")
     xv_t, yv_t = torch.from_numpy(xv), torch.from_numpy(yv)
-    model = build_classifier()
-    if init_weights is not None:
-        model.load_state_dict(torch.load(init_weights, weights_only=False)["model"])
+    init = torch.load(init_weights, weights_only=False) if init_weights is not None else None
+    init_blocks = int(init.get("blocks", 0)) if init is not None else 0
+    if blocks is None:
+        blocks = init_blocks
+    if blocks < init_blocks:
+        raise ValueError(f"{init_weights}: it has {init_blocks} residual blocks, more than the {blocks} asked for")
+    model = build_classifier(blocks=blocks)
+    if init is not None:
+        missing, unexpected = model.load_state_dict(deepen_state(init["model"], blocks - init_blocks), strict=False)
+        fresh = {f"{_HEAD_START + i}." for i in range(init_blocks, blocks)}
+        if unexpected or any(not any(k.startswith(f) for f in fresh) for k in missing):
+            raise ValueError(f"{init_weights}: weights do not fit the classifier ({missing + unexpected})")
     soft: Any = None  # the teacher's softened prediction on each training crop (with a teacher)
     kept = np.zeros(len(y), dtype=bool)  # where the teacher names the crop right: only there it is distilled
     if teacher is not None:
@@ -258,7 +331,7 @@ def train_classifier(
             log.write(json.dumps(rec) + "\n")
             log.flush()
             ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch,
-                  "best": max(best, acc), "classes": list(CLASSIFIER_CLASSES)}
+                  "best": max(best, acc), "classes": list(CLASSIFIER_CLASSES), "blocks": blocks}
             torch.save(ck, last)
             if acc >= best:
                 best = acc
@@ -271,9 +344,7 @@ def _teacher_targets(teacher: Path, x: Any, y: Any, temperature: float) -> tuple
     import numpy as np
     import torch
 
-    net = build_classifier()
-    net.load_state_dict(torch.load(teacher, weights_only=False)["model"])
-    net.eval()
+    net = load_classifier(teacher)
     soft = np.empty((len(y), len(CLASSIFIER_CLASSES)), dtype=np.float32)
     with torch.no_grad():
         for i in range(0, len(y), 1024):
@@ -286,9 +357,7 @@ def export_classifier(checkpoint: Path, out: Path, opset: int = 17) -> Path:
     """Export the classifier to ONNX: input ``crops`` [B, 3, 64, 48] float32, output ``logits`` [B, 34]."""
     import torch
 
-    model = build_classifier()
-    model.load_state_dict(torch.load(checkpoint, weights_only=False)["model"])
-    model.eval()
+    model = load_classifier(checkpoint)
     dummy = torch.zeros(4, 3, CROP_H, CROP_W)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(

@@ -68,3 +68,47 @@ def test_distillation_keeps_the_student_near_the_teacher_where_the_teacher_was_r
                          teacher=weights, distill=distill)
         kl[distill] = _kl_to_teacher(run, weights, x, y)
     assert kl[10.0] < 0.5 * kl[0.0], kl
+
+
+def test_a_deepened_classifier_starts_out_reading_as_the_one_it_came_from(
+    setup: tuple[Path, Path, np.ndarray, np.ndarray],
+) -> None:
+    from lab.train import deepen_state
+
+    _folder, weights, x, _y = setup
+    shallow = build_classifier()
+    shallow.load_state_dict(torch.load(weights, weights_only=False)["model"])
+    shallow.eval()
+    deep = build_classifier(blocks=2)
+    missing, unexpected = deep.load_state_dict(deepen_state(shallow.state_dict(), 2), strict=False)
+    assert not unexpected and missing and all(k.split(".")[0] in {"14", "15"} for k in missing)
+    deep.eval()
+    with torch.no_grad():
+        a, b = shallow(torch.from_numpy(x[:16])), deep(torch.from_numpy(x[:16]))
+    assert torch.allclose(a, b, atol=1e-5)
+    # The blocks are real layers: with their last scale no longer zero they change the reading.
+    with torch.no_grad():
+        deep[14].f[4].weight.fill_(1.0)
+        assert not torch.allclose(a, deep(torch.from_numpy(x[:16])), atol=1e-3)
+
+
+def test_training_deeper_from_shallow_weights_records_its_blocks_and_exports(
+    setup: tuple[Path, Path, np.ndarray, np.ndarray], tmp_path: Path
+) -> None:
+    from lab.train import export_classifier, load_classifier
+
+    folder, weights, x, _y = setup
+    best = train_classifier(folder, tmp_path / "run", epochs=1, batch=64, threads=1, lr=1e-3, init_weights=weights,
+                            teacher=weights, blocks=1)
+    assert torch.load(best, weights_only=False)["blocks"] == 1
+    model = load_classifier(best)
+    assert len([m for m in model if type(m).__name__ == "Residual"]) == 1
+    ort = pytest.importorskip("onnxruntime")
+    onnx_path = export_classifier(best, tmp_path / "cls.onnx")
+    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    with torch.no_grad():
+        want = model(torch.from_numpy(x[:8])).numpy()
+    got = sess.run(None, {"crops": x[:8]})[0]
+    assert np.abs(got - want).max() < 1e-3
+    with pytest.raises(ValueError, match="more than"):
+        train_classifier(folder, tmp_path / "fewer", epochs=1, batch=64, threads=1, init_weights=best, blocks=0)
