@@ -274,8 +274,8 @@ def train_classifier(
     model = build_classifier(blocks=blocks)
     if init is not None:
         missing, unexpected = model.load_state_dict(deepen_state(init["model"], blocks - init_blocks), strict=False)
-        fresh = {f"{_HEAD_START + i}." for i in range(init_blocks, blocks)}
-        if unexpected or any(not any(k.startswith(f) for f in fresh) for k in missing):
+        fresh = {str(_HEAD_START + i) for i in range(init_blocks, blocks)}  # the new blocks' indices
+        if unexpected or any(k.split(".")[0] not in fresh for k in missing):
             raise ValueError(f"{init_weights}: weights do not fit the classifier ({missing + unexpected})")
     soft: Any = None  # the teacher's softened prediction on each training crop (with a teacher)
     kept = np.zeros(len(y), dtype=bool)  # where the teacher names the crop right: only there it is distilled

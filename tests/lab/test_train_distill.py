@@ -112,3 +112,15 @@ def test_training_deeper_from_shallow_weights_records_its_blocks_and_exports(
     assert np.abs(got - want).max() < 1e-3
     with pytest.raises(ValueError, match="more than"):
         train_classifier(folder, tmp_path / "fewer", epochs=1, batch=64, threads=1, init_weights=best, blocks=0)
+
+
+def test_weights_of_another_network_are_refused(
+    setup: tuple[Path, Path, np.ndarray, np.ndarray], tmp_path: Path
+) -> None:
+    folder, weights, _x, _y = setup
+    state = torch.load(weights, weights_only=False)["model"]
+    del state["11.weight"]  # the last convolution's weights: not one of the new blocks' keys
+    broken = tmp_path / "broken.pt"
+    torch.save({"model": state}, broken)
+    with pytest.raises(ValueError, match="do not fit"):
+        train_classifier(folder, tmp_path / "run", epochs=1, batch=64, threads=1, init_weights=broken, blocks=1)
