@@ -51,6 +51,7 @@ READER_SOURCES: tuple[str, ...] = (
     "vision/deck_profile.py",
     "vision/detection.py",
     "vision/detector.py",
+    "vision/face_reader.py",
     "vision/models.py",
     "vision/onnx_detector.py",
     "vision/postprocess.py",

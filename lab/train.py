@@ -16,6 +16,7 @@ import json
 import math
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -201,7 +202,7 @@ def load_classifier(checkpoint: Path) -> Any:
     import torch
 
     ck = torch.load(checkpoint, weights_only=False)
-    model = build_classifier(blocks=int(ck.get("blocks", 0)))
+    model = build_classifier(num_classes=len(ck.get("classes", CLASSIFIER_CLASSES)), blocks=int(ck.get("blocks", 0)))
     model.load_state_dict(ck["model"])
     model.eval()
     return model
@@ -233,8 +234,13 @@ def train_classifier(
     distill: float = 1.0,
     temperature: float = 2.0,
     blocks: int | None = None,
+    classes: Sequence[str] = CLASSIFIER_CLASSES,
 ) -> Path:
     """Train the corner classifier on the crop chunks in ``crops`` (``python -m lab.synth.crops``).
+
+    ``classes``: what the labels index (the checkpoint records them); the face reader
+    (``vision.face_reader.FACE_CLASSES``, crops from ``python -m lab.synth.face_crops``) trains with the same
+    network and loop.
 
     ``train_*.npz`` come from the training decks; ``heldout_*.npz`` (the
     held-out decks) measure accuracy on decks it never saw. Checkpoints
@@ -271,7 +277,7 @@ def train_classifier(
         blocks = init_blocks
     if blocks < init_blocks:
         raise ValueError(f"{init_weights}: it has {init_blocks} residual blocks, more than the {blocks} asked for")
-    model = build_classifier(blocks=blocks)
+    model = build_classifier(num_classes=len(classes), blocks=blocks)
     if init is not None:
         missing, unexpected = model.load_state_dict(deepen_state(init["model"], blocks - init_blocks), strict=False)
         fresh = {str(_HEAD_START + i) for i in range(init_blocks, blocks)}  # the new blocks' indices
@@ -280,7 +286,7 @@ def train_classifier(
     soft: Any = None  # the teacher's softened prediction on each training crop (with a teacher)
     kept = np.zeros(len(y), dtype=bool)  # where the teacher names the crop right: only there it is distilled
     if teacher is not None:
-        soft, kept = _teacher_targets(teacher, x, y, temperature)
+        soft, kept = _teacher_targets(teacher, x, y, temperature, len(classes))
         print(json.dumps({"teacher": str(teacher), "right_on": round(float(kept.mean()), 4)}), flush=True)
     steps_per_epoch = math.ceil(len(y) / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -331,7 +337,7 @@ def train_classifier(
             log.write(json.dumps(rec) + "\n")
             log.flush()
             ck = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch,
-                  "best": max(best, acc), "classes": list(CLASSIFIER_CLASSES), "blocks": blocks}
+                  "best": max(best, acc), "classes": list(classes), "blocks": blocks}
             torch.save(ck, last)
             if acc >= best:
                 best = acc
@@ -339,13 +345,15 @@ def train_classifier(
     return out_dir / "best.pt"
 
 
-def _teacher_targets(teacher: Path, x: Any, y: Any, temperature: float) -> tuple[Any, Any]:
+def _teacher_targets(
+    teacher: Path, x: Any, y: Any, temperature: float, n_classes: int = len(CLASSIFIER_CLASSES)
+) -> tuple[Any, Any]:
     """The teacher's softened prediction on each crop (unaugmented), and where its top class is the label."""
     import numpy as np
     import torch
 
     net = load_classifier(teacher)
-    soft = np.empty((len(y), len(CLASSIFIER_CLASSES)), dtype=np.float32)
+    soft = np.empty((len(y), n_classes), dtype=np.float32)
     with torch.no_grad():
         for i in range(0, len(y), 1024):
             logits = net(torch.from_numpy(x[i:i + 1024]))
@@ -354,7 +362,8 @@ def _teacher_targets(teacher: Path, x: Any, y: Any, temperature: float) -> tuple
 
 
 def export_classifier(checkpoint: Path, out: Path, opset: int = 17) -> Path:
-    """Export the classifier to ONNX: input ``crops`` [B, 3, 64, 48] float32, output ``logits`` [B, 34]."""
+    """Export the classifier (or the face reader) to ONNX: input ``crops`` [B, 3, 64, 48] float32, output
+    ``logits`` [B, classes] (34 for the corner classifier, 25 for the face reader)."""
     import torch
 
     model = load_classifier(checkpoint)

@@ -94,6 +94,26 @@ def normalise_crop(crop_bgr: npt.NDArray[np.uint8]) -> FloatArray:
     return np.ascontiguousarray(x[:, :, ::-1].transpose(2, 0, 1))
 
 
+def _shrunk_around(
+    frame: npt.NDArray[np.uint8], q: FloatArray, factor: float
+) -> tuple[npt.NDArray[np.uint8], FloatArray]:
+    """The part of ``frame`` round outline ``q`` shrunk by ``factor`` (area filter), and ``q`` in its pixels
+    (a big card would alias when warped straight down to a crop); the frame unchanged where that part is
+    too small."""
+    x0, y0 = np.floor(q.min(axis=0)).astype(int) - 4
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 4
+    fh, fw = frame.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(fw, x1), min(fh, y1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return frame, q
+    sub = frame[y0:y1, x0:x1]
+    new_w = max(2, round((x1 - x0) / factor))
+    new_h = max(2, round((y1 - y0) / factor))
+    small = cast(npt.NDArray[np.uint8], cv2.resize(sub, (new_w, new_h), interpolation=cv2.INTER_AREA))
+    sx, sy = new_w / (x1 - x0), new_h / (y1 - y0)
+    return small, np.stack([(q[:, 0] - x0) * sx, (q[:, 1] - y0) * sy], axis=1).astype(np.float32)
+
+
 def corner_crops_bgr(
     frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, corners: Sequence[int] = (0, 1, 2, 3)
 ) -> list[npt.NDArray[np.uint8]]:
@@ -105,17 +125,7 @@ def corner_crops_bgr(
     long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
     factor = (V1 - V0) * long_side / CROP_H
     if factor > 1.5:
-        x0, y0 = np.floor(q.min(axis=0)).astype(int) - 4
-        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 4
-        fh, fw = frame.shape[:2]
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(fw, x1), min(fh, y1)
-        if x1 - x0 >= 8 and y1 - y0 >= 8:
-            sub = frame[y0:y1, x0:x1]
-            new_w = max(2, round((x1 - x0) / factor))
-            new_h = max(2, round((y1 - y0) / factor))
-            frame = cast(npt.NDArray[np.uint8], cv2.resize(sub, (new_w, new_h), interpolation=cv2.INTER_AREA))
-            sx, sy = new_w / (x1 - x0), new_h / (y1 - y0)
-            q = np.stack([(q[:, 0] - x0) * sx, (q[:, 1] - y0) * sy], axis=1).astype(np.float32)
+        frame, q = _shrunk_around(frame, q, factor)
     turned = np.roll(q, -2, axis=0)  # the same card seen upside down: its TL is our BR
     regions = [
         (q, U0, U1, V0, V1),  # TL
@@ -253,20 +263,49 @@ def lightness_inverted(crop_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]
     return cast(npt.NDArray[np.uint8], cv2.cvtColor(lab, cv2.COLOR_LAB2BGR))
 
 
-def corner_crops(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> FloatArray:
+def corner_crops(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True, dark: bool | None = None,
+    hypotheses: list[FloatArray] | None = None,
+) -> FloatArray:
     """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
     the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
     :func:`combine_corners`: corners that see no index drop out of the vote. A card that may be printed
     light on dark paper (:func:`is_dark_card`) is also cut with its lightness turned over
     (:func:`lightness_inverted`), 8k crops then: whichever way the classifier sees an index wins the vote,
     so a white card wrongly judged dark (a deck with a black panel inside a white margin) still reads.
+    ``dark`` and ``hypotheses``: :func:`is_dark_card` and :func:`outline_hypotheses` already worked out
+    for this outline by the caller (None: worked out here).
     """
-    hypotheses = outline_hypotheses(frame_bgr, quad, refine)
+    if hypotheses is None:
+        hypotheses = outline_hypotheses(frame_bgr, quad, refine)
     cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
     crops = [normalise_crop(c) for c in cut]
-    if is_dark_card(frame_bgr, quad):
+    if is_dark_card(frame_bgr, quad) if dark is None else dark:
         crops += [normalise_crop(lightness_inverted(c)) for c in cut]
     return np.stack(crops).astype(np.float32)
+
+
+# The face crop: the card's middle, upright, where a number card's pips and a court's picture lie (card
+# coordinates as U0..V1 above). It leaves out most of each index, so the face reader's view of a card is
+# a second one, not the corner classifier's again.
+FACE_U0, FACE_U1 = 0.1, 0.9
+FACE_V0, FACE_V1 = 0.07, 0.93
+
+
+def face_crop_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """The card's middle (:data:`FACE_U0`..:data:`FACE_V1`) upright as a BGR uint8 CROP_H x CROP_W image,
+    for the face reader (``vision.face_reader``); either way up, as :func:`order_corners` picks it."""
+    q = order_corners(quad)
+    frame = frame_bgr
+    long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    factor = (FACE_V1 - FACE_V0) * long_side / CROP_H
+    if factor > 1.5:  # shrink a big card first (area filter), as corner_crops_bgr does
+        frame, q = _shrunk_around(frame, q, factor)
+    h = _region_homography(q, FACE_U0, FACE_U1, FACE_V0, FACE_V1)
+    crop = cv2.warpPerspective(
+        frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )
+    return cast(npt.NDArray[np.uint8], crop)
 
 
 def softmax(logits: npt.ArrayLike) -> FloatArray:
@@ -278,14 +317,37 @@ def softmax(logits: npt.ArrayLike) -> FloatArray:
     return (e / total).astype(np.float32)
 
 
+def weigh_by_face(mix: npt.ArrayLike, evidence: npt.ArrayLike | None) -> tuple[int, float]:
+    """The card the corners' vote ``mix`` (over the cards) names, and its share, once weighed by the face
+    reader's ``evidence`` (per card, ``vision.face_reader.FaceReader.evidence``; None: no face read).
+
+    The evidence may change which card is named (the product of the two, renormalised), but the share is
+    never above the corners' own surest: the face re-decides between the cards the corners saw, and never
+    makes a reading surer than they did (so a card back whose pattern looks like pips, or a face half
+    under another card, cannot lift a doubtful corner reading over the reporting line).
+    """
+    m = np.asarray(mix, np.float64)
+    top = int(np.argmax(m))
+    if evidence is None:
+        return top, float(m[top])
+    weighed = m * np.asarray(evidence, np.float64)
+    total = float(weighed.sum())
+    if not total > 0.0:
+        return top, float(m[top])
+    best = int(np.argmax(weighed))
+    return best, min(float(weighed[best] / total), float(m[top]))
+
+
 def combine_corners(
-    logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5
+    logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5,
+    evidence: npt.ArrayLike | None = None,
 ) -> tuple[str, float]:
     """One card name from the per-corner logits (shape (k, len(classes))), and a confidence in 0..1.
 
     Each corner's vote is weighted by how sure it is that it sees an index
     (1 - p(none)); corners that see no index drop out. If no corner sees an
-    index with at least ``min_index``, the answer is ``("none", p)``.
+    index with at least ``min_index``, the answer is ``("none", p)``. ``evidence``: the face reader's,
+    per card (the classes but ``none``, in order), weighed in by :func:`weigh_by_face`.
     """
     p = softmax(logits).reshape(-1, len(classes))
     none_idx = list(classes).index(NONE_CLASS)
@@ -296,9 +358,12 @@ def combine_corners(
     card_p = np.delete(p, none_idx, axis=1)
     card_p = card_p / np.maximum(card_p.sum(axis=1, keepdims=True), 1e-9)
     mix = (w[:, None] * card_p).sum(axis=0) / max(float(w.sum()), 1e-9)
-    best = int(np.argmax(mix))
     names = [c for c in classes if c != NONE_CLASS]
-    return names[best], float(mix[best] * seen.max())
+    if evidence is None:
+        best = int(np.argmax(mix))
+        return names[best], float(mix[best] * seen.max())
+    best, share = weigh_by_face(mix, evidence)
+    return names[best], share * float(seen.max())
 
 
 # --- Two cards of a spread boxed as one ---------------------------------------------------------------

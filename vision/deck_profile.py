@@ -701,9 +701,13 @@ class ProfileMatcher:
             out[:, self._cols] = np.maximum.reduceat(sims, self._starts, axis=1)
         return out
 
-    def combine(self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5) -> tuple[str, float]:
-        """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``)."""
-        from vision.cardcrop import NONE_CLASS, softmax
+    def combine(
+        self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
+        evidence: npt.ArrayLike | None = None,
+    ) -> tuple[str, float]:
+        """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``, the face
+        reader's ``evidence`` weighed in as there)."""
+        from vision.cardcrop import NONE_CLASS, softmax, weigh_by_face
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
         p = softmax(lg)
@@ -737,8 +741,11 @@ class ProfileMatcher:
                 fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
             fused = softmax(fused_log)
             mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
-        best = int(np.argmax(mix))
-        return self.card_names[best], float(mix[best] * seen.max())
+        if evidence is None:
+            best = int(np.argmax(mix))
+            return self.card_names[best], float(mix[best] * seen.max())
+        best, share = weigh_by_face(mix, evidence)
+        return self.card_names[best], share * float(seen.max())
 
     @property
     def holds_benny(self) -> bool:

@@ -39,6 +39,7 @@ from vision.errors import UserError
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile, ProfileMatcher
+    from vision.face_reader import FaceReader
 
 DEFAULT_CONF = 0.25
 # Outlines overlapping more than this (probabilistic IoU of the oriented boxes) are one card. Cards laid
@@ -186,10 +187,14 @@ class CornerClassifier:
         threads: int | None = None,
         calibration: ConfidenceCalibration | None = None,
         profile: DeckProfile | None = None,
+        face: FaceReader | None = None,
     ) -> None:
         from vision import cardcrop
 
         self.path = Path(path)
+        # The face reader (vision.face_reader): a second look at each outline's middle, weighed into the
+        # corners' vote in classify(); None: the corners alone.
+        self.face = face
         self.calibration = calibration
         self.session = ort_session(self.path, threads, "corner-index classifier")
         self.input_name = self.session.get_inputs()[0].name
@@ -258,14 +263,16 @@ class CornerClassifier:
         return np.asarray(self.session.run([self.logits_name], {self.input_name: crops})[0], np.float32), None
 
     def _name(
-        self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int
+        self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
+        evidence: npt.NDArray[np.float32] | None = None,
     ) -> tuple[str, float]:
-        """One card name and confidence from the crops start:stop of a batch."""
+        """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
+        reader's, per card, ``cardcrop.weigh_by_face``)."""
         from vision import cardcrop
 
         if self.profile is not None and feats is not None:
-            return self.profile.combine(logits[start:stop], feats[start:stop])
-        return cardcrop.combine_corners(logits[start:stop], self.classes)
+            return self.profile.combine(logits[start:stop], feats[start:stop], evidence=evidence)
+        return cardcrop.combine_corners(logits[start:stop], self.classes, evidence=evidence)
 
     @property
     def default_min_confidence(self) -> float:
@@ -288,17 +295,39 @@ class CornerClassifier:
 
         if len(quads) == 0:
             return []
+        hypotheses = [cardcrop.outline_hypotheses(frame_bgr, q, refine) for q in quads]
+        dark = [cardcrop.is_dark_card(frame_bgr, q) for q in quads]
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
-        per_card = [cardcrop.corner_crops(frame_bgr, q, refine) for q in quads]
+        per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h)
+                    for q, d, h in zip(quads, dark, hypotheses, strict=True)]
         crops = np.concatenate(per_card).astype(np.float32)
         logits, feats = self._outputs(crops)
+        evidence = self._face_evidence(frame_bgr, hypotheses, dark)
         answers: list[tuple[Card | None, float]] = []
         start = 0
-        for block in per_card:
-            name, conf = self._name(logits, feats, start, start + len(block))
+        for k, block in enumerate(per_card):
+            name, conf = self._name(logits, feats, start, start + len(block), evidence[k])
             start += len(block)
             answers.append((self.cards.get(name), conf))
         return answers
+
+    def _face_evidence(
+        self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]], dark: list[bool]
+    ) -> list[npt.NDArray[np.float32] | None]:
+        """Per outline, the face reader's evidence per card (None: no face reader, or a card printed light on
+        dark paper, which it never saw). The face is cut from the outline's first hypothesis (the snapped
+        one where the outline was refined)."""
+        if self.face is None:
+            return [None] * len(hypotheses)
+        looked = [k for k, d in enumerate(dark) if not d]
+        out: list[npt.NDArray[np.float32] | None] = [None] * len(hypotheses)
+        if not looked:
+            return out
+        probs = self.face.probabilities(frame_bgr, [hypotheses[k][0] for k in looked])
+        names = self.profile.card_names if self.profile is not None else list(self.cards)
+        for k, p in zip(looked, probs, strict=True):
+            out[k] = self.face.evidence(names, p)
+        return out
 
     def read_spreads(
         self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]
@@ -643,7 +672,9 @@ class OnnxDetector:
     shipped. ``zoom_out``: where a frame names no card, look again with the frame shrunk to 1/``zoom_out``
     of the finder's input (:meth:`zoomed_out_outlines`), for cards far larger than at the table.
     ``contrast_look``: where the finder outlined something but nothing is named, look again at the frame
-    with its local contrast evened out (:func:`contrast_evened`).
+    with its local contrast evened out (:func:`contrast_evened`). ``face_reader``: weigh in the face
+    reader ``face-cls.onnx`` beside ``model`` where there is one (``vision.face_reader``); False: the
+    corners alone.
     """
 
     def __init__(
@@ -658,8 +689,10 @@ class OnnxDetector:
         profile: DeckProfile | str | Path | None = None,
         zoom_out: float | None = ZOOM_OUT,
         contrast_look: bool = CONTRAST_LOOK,
+        face_reader: bool = True,
     ) -> None:
         from vision.deck_profile import resolve_profile
+        from vision.face_reader import FaceReader, face_reader_path_for
         from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 
         self.path = Path(model)
@@ -678,9 +711,10 @@ class OnnxDetector:
                     f"{self.path}: this model only finds cards (classes {sorted(self.info.names.values())}); "
                     f"its corner-index classifier corner-cls.onnx is not beside it"
                 )
+            face_path = face_reader_path_for(self.path) if face_reader else None
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path),
-                resolve_profile(profile),
+                resolve_profile(profile), FaceReader(face_path, threads) if face_path is not None else None,
             )
         elif profile is not None:
             raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")

@@ -262,7 +262,8 @@ def _with_detections(
         "turned_in_front": args.turned_in_front, "steal_rate": args.steal_rate, "enrol": enrol,
         "script": hashlib.sha256(truth.encode()).hexdigest(), "detail": renderer.detail,
     }  # fmt: skip
-    identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "classes.json"])
+    identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "face-cls.onnx",
+                                       model.parent / "classes.json"])
     if args.detections.exists():
         frames = RecordedFrames(args.detections, identity, script.frames)
         print(f"simulate: replaying the detections recorded in {args.detections} (nothing drawn or read)",

@@ -6,6 +6,7 @@ best in a separate environment. Examples::
     euchre-table train detector --data work-data/datasets/obb/data.yaml --imgsz 256 --time-hours 1.45 --seed 0
     euchre-table train detector --resume work-data/runs/card-obb/weights/last.pt
     euchre-table train classifier --crops work-data/datasets/crops --epochs 5 --out work-data/runs/corner-cls
+    euchre-table train face --crops work-data/datasets/faces --epochs 8 --out work-data/runs/face-cls
     euchre-table train export --detector-weights work-data/runs/card-obb/weights/best.pt --imgsz 256 \\
         --classifier-weights work-data/runs/corner-cls/best.pt --models models
 """
@@ -27,7 +28,7 @@ def register(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("stage", choices=["detector", "classifier", "export", "calibrate"],
+    p.add_argument("stage", choices=["detector", "classifier", "face", "export", "calibrate"],
                    help="what to train, export both, or calibrate the confidence of the models in --models")
     p.add_argument("--data", type=Path, help="detector: the Ultralytics data.yaml (lab.synth.build obb)")
     p.add_argument("--crops", type=Path, default=Path("work-data/datasets/crops"),
@@ -94,6 +95,22 @@ def calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def train_face(args: argparse.Namespace, tr: Any) -> int:
+    """Train the face reader (``vision.face_reader``) on face crops and export it beside its checkpoints as
+    ``face-cls.onnx`` (copy it into the models folder to use it)."""
+    from vision.face_reader import FACE_CLASSES, FACE_READER_NAME
+
+    if not any(args.crops.glob("train_*.npz")) or not any(args.crops.glob("heldout_*.npz")):
+        raise UserError(f"{args.crops}: no train_*.npz / heldout_*.npz face crops (python -m lab.synth.face_crops)")
+    out = args.out or Path("work-data/runs/face-cls")
+    best = tr.train_classifier(args.crops, out, epochs=args.epochs or 8, seed=args.seed, threads=args.threads,
+                               resume=args.resume is not None, classes=FACE_CLASSES,
+                               **({"lr": args.lr0} if args.lr0 else {}))
+    onnx = tr.export_classifier(best, out / FACE_READER_NAME)
+    print(summary_line(stage="face", weights=best, onnx=onnx))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.stage == "calibrate":
         return calibrate(args)
@@ -118,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
         )
         print(summary_line(stage="detector", run=run_dir, weights=run_dir / "weights" / "best.pt"))
         return 0
+    if args.stage == "face":
+        return train_face(args, tr)
     if args.stage == "classifier":
         if not any(args.crops.glob("train_*.npz")) or not any(args.crops.glob("heldout_*.npz")):
             raise UserError(f"{args.crops}: no train_*.npz / heldout_*.npz crops (python -m lab.synth.crops)")

@@ -1,0 +1,184 @@
+"""Face crops for the face reader (``vision.face_reader``): a card's middle, upright, labelled with its kind
+and suit, rendered on the fly as the corner crops are (``lab.synth.crops``).
+
+One sample: a card face posed on a procedural table patch as :class:`lab.synth.crops.CropSampler` poses
+it (any turn, some perspective, 45-260 px tall), covered in part by one or two other cards or a finger
+four times in ten, lit and degraded like a scene, then its middle cut with ``cardcrop.face_crop_bgr``
+from an outline as far off as the finder's (half the samples) or a little off. Labels
+(``vision.face_reader.FACE_CLASSES``): the card's kind (ace, 7-10, or a court) in its suit; ``none`` for
+a back, bare table, a face more than 60% covered or blurred past reading (a card under 25 blur widths
+tall, ``crops.legibility``). A face 35-60% covered or 25-32 blur widths tall is left out (whether it can
+be read there depends on the deck). Decks drawn from typefaces (``--fonts``) give number cards only:
+their court pictures are other decks', whose suit is not theirs.
+
+    python -m lab.synth.face_crops --out work-data/datasets/faces --train-chunks 100 --val-chunks 6 --procs 2
+
+writes ``heldout_*.npz`` (the held-out decks, to measure) and ``train_*.npz`` (half artwork chunks, half
+typeface chunks), 1,000 crops each, as ``lab.synth.crops`` does; ``euchre-table train face`` trains on them.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+from pathlib import Path
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from lab.synth.crops import CropSampler, legibility
+from lab.synth.scenes import Degradation, _warp_face, background, degrade, photometric
+from vision import cardcrop
+from vision.face_reader import FACE_NONE, face_class
+
+HEIGHTS = (45.0, 260.0)  # the card's height in the frame, pixels (log-uniform)
+COVERED_NONE = 0.6  # a face more covered than this is labelled none
+COVERED_OUT = 0.35  # one covered from this up to COVERED_NONE is left out
+LEGIBLE_NONE = 25.0  # a card fewer blur widths tall than this is labelled none
+LEGIBLE_OUT = 32.0  # one from LEGIBLE_NONE up to this is left out
+
+
+class FaceSampler(CropSampler):
+    """Face crops from the training (or held-out) decks; deterministic per (seed, chunk index)."""
+
+    def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.uint8], int]]:
+        """One posed card: [] or [(crop (64, 48, 3) BGR uint8, face class)]."""
+        fs = self.faces()
+        decks = fs.decks()
+        deck = decks[int(rng.integers(len(decks)))]
+        card: str | None
+        is_back = rng.random() < 0.04 and bool(fs.backs)
+        bare = rng.random() < 0.03
+        if is_back:
+            face = fs.backs[int(rng.integers(len(fs.backs)))]
+            card = None
+        else:
+            cards = sorted(fs.faces[deck])
+            if self.fonts:  # a typeface deck's courts carry other decks' pictures: number cards only
+                cards = [c for c in cards if c[0] not in "JQKB"]
+            card = cards[int(rng.integers(len(cards)))]
+            face = fs.faces[deck][card]
+        ch = float(np.exp(rng.uniform(math.log(self.heights[0]), math.log(self.heights[1]))))
+        side = int(ch * 1.5) + 8
+        quad = _pose(rng, ch, face.shape[1] / face.shape[0], side)
+        img = background(rng, side, side).astype(np.float32)
+        patch, x0, y0 = _warp_face(face, quad, side, side)
+        if patch.size:
+            ph, pw = patch.shape[:2]
+            roi = img[y0:y0 + ph, x0:x0 + pw]
+            shade = 1.0 + rng.uniform(-0.15, 0.1) * np.linspace(0, 1, pw, dtype=np.float32)[None, :, None]
+            roi[:] = roi * (1 - patch[:, :, 3:4]) + patch[:, :, :3] * shade * rng.uniform(0.85, 1.05)
+        cover = np.zeros((side, side), np.uint8)
+        if rng.random() < 0.4:
+            self._occlude(rng, img, cover, fs, quad, ch)
+            if rng.random() < 0.4:
+                self._occlude(rng, img, cover, fs, quad, ch)
+        img = photometric(rng, img, float(rng.uniform(0.5, 1.0)))
+        done = Degradation()
+        frame = degrade(rng, img, float(rng.uniform(0.5, 1.0)), record=done)
+        q = _found_outline(rng, quad, ch)
+        if bare:  # a false outline on bare table
+            frame = degrade(rng, photometric(rng, background(rng, side, side).astype(np.float32)))
+        crop = cardcrop.face_crop_bgr(frame, q)
+        cover_bgr = cast(npt.NDArray[np.uint8], cv2.cvtColor(cover, cv2.COLOR_GRAY2BGR))
+        covered = float(cardcrop.face_crop_bgr(cover_bgr, q)[:, :, 0].mean()) / 255.0
+        legible = legibility(ch, done)
+        if card is None or bare or covered > COVERED_NONE or legible < LEGIBLE_NONE:
+            label = FACE_NONE
+        elif covered > COVERED_OUT or legible < LEGIBLE_OUT:
+            return []
+        else:
+            label = face_class(card)
+        if label == FACE_NONE and rng.random() > 0.5:
+            return []  # keep the classes balanced
+        return [(crop, label)]
+
+
+def _pose(rng: np.random.Generator, ch: float, aspect: float, side: int) -> npt.NDArray[np.float32]:
+    """A card ``ch`` px tall turned any way in a ``side`` square, its corners a little off a rectangle."""
+    ang = rng.uniform(-math.pi, math.pi)
+    c, s = math.cos(ang), math.sin(ang)
+    w2, h2 = ch * aspect / 2, ch / 2
+    base = np.array([[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]], np.float32)
+    quad = base @ np.array([[c, -s], [s, c]], np.float32).T + side / 2
+    quad += rng.normal(0, 0.03 * ch, (4, 2)).astype(np.float32)  # camera tilt / perspective
+    return quad.astype(np.float32)
+
+
+def _found_outline(rng: np.random.Generator, quad: npt.NDArray[np.float32], ch: float) -> npt.NDArray[np.float32]:
+    """The outline a finder would give: half the time as far off as its outlines on synthetic scenes
+    (``crops.CropSampler``'s loose crops), else a little off."""
+    q = quad.copy()
+    if rng.random() < 0.5:
+        q += rng.normal(0, 0.045 * ch, (1, 2)).astype(np.float32)
+        ctr = q.mean(axis=0)
+        turn = math.radians(float(rng.normal(0, 7.0)))
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]], np.float32)
+        q = (q - ctr) @ rot.T * float(np.exp(rng.normal(0, 0.07))) + ctr
+        q += rng.normal(0, 0.02 * ch, (4, 2)).astype(np.float32)
+    else:
+        q += rng.normal(0, 0.025 * ch, (1, 2)).astype(np.float32)
+        ctr = q.mean(axis=0)
+        q = (q - ctr) * rng.uniform(0.95, 1.06) + ctr
+        q += rng.normal(0, 0.018 * ch, (4, 2)).astype(np.float32)
+    out: npt.NDArray[np.float32] = np.asarray(q, np.float32)
+    return out
+
+
+FaceChunkJob = tuple[Path | None, str, int, int, Path, int]
+
+
+def _write_chunk(job: FaceChunkJob) -> str:
+    art, split, seed, index, out, fonts = job
+    cv2.setNumThreads(1)
+    path = out / (f"{split}_fonts_{seed}_{index:04d}.npz" if fonts else f"{split}_{seed}_{index:04d}.npz")
+    if not path.exists():
+        x, y = FaceSampler(art, split, seed, 0.0, fonts, 0.0, HEIGHTS).chunk(index)
+        np.savez(path, x=x, y=y)
+    return str(path)
+
+
+def jobs(art: Path | None, out: Path, train_chunks: int, val_chunks: int, seed: int, fonts: int) -> list[FaceChunkJob]:
+    """The chunks to write: held-out ones (seed + 1), then training ones, every other one from ``fonts``
+    typeface decks (seed + 100) where ``fonts`` > 0, else from the artwork (seed)."""
+    out_jobs: list[FaceChunkJob] = [(art, "heldout", seed + 1, i, out, 0) for i in range(val_chunks)]
+    for i in range(train_chunks):
+        typeface = fonts > 0 and i % 2 == 1
+        out_jobs.append((art, "train", seed + 100 if typeface else seed, i, out, fonts if typeface else 0))
+    return out_jobs
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Render face-crop chunks for the face reader (1000 crops each).")
+    ap.add_argument("--art", default="work-data/art")
+    ap.add_argument("--procedural", action="store_true", help="drawn decks instead of the artwork (tests)")
+    ap.add_argument("--out", default="work-data/datasets/faces")
+    ap.add_argument("--train-chunks", type=int, default=100)
+    ap.add_argument("--val-chunks", type=int, default=6, help="from the held-out decks")
+    ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--fonts", type=int, default=8,
+                    help="decks per typeface chunk (every other training chunk); 0: artwork only")
+    ap.add_argument("--procs", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.train_chunks < 0 or args.val_chunks < 0 or args.fonts < 0 or args.procs < 1:
+        ap.error("--train-chunks, --val-chunks and --fonts must be 0 or more, --procs 1 or more")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    todo = jobs(None if args.procedural else Path(args.art), out, args.train_chunks, args.val_chunks, args.seed,
+                args.fonts)
+    if args.procs > 1:
+        with mp.get_context("spawn").Pool(args.procs) as pool:
+            for p in pool.imap(_write_chunk, todo):
+                print(p, flush=True)
+    else:
+        for j in todo:
+            print(_write_chunk(j), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""Face crops for the face reader (``lab.synth.face_crops``): reproducible, labelled as the reader reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from lab.synth.face_crops import FaceSampler, jobs, main
+from vision.cardcrop import CROP_H, CROP_W
+from vision.face_reader import FACE_CLASSES, FACE_NONE
+
+
+def test_chunks_are_reproducible_and_labelled() -> None:
+    x, y = FaceSampler(None, "train", 7).chunk(0, n=60)
+    x2, y2 = FaceSampler(None, "train", 7).chunk(0, n=60)
+    assert x.shape == (60, CROP_H, CROP_W, 3) and x.dtype == np.uint8
+    assert np.array_equal(x, x2) and np.array_equal(y, y2)
+    assert set(y.tolist()) <= set(range(len(FACE_CLASSES)))
+    kinds = {FACE_CLASSES[k][0] for k in y if k != FACE_NONE}
+    assert "C" in kinds and kinds & set("A789T")  # courts and number cards both drawn
+    assert (y == FACE_NONE).any() and (y != FACE_NONE).mean() > 0.6
+    other = FaceSampler(None, "train", 8).chunk(0, n=60)[0]
+    assert not np.array_equal(x, other)
+
+
+def test_typeface_decks_give_number_cards_only() -> None:
+    _, y = FaceSampler(None, "train", 3, fonts=2).chunk(0, n=40)
+    assert not any(FACE_CLASSES[k].startswith("C") for k in y)
+
+
+def test_a_number_face_is_labelled_with_its_kind_and_suit() -> None:
+    """Samples from a deck holding only the nine of hearts: labelled 9h, or none where it cannot be read."""
+    sampler = FaceSampler(None, "train", 11)
+    fs = sampler.faces()
+    for deck in fs.decks():
+        fs.faces[deck] = {"9h": fs.faces[deck]["9h"]}
+    fs.backs = []
+    _, y = sampler.chunk(0, n=30)
+    assert set(y.tolist()) <= {FACE_CLASSES.index("9h"), FACE_NONE}
+    assert (y == FACE_CLASSES.index("9h")).sum() >= 20
+
+
+def test_jobs_hold_out_first_then_alternate_artwork_and_typefaces(tmp_path: Path) -> None:
+    todo = jobs(Path("art"), tmp_path, train_chunks=4, val_chunks=2, seed=100, fonts=8)
+    assert [(j[1], j[2], j[3], j[5]) for j in todo] == [
+        ("heldout", 101, 0, 0), ("heldout", 101, 1, 0),
+        ("train", 100, 0, 0), ("train", 200, 1, 8), ("train", 100, 2, 0), ("train", 200, 3, 8),
+    ]
+    assert all(j[5] == 0 for j in jobs(Path("art"), tmp_path, 3, 1, 100, fonts=0))
+
+
+def test_main_writes_the_chunks(tmp_path: Path) -> None:
+    assert main(["--procedural", "--out", str(tmp_path), "--train-chunks", "1", "--val-chunks", "0",
+                 "--fonts", "0"]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.npz")) == ["train_100_0000.npz"]
+    with np.load(tmp_path / "train_100_0000.npz") as z:
+        assert z["x"].shape == (1000, CROP_H, CROP_W, 3) and len(z["y"]) == 1000

@@ -1,0 +1,156 @@
+"""The face reader: its classes, the evidence it gives per card, and how that re-decides the corners' vote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from lab.synth.faces import procedural_faceset
+from vision import cardcrop
+from vision.errors import UserError
+from vision.face_reader import (
+    FACE_CLASSES,
+    FACE_NONE,
+    FACE_READER_NAME,
+    FaceReader,
+    evidence_matrix,
+    face_class,
+    face_reader_path_for,
+)
+from vision.models import REPO_MODELS_DIR
+
+CARDS = [c for c in cardcrop.CLASSIFIER_CLASSES if c != cardcrop.NONE_CLASS]
+SHIPPED = REPO_MODELS_DIR / FACE_READER_NAME
+
+
+def one_hot(name: str) -> np.ndarray:
+    p = np.zeros(len(FACE_CLASSES), np.float32)
+    p[FACE_CLASSES.index(name)] = 1.0
+    return p
+
+
+def test_face_classes_are_kind_and_suit() -> None:
+    assert len(FACE_CLASSES) == 25 and FACE_CLASSES[FACE_NONE] == "none"
+    assert FACE_CLASSES[face_class("9h")] == "9h"
+    assert FACE_CLASSES[face_class("Ts")] == "Ts"
+    assert FACE_CLASSES[face_class("Kc")] == "Cc"  # a court, in its suit
+    assert FACE_CLASSES[face_class("Jd")] == "Cd"
+    assert face_class("B") == face_class(None) == FACE_NONE
+    with pytest.raises(ValueError, match="2h"):
+        face_class("2h")
+
+
+def test_a_number_face_speaks_for_its_suit_not_its_rank() -> None:
+    m = evidence_matrix(CARDS)
+    e = m @ one_hot("9s")
+    ix = {c: i for i, c in enumerate(CARDS)}
+    # the pips' count is not taken as evidence (a covered pip turns a nine into an eight): every number
+    # card of the suit is weighed alike, and above its twin's
+    assert e[ix["9s"]] == pytest.approx(e[ix["7s"]]) == pytest.approx(e[ix["As"]])
+    assert e[ix["9s"]] > 10 * e[ix["9c"]]
+    # a number face is evidence against a court of any suit
+    assert e[ix["Ks"]] < e[ix["9s"]] / 10
+
+
+def test_a_court_face_speaks_for_a_court_in_any_suit() -> None:
+    m = evidence_matrix(CARDS)
+    e = m @ one_hot("Cc")
+    ix = {c: i for i, c in enumerate(CARDS)}
+    assert e[ix["Kc"]] == pytest.approx(e[ix["Ks"]]) == pytest.approx(e[ix["Qh"]])
+    assert e[ix["Kc"]] > 10 * e[ix["9c"]]
+
+
+def test_a_face_not_seen_weighs_every_card_alike() -> None:
+    e = evidence_matrix(CARDS) @ one_hot("none")
+    assert np.allclose(e, e[0]) and e[0] > 0  # the Joker too
+
+
+def test_the_joker_gets_the_cards_mean() -> None:
+    m = evidence_matrix(CARDS)
+    joker = CARDS.index("B")
+    assert np.allclose(m[joker], np.delete(m, joker, axis=0).mean(axis=0))
+
+
+def test_the_face_reweighs_but_never_makes_a_reading_surer() -> None:
+    mix = np.array([0.55, 0.40, 0.05])
+    # the face leans to the second card: it is named, with no more than the corners' own top share
+    best, share = cardcrop.weigh_by_face(mix, np.array([0.1, 1.0, 0.1]))
+    assert best == 1 and share <= 0.55
+    assert share == pytest.approx(min(0.40 / (0.055 + 0.40 + 0.005), 0.55))
+    # agreeing with the corners, it does not lift the share above theirs
+    assert cardcrop.weigh_by_face(mix, np.array([1.0, 0.01, 0.01])) == (0, pytest.approx(0.55))
+    # no face, or evidence that says nothing: the corners' reading as it was
+    assert cardcrop.weigh_by_face(mix, None) == (0, pytest.approx(0.55))
+    assert cardcrop.weigh_by_face(mix, np.zeros(3)) == (0, pytest.approx(0.55))
+
+
+def test_combine_corners_without_evidence_reads_as_before() -> None:
+    rng = np.random.default_rng(3)
+    logits = rng.normal(0, 0.3, (12, len(cardcrop.CLASSIFIER_CLASSES))).astype(np.float32)
+    logits[:, cardcrop.CLASSIFIER_CLASSES.index("9c")] += 4.0
+    logits[:, cardcrop.CLASSIFIER_CLASSES.index("9s")] += 3.5
+    plain = cardcrop.combine_corners(logits)
+    assert plain[0] == "9c"
+    assert cardcrop.combine_corners(logits, evidence=None) == plain
+    spades = evidence_matrix(CARDS) @ one_hot("9s")
+    name, conf = cardcrop.combine_corners(logits, evidence=spades)
+    assert name == "9s" and conf <= plain[1] + 1e-6
+
+
+def _laid(face: np.ndarray, height: int = 100) -> tuple[np.ndarray, np.ndarray]:
+    """A face ``height`` px tall on a grey table, and its outline."""
+    w = round(height * face.shape[1] / face.shape[0])
+    img = np.full((height + 60, w + 70, 3), 90, np.uint8)
+    f = cv2.resize(face, (w, height), interpolation=cv2.INTER_AREA)
+    a = f[:, :, 3:4] / 255.0
+    y0, x0 = 30, 35
+    img[y0:y0 + height, x0:x0 + w] = (img[y0:y0 + height, x0:x0 + w] * (1 - a) + f[:, :, :3] * a).astype(np.uint8)
+    quad = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + height], [x0, y0 + height]], np.float32)
+    return img, quad
+
+
+def test_the_shipped_reader_names_the_suit_of_drawn_number_cards() -> None:
+    """Drawn decks it never trained on (procedural faces): the suit of nearly every number card."""
+    reader = FaceReader(SHIPPED, threads=1)
+    right = total = 0
+    for faces in procedural_faceset().faces.values():
+        for card, face in faces.items():
+            if card == "B" or card[0] in "JQK":
+                continue
+            img, quad = _laid(face)
+            top = FACE_CLASSES[int(np.argmax(reader.probabilities(img, [quad])[0]))]
+            right += top != "none" and top[1] == card[1]
+            total += 1
+    assert total == 40
+    assert right >= 36, f"suit named right on {right} of {total}"
+
+
+def test_the_shipped_reader_turns_a_twin_the_corners_half_confused() -> None:
+    """A drawn nine of spades whose corners lean to the nine of clubs is named the nine of spades."""
+    reader = FaceReader(SHIPPED, threads=1)
+    img, quad = _laid(procedural_faceset().faces["procedural-0"]["9s"])
+    p = reader.probabilities(img, [quad])[0]
+    mix = np.zeros(len(CARDS))
+    mix[CARDS.index("9c")], mix[CARDS.index("9s")], mix[CARDS.index("8s")] = 0.5, 0.4, 0.1
+    best, share = cardcrop.weigh_by_face(mix, reader.evidence(CARDS, p))
+    assert CARDS[best] == "9s" and share <= 0.5
+
+
+def test_the_reader_is_found_beside_the_finder_and_can_be_left_out(tmp_path: Path) -> None:
+    from vision.onnx_detector import OnnxDetector
+
+    model = REPO_MODELS_DIR / "card-obb.onnx"
+    assert face_reader_path_for(model) == SHIPPED
+    with_face = OnnxDetector(model, threads=1)
+    without = OnnxDetector(model, threads=1, face_reader=False)
+    assert with_face.classifier is not None and with_face.classifier.face is not None
+    assert without.classifier is not None and without.classifier.face is None
+    assert face_reader_path_for(tmp_path / "card-obb.onnx") is None
+
+
+def test_a_model_of_another_shape_is_refused() -> None:
+    with pytest.raises(UserError, match="face reader output"):
+        FaceReader(REPO_MODELS_DIR / "corner-cls.onnx", threads=1)
