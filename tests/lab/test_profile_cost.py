@@ -1,0 +1,21 @@
+"""``python -m lab.profile_cost``: the two readers' CPU time on the same frames, and the difference."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from lab.profile_cost import main
+
+
+def test_face_reader_cost_without_a_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for k in range(2):
+        cv2.imwrite(str(tmp_path / f"f{k}.png"), np.full((240, 320, 3), 60 + 40 * k, np.uint8))
+    assert main([str(tmp_path), "none", "--face-reader", "--frames", "2", "--runs", "1"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert re.fullmatch(r"frames=2 cpu_ms_median_without=\S+ cpu_ms_median_with=\S+ cpu_ms_total_without=\d+ "
+                        r"cpu_ms_total_with=\d+ extra=[+-]\d+\.\d%", line), line
