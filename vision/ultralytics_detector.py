@@ -22,6 +22,7 @@ import numpy.typing as npt
 from vision import postprocess as pp
 from vision.detection import CardDetection
 from vision.errors import UserError
+from vision.face_reader import FaceReader, face_reader_path_for
 from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 from vision.onnx_detector import (
     DEFAULT_CONF,
@@ -90,8 +91,10 @@ class UltralyticsDetector:
             cls_path = classifier if classifier is not None else classifier_path_for(self.path)
             if cls_path is None:
                 raise UserError(f"{self.path}: this model only finds cards; corner-cls.onnx is not beside it")
+            face_path = face_reader_path_for(self.path)  # the face reader beside it, as the ONNX reader takes it
             self.classifier = CornerClassifier(
-                cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path)
+                cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path), None,
+                FaceReader(face_path, threads) if face_path is not None else None,
             )
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:
