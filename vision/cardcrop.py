@@ -43,6 +43,7 @@ SUITS = "cdhs"
 RANKS = "789TJQKA"
 CARD_CLASSES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("B",)
 NONE_CLASS = "none"
+JOKER = "B"  # the Joker's (the Benny's) class
 CLASSIFIER_CLASSES: tuple[str, ...] = (*CARD_CLASSES, NONE_CLASS)
 
 FloatArray = npt.NDArray[np.float32]
@@ -317,18 +318,21 @@ def softmax(logits: npt.ArrayLike) -> FloatArray:
     return (e / total).astype(np.float32)
 
 
-def weigh_by_face(mix: npt.ArrayLike, evidence: npt.ArrayLike | None) -> tuple[int, float]:
+def weigh_by_face(
+    mix: npt.ArrayLike, evidence: npt.ArrayLike | None, unjudged: int | None = None
+) -> tuple[int, float]:
     """The card the corners' vote ``mix`` (over the cards) names, and its share, once weighed by the face
     reader's ``evidence`` (per card, ``vision.face_reader.FaceReader.evidence``; None: no face read).
 
     The evidence may change which card is named (the product of the two, renormalised), but the share is
     never above the corners' own surest: the face re-decides between the cards the corners saw, and never
     makes a reading surer than they did (so a card back whose pattern looks like pips, or a face half
-    under another card, cannot lift a doubtful corner reading over the reporting line).
+    under another card, cannot lift a doubtful corner reading over the reporting line). ``unjudged``: a
+    card the face reader was not taught (the Joker): where the corners name it, their reading stands.
     """
     m = np.asarray(mix, np.float64)
     top = int(np.argmax(m))
-    if evidence is None:
+    if evidence is None or top == unjudged:
         return top, float(m[top])
     weighed = m * np.asarray(evidence, np.float64)
     total = float(weighed.sum())
@@ -362,8 +366,8 @@ def combine_corners(
     if evidence is None:
         best = int(np.argmax(mix))
         return names[best], float(mix[best] * seen.max())
-    best, share = weigh_by_face(mix, evidence)
-    return names[best], share * float(seen.max())
+    best, share = weigh_by_face(mix, evidence, names.index(JOKER) if JOKER in names else None)
+    return names[best], float(np.float32(share) * seen.max())
 
 
 # --- Two cards of a spread boxed as one ---------------------------------------------------------------

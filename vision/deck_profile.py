@@ -744,8 +744,8 @@ class ProfileMatcher:
         if evidence is None:
             best = int(np.argmax(mix))
             return self.card_names[best], float(mix[best] * seen.max())
-        best, share = weigh_by_face(mix, evidence)
-        return self.card_names[best], share * float(seen.max())
+        best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None)
+        return self.card_names[best], float(np.float32(share) * seen.max())
 
     @property
     def holds_benny(self) -> bool:

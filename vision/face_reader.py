@@ -17,8 +17,10 @@ what it cannot tell apart pooled:
   only "a court" counts, in any suit (a court's suit is mostly shown by its index alone);
 - a 7 and an 8 are pooled (their layouts differ by one pip, which the reader confuses; at a 24-card table
   neither is in play);
-- ``none`` weighs every card alike, and the Joker gets the mean of the cards' evidence (it has no common
-  face), so a face the reader cannot see changes nothing.
+- ``none`` weighs every card alike, so a face the reader cannot see changes nothing;
+- the Joker has no common face and the reader was not taught it (it calls it ``none``): a reading the
+  corners give the Joker is left as it is (``weigh_by_face``'s ``unjudged``), and as another card's rival
+  the Joker gets the mean of the cards' evidence.
 
 The evidence is raised to :data:`FACE_WEIGHT` (a tempered product: the face is a weaker witness than the
 corners), and it may only re-decide which card the corners named, never make a reading surer than the
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -102,12 +105,13 @@ class FaceReader:
     """The face reader's ONNX model: per outline, its probabilities over :data:`FACE_CLASSES`, and the
     evidence per card they give."""
 
-    def __init__(self, path: Path, threads: int | None = None, weight: float = FACE_WEIGHT) -> None:
+    def __init__(self, path: Path, session: Any, weight: float = FACE_WEIGHT) -> None:
+        """``session``: an ONNX Runtime session of ``path`` (``vision.onnx_detector.load_face_reader`` opens
+        one and builds the reader)."""
         from vision.errors import UserError
-        from vision.onnx_detector import ort_session
 
         self.path = Path(path)
-        self.session = ort_session(self.path, threads, "face reader")
+        self.session = session
         self.input_name = self.session.get_inputs()[0].name
         shape = self.session.get_outputs()[0].shape
         if len(shape) != 2 or (isinstance(shape[1], int) and shape[1] != len(FACE_CLASSES)):

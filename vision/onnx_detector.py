@@ -139,6 +139,13 @@ def ort_session(path: Path, threads: int | None, what: str) -> Any:
         raise UserError(f"{path}: cannot load this {what} ({str(exc).splitlines()[0]})") from None
 
 
+def load_face_reader(path: Path, threads: int | None) -> FaceReader:
+    """The face reader (``vision.face_reader``) in ``path``, on an ONNX Runtime session of its own."""
+    from vision.face_reader import FaceReader
+
+    return FaceReader(path, ort_session(path, threads, "face reader"))
+
+
 class ModelInfo:
     """What the post-processing needs to know about a finder network, read from its ONNX metadata."""
 
@@ -692,7 +699,7 @@ class OnnxDetector:
         face_reader: bool = True,
     ) -> None:
         from vision.deck_profile import resolve_profile
-        from vision.face_reader import FaceReader, face_reader_path_for
+        from vision.face_reader import face_reader_path_for
         from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 
         self.path = Path(model)
@@ -714,7 +721,7 @@ class OnnxDetector:
             face_path = face_reader_path_for(self.path) if face_reader else None
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path),
-                resolve_profile(profile), FaceReader(face_path, threads) if face_path is not None else None,
+                resolve_profile(profile), load_face_reader(face_path, threads) if face_path is not None else None,
             )
         elif profile is not None:
             raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")

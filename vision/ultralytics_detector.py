@@ -22,7 +22,7 @@ import numpy.typing as npt
 from vision import postprocess as pp
 from vision.detection import CardDetection
 from vision.errors import UserError
-from vision.face_reader import FaceReader, face_reader_path_for
+from vision.face_reader import face_reader_path_for
 from vision.models import calibration_for, classifier_classes_for, classifier_path_for
 from vision.onnx_detector import (
     DEFAULT_CONF,
@@ -31,6 +31,7 @@ from vision.onnx_detector import (
     MERGE_GAP_CORNERS,
     MERGE_GAP_WHOLE_CARDS,
     CornerClassifier,
+    load_face_reader,
     name_outlines,
     reading_floor,
 )
@@ -94,7 +95,7 @@ class UltralyticsDetector:
             face_path = face_reader_path_for(self.path)  # the face reader beside it, as the ONNX reader takes it
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path), None,
-                FaceReader(face_path, threads) if face_path is not None else None,
+                load_face_reader(face_path, threads) if face_path is not None else None,
             )
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:

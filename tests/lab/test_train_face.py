@@ -14,7 +14,8 @@ torch = pytest.importorskip("torch", reason="training needs the [train] extras (
 from lab.commands.train import train_face  # noqa: E402
 from lab.train import load_classifier  # noqa: E402
 from vision.cardcrop import CROP_H, CROP_W, normalise_crop  # noqa: E402
-from vision.face_reader import FACE_CLASSES, FACE_READER_NAME, FaceReader  # noqa: E402
+from vision.face_reader import FACE_CLASSES, FACE_READER_NAME  # noqa: E402
+from vision.onnx_detector import load_face_reader  # noqa: E402
 
 
 def test_train_face_records_its_classes_and_exports_a_reader(tmp_path: Path) -> None:
@@ -35,7 +36,7 @@ def test_train_face_records_its_classes_and_exports_a_reader(tmp_path: Path) -> 
     x = np.stack([normalise_crop(c) for c in raw[:4]])
     with torch.no_grad():
         want = torch.softmax(net(torch.from_numpy(x)), 1).numpy()
-    reader = FaceReader(tmp_path / "run" / FACE_READER_NAME, threads=1)
+    reader = load_face_reader(tmp_path / "run" / FACE_READER_NAME, threads=1)
     got = reader.session.run(None, {reader.input_name: x})[0]
     got = np.exp(got - got.max(1, keepdims=True))
     assert np.allclose(got / got.sum(1, keepdims=True), want, atol=1e-5)

@@ -15,12 +15,12 @@ from vision.face_reader import (
     FACE_CLASSES,
     FACE_NONE,
     FACE_READER_NAME,
-    FaceReader,
     evidence_matrix,
     face_class,
     face_reader_path_for,
 )
 from vision.models import REPO_MODELS_DIR
+from vision.onnx_detector import load_face_reader
 
 CARDS = [c for c in cardcrop.CLASSIFIER_CLASSES if c != cardcrop.NONE_CLASS]
 SHIPPED = REPO_MODELS_DIR / FACE_READER_NAME
@@ -87,6 +87,18 @@ def test_the_face_reweighs_but_never_makes_a_reading_surer() -> None:
     assert cardcrop.weigh_by_face(mix, np.zeros(3)) == (0, pytest.approx(0.55))
 
 
+def test_a_joker_the_corners_name_is_left_to_them() -> None:
+    mix = np.array([0.7, 0.2, 0.1])
+    against = np.array([0.1, 1.0, 1.0])  # the face leans away from card 0
+    assert cardcrop.weigh_by_face(mix, against, unjudged=0) == (0, pytest.approx(0.7))
+    assert cardcrop.weigh_by_face(mix, against)[0] == 1
+    logits = np.full((4, len(cardcrop.CLASSIFIER_CLASSES)), -4.0, np.float32)
+    logits[:, cardcrop.CLASSIFIER_CLASSES.index("B")] = 3.0
+    logits[:, cardcrop.CLASSIFIER_CLASSES.index("Jc")] = 2.0
+    court = evidence_matrix(CARDS) @ one_hot("Cc")
+    assert cardcrop.combine_corners(logits, evidence=court) == cardcrop.combine_corners(logits)
+
+
 def test_combine_corners_without_evidence_reads_as_before() -> None:
     rng = np.random.default_rng(3)
     logits = rng.normal(0, 0.3, (12, len(cardcrop.CLASSIFIER_CLASSES))).astype(np.float32)
@@ -114,7 +126,7 @@ def _laid(face: np.ndarray, height: int = 100) -> tuple[np.ndarray, np.ndarray]:
 
 def test_the_shipped_reader_names_the_suit_of_drawn_number_cards() -> None:
     """Drawn decks it never trained on (procedural faces): the suit of nearly every number card."""
-    reader = FaceReader(SHIPPED, threads=1)
+    reader = load_face_reader(SHIPPED, threads=1)
     right = total = 0
     for faces in procedural_faceset().faces.values():
         for card, face in faces.items():
@@ -130,7 +142,7 @@ def test_the_shipped_reader_names_the_suit_of_drawn_number_cards() -> None:
 
 def test_the_shipped_reader_turns_a_twin_the_corners_half_confused() -> None:
     """A drawn nine of spades whose corners lean to the nine of clubs is named the nine of spades."""
-    reader = FaceReader(SHIPPED, threads=1)
+    reader = load_face_reader(SHIPPED, threads=1)
     img, quad = _laid(procedural_faceset().faces["procedural-0"]["9s"])
     p = reader.probabilities(img, [quad])[0]
     mix = np.zeros(len(CARDS))
@@ -153,4 +165,4 @@ def test_the_reader_is_found_beside_the_finder_and_can_be_left_out(tmp_path: Pat
 
 def test_a_model_of_another_shape_is_refused() -> None:
     with pytest.raises(UserError, match="face reader output"):
-        FaceReader(REPO_MODELS_DIR / "corner-cls.onnx", threads=1)
+        load_face_reader(REPO_MODELS_DIR / "corner-cls.onnx", threads=1)
