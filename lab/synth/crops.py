@@ -56,6 +56,54 @@ def _ink(face: npt.NDArray[np.uint8]) -> float:
     return float((g < 150).mean())
 
 
+def posed_quad(rng: np.random.Generator, ch: float, aspect: float, side: int) -> npt.NDArray[np.float32]:
+    """A card ``ch`` px tall turned any way in the middle of a ``side`` square, its corners a little off a
+    rectangle (camera tilt, perspective)."""
+    ang = rng.uniform(-math.pi, math.pi)
+    c, s = math.cos(ang), math.sin(ang)
+    w2, h2 = ch * aspect / 2, ch / 2
+    base = np.array([[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]], np.float32)
+    quad = base @ np.array([[c, -s], [s, c]], np.float32).T + side / 2
+    quad += rng.normal(0, 0.03 * ch, (4, 2)).astype(np.float32)  # camera tilt / perspective
+    out: npt.NDArray[np.float32] = quad.astype(np.float32)
+    return out
+
+
+def lay_face(rng: np.random.Generator, img: npt.NDArray[np.float32], face: npt.NDArray[np.uint8],
+             quad: npt.NDArray[np.float32]) -> None:
+    """Draw ``face`` (BGRA) into ``img`` at ``quad``, a little shaded across and dimmed."""
+    side = img.shape[0]
+    patch, x0, y0 = _warp_face(face, quad, side, side)
+    if patch.size:
+        ph, pw = patch.shape[:2]
+        roi = img[y0:y0 + ph, x0:x0 + pw]
+        shade = 1.0 + rng.uniform(-0.15, 0.1) * np.linspace(0, 1, pw, dtype=np.float32)[None, :, None]
+        roi[:] = roi * (1 - patch[:, :, 3:4]) + patch[:, :, :3] * shade * rng.uniform(0.85, 1.05)
+
+
+def found_outline(
+    rng: np.random.Generator, quad: npt.NDArray[np.float32], ch: float, loose: bool
+) -> npt.NDArray[np.float32]:
+    """The outline a finder gives for ``quad``: ``loose``, as far off as its outlines on synthetic validation
+    scenes (median / 75th percentile: centre 4% / 9% of the card's height, long side x0.93..1.05, turned 6 /
+    14 degrees), else a little off (shift, scale, per corner)."""
+    q = quad.copy()
+    if loose:
+        q += rng.normal(0, 0.045 * ch, (1, 2)).astype(np.float32)
+        ctr = q.mean(axis=0)
+        turn = math.radians(float(rng.normal(0, 7.0)))
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]], np.float32)
+        q = (q - ctr) @ rot.T * float(np.exp(rng.normal(0, 0.07))) + ctr
+        q += rng.normal(0, 0.02 * ch, (4, 2)).astype(np.float32)
+    else:
+        q += rng.normal(0, 0.025 * ch, (1, 2)).astype(np.float32)
+        ctr = q.mean(axis=0)
+        q = (q - ctr) * rng.uniform(0.95, 1.06) + ctr
+        q += rng.normal(0, 0.018 * ch, (4, 2)).astype(np.float32)
+    out: npt.NDArray[np.float32] = np.asarray(q, np.float32)
+    return out
+
+
 class CropSampler:
     """Makes labelled crops from the training (or held-out) decks; deterministic per (seed, epoch, index)."""
 
@@ -113,21 +161,10 @@ class CropSampler:
         # (a card above ~190 px looks the same after the crop's area shrink to 64 px, so bigger is wasted time)
         ch = float(np.exp(rng.uniform(math.log(self.heights[0]), math.log(self.heights[1]))))
         self.last_height = ch
-        aspect = face.shape[1] / face.shape[0]
         side = int(ch * 1.5) + 8
-        ang = rng.uniform(-math.pi, math.pi)
-        c, s = math.cos(ang), math.sin(ang)
-        w2, h2 = ch * aspect / 2, ch / 2
-        base = np.array([[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]], np.float32)
-        quad = base @ np.array([[c, -s], [s, c]], np.float32).T + side / 2
-        quad += rng.normal(0, 0.03 * ch, (4, 2)).astype(np.float32)  # camera tilt / perspective
+        quad = posed_quad(rng, ch, face.shape[1] / face.shape[0], side)
         img = background(rng, side, side).astype(np.float32)
-        patch, x0, y0 = _warp_face(face, quad.astype(np.float32), side, side)
-        if patch.size:
-            ph, pw = patch.shape[:2]
-            roi = img[y0:y0 + ph, x0:x0 + pw]
-            shade = 1.0 + rng.uniform(-0.15, 0.1) * np.linspace(0, 1, pw, dtype=np.float32)[None, :, None]
-            roi[:] = roi * (1 - patch[:, :, 3:4]) + patch[:, :, :3] * shade * rng.uniform(0.85, 1.05)
+        lay_face(rng, img, face, quad)
         cover = np.zeros((side, side), np.uint8)
         if rng.random() < 0.3:  # something over part of the card: another card or a hand
             self._occlude(rng, img, cover, fs, quad, ch)
@@ -137,21 +174,7 @@ class CropSampler:
         legible = legibility(ch, done) if card is not None else math.inf
         self.last_legibility = legible
         # the detector's corners are a little off: jitter them (shift, scale, per-corner)
-        q = quad.copy()
-        if self.loose and rng.random() < self.loose:
-            # As far off as the finder's outlines on synthetic validation scenes (median / 75th
-            # percentile): centre 4% / 9% of the card's height, long side x0.93..1.05, turned 6 / 14 degrees.
-            q += rng.normal(0, 0.045 * ch, (1, 2)).astype(np.float32)
-            ctr = q.mean(axis=0)
-            turn = math.radians(float(rng.normal(0, 7.0)))
-            rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]], np.float32)
-            q = (q - ctr) @ rot.T * float(np.exp(rng.normal(0, 0.07))) + ctr
-            q += rng.normal(0, 0.02 * ch, (4, 2)).astype(np.float32)
-        else:
-            q += rng.normal(0, 0.025 * ch, (1, 2)).astype(np.float32)
-            ctr = q.mean(axis=0)
-            q = (q - ctr) * rng.uniform(0.95, 1.06) + ctr
-            q += rng.normal(0, 0.018 * ch, (4, 2)).astype(np.float32)
+        q = found_outline(rng, quad, ch, loose=bool(self.loose and rng.random() < self.loose))
         if bare:  # a false detection on bare table
             frame = degrade(rng, photometric(rng, background(rng, side, side).astype(np.float32)))
         crops = cardcrop.corner_crops_bgr(frame, q)

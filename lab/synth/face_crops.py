@@ -28,8 +28,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from lab.synth.crops import CropSampler, legibility
-from lab.synth.scenes import Degradation, _warp_face, background, degrade, photometric
+from lab.synth.crops import CropSampler, found_outline, lay_face, legibility, posed_quad
+from lab.synth.scenes import Degradation, background, degrade, photometric
 from vision import cardcrop
 from vision.face_reader import FACE_NONE, face_class
 
@@ -62,14 +62,9 @@ class FaceSampler(CropSampler):
             face = fs.faces[deck][card]
         ch = float(np.exp(rng.uniform(math.log(self.heights[0]), math.log(self.heights[1]))))
         side = int(ch * 1.5) + 8
-        quad = _pose(rng, ch, face.shape[1] / face.shape[0], side)
+        quad = posed_quad(rng, ch, face.shape[1] / face.shape[0], side)
         img = background(rng, side, side).astype(np.float32)
-        patch, x0, y0 = _warp_face(face, quad, side, side)
-        if patch.size:
-            ph, pw = patch.shape[:2]
-            roi = img[y0:y0 + ph, x0:x0 + pw]
-            shade = 1.0 + rng.uniform(-0.15, 0.1) * np.linspace(0, 1, pw, dtype=np.float32)[None, :, None]
-            roi[:] = roi * (1 - patch[:, :, 3:4]) + patch[:, :, :3] * shade * rng.uniform(0.85, 1.05)
+        lay_face(rng, img, face, quad)
         cover = np.zeros((side, side), np.uint8)
         if rng.random() < 0.4:
             self._occlude(rng, img, cover, fs, quad, ch)
@@ -78,7 +73,7 @@ class FaceSampler(CropSampler):
         img = photometric(rng, img, float(rng.uniform(0.5, 1.0)))
         done = Degradation()
         frame = degrade(rng, img, float(rng.uniform(0.5, 1.0)), record=done)
-        q = _found_outline(rng, quad, ch)
+        q = found_outline(rng, quad, ch, loose=bool(rng.random() < 0.5))  # half as far off as the finder's
         if bare:  # a false outline on bare table
             frame = degrade(rng, photometric(rng, background(rng, side, side).astype(np.float32)))
         crop = cardcrop.face_crop_bgr(frame, q)
@@ -94,37 +89,6 @@ class FaceSampler(CropSampler):
         if label == FACE_NONE and rng.random() > 0.5:
             return []  # keep the classes balanced
         return [(crop, label)]
-
-
-def _pose(rng: np.random.Generator, ch: float, aspect: float, side: int) -> npt.NDArray[np.float32]:
-    """A card ``ch`` px tall turned any way in a ``side`` square, its corners a little off a rectangle."""
-    ang = rng.uniform(-math.pi, math.pi)
-    c, s = math.cos(ang), math.sin(ang)
-    w2, h2 = ch * aspect / 2, ch / 2
-    base = np.array([[-w2, -h2], [w2, -h2], [w2, h2], [-w2, h2]], np.float32)
-    quad = base @ np.array([[c, -s], [s, c]], np.float32).T + side / 2
-    quad += rng.normal(0, 0.03 * ch, (4, 2)).astype(np.float32)  # camera tilt / perspective
-    return quad.astype(np.float32)
-
-
-def _found_outline(rng: np.random.Generator, quad: npt.NDArray[np.float32], ch: float) -> npt.NDArray[np.float32]:
-    """The outline a finder would give: half the time as far off as its outlines on synthetic scenes
-    (``crops.CropSampler``'s loose crops), else a little off."""
-    q = quad.copy()
-    if rng.random() < 0.5:
-        q += rng.normal(0, 0.045 * ch, (1, 2)).astype(np.float32)
-        ctr = q.mean(axis=0)
-        turn = math.radians(float(rng.normal(0, 7.0)))
-        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]], np.float32)
-        q = (q - ctr) @ rot.T * float(np.exp(rng.normal(0, 0.07))) + ctr
-        q += rng.normal(0, 0.02 * ch, (4, 2)).astype(np.float32)
-    else:
-        q += rng.normal(0, 0.025 * ch, (1, 2)).astype(np.float32)
-        ctr = q.mean(axis=0)
-        q = (q - ctr) * rng.uniform(0.95, 1.06) + ctr
-        q += rng.normal(0, 0.018 * ch, (4, 2)).astype(np.float32)
-    out: npt.NDArray[np.float32] = np.asarray(q, np.float32)
-    return out
 
 
 FaceChunkJob = tuple[Path | None, str, int, int, Path, int]
