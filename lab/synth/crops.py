@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ from lab.synth.faces import (
 from lab.synth.scenes import Degradation, _warp_face, background, degrade, photometric
 from vision import cardcrop
 
+J = TypeVar("J")
 CLASS_INDEX = {c: i for i, c in enumerate(cardcrop.CLASSIFIER_CLASSES)}
 NONE = CLASS_INDEX[cardcrop.NONE_CLASS]
 # Where the index sits inside a crop (pixels): covering most of this zone hides the index.
@@ -321,14 +323,20 @@ def main(argv: list[str] | None = None) -> int:
                              args.pip_min) for i in range(args.val_chunks)]
     jobs += [(art, "train", args.seed, i, out, args.loose, args.fonts, args.min_legible, heights, args.pip_min)
              for i in range(args.train_chunks)]
-    if args.procs > 1:
-        with mp.get_context("spawn").Pool(args.procs) as pool:
-            for p in pool.imap(_write_chunk, jobs):
+    write_chunks(_write_chunk, jobs, args.procs)
+    return 0
+
+
+def write_chunks(write: Callable[[J], str], jobs: Sequence[J], procs: int) -> None:
+    """Run ``write`` on each chunk job, in ``procs`` processes (spawned) where more than one, printing the
+    path each writes as it is done."""
+    if procs > 1:
+        with mp.get_context("spawn").Pool(procs) as pool:
+            for p in pool.imap(write, jobs):
                 print(p, flush=True)
     else:
         for j in jobs:
-            print(_write_chunk(j), flush=True)
-    return 0
+            print(write(j), flush=True)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ typeface chunks), 1,000 crops each, as ``lab.synth.crops`` does; ``euchre-table 
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 from pathlib import Path
 from typing import cast
 
@@ -28,7 +27,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from lab.synth.crops import CropSampler, found_outline, lay_face, legibility, posed_quad
+from lab.synth.crops import CropSampler, found_outline, lay_face, legibility, posed_quad, write_chunks
 from lab.synth.scenes import Degradation, background, degrade, photometric
 from vision import cardcrop
 from vision.face_reader import FACE_NONE, face_class
@@ -134,13 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     todo = jobs(None if args.procedural else Path(args.art), out, args.train_chunks, args.val_chunks, args.seed,
                 args.fonts)
-    if args.procs > 1:
-        with mp.get_context("spawn").Pool(args.procs) as pool:
-            for p in pool.imap(_write_chunk, todo):
-                print(p, flush=True)
-    else:
-        for j in todo:
-            print(_write_chunk(j), flush=True)
+    write_chunks(_write_chunk, todo, args.procs)
     return 0
 
 
