@@ -120,13 +120,7 @@ def corner_crops_bgr(
 ) -> list[npt.NDArray[np.uint8]]:
     """The corner crops (TL, TR, BR, BL; or those of ``corners``, indices into that order, in their
     order) as upright BGR uint8 images of CROP_H x CROP_W."""
-    q = order_corners(quad)
-    frame = frame_bgr
-    # A big card would alias when warped straight down to 64 px: shrink the frame first (area filter).
-    long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
-    factor = (V1 - V0) * long_side / CROP_H
-    if factor > 1.5:
-        frame, q = _shrunk_around(frame, q, factor)
+    frame, q = _upright_source(frame_bgr, quad, V1 - V0)
     turned = np.roll(q, -2, axis=0)  # the same card seen upside down: its TL is our BR
     regions = [
         (q, U0, U1, V0, V1),  # TL
@@ -134,15 +128,32 @@ def corner_crops_bgr(
         (turned, U0, U1, V0, V1),  # BR, turned 180 degrees
         (turned, 1 - U1, 1 - U0, V0, V1),  # BL, turned 180 degrees
     ]
-    out: list[npt.NDArray[np.uint8]] = []
-    for quad_k, u0, u1, v0, v1 in (regions[k] for k in corners):
-        h = _region_homography(quad_k, u0, u1, v0, v1)
-        crop = cv2.warpPerspective(
-            frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        out.append(cast(npt.NDArray[np.uint8], crop))  # warped from a uint8 frame
-    return out
+    return [_cut_region(frame, *regions[k]) for k in corners]
+
+
+def _upright_source(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, v_span: float
+) -> tuple[npt.NDArray[np.uint8], FloatArray]:
+    """The frame to cut a crop of ``v_span`` of the card's height from, and the card's ordered corners in
+    it: a big card would alias when warped straight down to CROP_H px, so the frame round it is shrunk
+    first (area filter)."""
+    q = order_corners(quad)
+    long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    factor = v_span * long_side / CROP_H
+    if factor > 1.5:
+        return _shrunk_around(frame_bgr, q, factor)
+    return frame_bgr, q
+
+
+def _cut_region(
+    frame: npt.NDArray[np.uint8], q: FloatArray, u0: float, u1: float, v0: float, v1: float
+) -> npt.NDArray[np.uint8]:
+    """The card region [u0,u1] x [v0,v1] of the card with ordered corners ``q``, as a CROP_H x CROP_W image."""
+    h = _region_homography(q, u0, u1, v0, v1)
+    crop = cv2.warpPerspective(
+        frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
+    )
+    return cast(npt.NDArray[np.uint8], crop)  # warped from a uint8 frame
 
 
 def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatArray:
@@ -296,17 +307,8 @@ FACE_V0, FACE_V1 = 0.07, 0.93
 def face_crop_bgr(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """The card's middle (:data:`FACE_U0`..:data:`FACE_V1`) upright as a BGR uint8 CROP_H x CROP_W image,
     for the face reader (``vision.face_reader``); either way up, as :func:`order_corners` picks it."""
-    q = order_corners(quad)
-    frame = frame_bgr
-    long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[2] - q[1])))
-    factor = (FACE_V1 - FACE_V0) * long_side / CROP_H
-    if factor > 1.5:  # shrink a big card first (area filter), as corner_crops_bgr does
-        frame, q = _shrunk_around(frame, q, factor)
-    h = _region_homography(q, FACE_U0, FACE_U1, FACE_V0, FACE_V1)
-    crop = cv2.warpPerspective(
-        frame, h, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
-    )
-    return cast(npt.NDArray[np.uint8], crop)
+    frame, q = _upright_source(frame_bgr, quad, FACE_V1 - FACE_V0)
+    return _cut_region(frame, q, FACE_U0, FACE_U1, FACE_V0, FACE_V1)
 
 
 def softmax(logits: npt.ArrayLike) -> FloatArray:
@@ -319,8 +321,8 @@ def softmax(logits: npt.ArrayLike) -> FloatArray:
 
 
 def weigh_by_face(
-    mix: npt.ArrayLike, evidence: npt.ArrayLike | None, unjudged: int | None = None
-) -> tuple[int, float]:
+    mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None
+) -> tuple[int, np.float32]:
     """The card the corners' vote ``mix`` (over the cards) names, and its share, once weighed by the face
     reader's ``evidence`` (per card, ``vision.face_reader.FaceReader.evidence``; None: no face read).
 
@@ -329,17 +331,18 @@ def weigh_by_face(
     makes a reading surer than they did (so a card back whose pattern looks like pips, or a face half
     under another card, cannot lift a doubtful corner reading over the reporting line). ``unjudged``: a
     card the face reader was not taught (the Joker): where the corners name it, their reading stands.
+    The share is float32, as the vote: without evidence it is the vote's own to the last bit.
     """
-    m = np.asarray(mix, np.float64)
+    m = np.asarray(mix, np.float32)
     top = int(np.argmax(m))
     if evidence is None or top == unjudged:
-        return top, float(m[top])
-    weighed = m * np.asarray(evidence, np.float64)
+        return top, m[top]
+    weighed = m.astype(np.float64) * np.asarray(evidence, np.float64)
     total = float(weighed.sum())
     if not total > 0.0:
-        return top, float(m[top])
+        return top, m[top]
     best = int(np.argmax(weighed))
-    return best, min(float(weighed[best] / total), float(m[top]))
+    return best, np.float32(min(float(weighed[best] / total), float(m[top])))
 
 
 def combine_corners(
@@ -363,11 +366,8 @@ def combine_corners(
     card_p = card_p / np.maximum(card_p.sum(axis=1, keepdims=True), 1e-9)
     mix = (w[:, None] * card_p).sum(axis=0) / max(float(w.sum()), 1e-9)
     names = [c for c in classes if c != NONE_CLASS]
-    if evidence is None:
-        best = int(np.argmax(mix))
-        return names[best], float(mix[best] * seen.max())
     best, share = weigh_by_face(mix, evidence, names.index(JOKER) if JOKER in names else None)
-    return names[best], float(np.float32(share) * seen.max())
+    return names[best], float(share * seen.max())
 
 
 # --- Two cards of a spread boxed as one ---------------------------------------------------------------

@@ -741,11 +741,8 @@ class ProfileMatcher:
                 fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
             fused = softmax(fused_log)
             mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
-        if evidence is None:
-            best = int(np.argmax(mix))
-            return self.card_names[best], float(mix[best] * seen.max())
         best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None)
-        return self.card_names[best], float(np.float32(share) * seen.max())
+        return self.card_names[best], float(share * seen.max())
 
     @property
     def holds_benny(self) -> bool:

@@ -4,7 +4,7 @@ The corner classifier names a card from its index, which on a card 75-110 px tal
 stream) is a rank 10-15 px tall over a pip of 6-8 px. There it confuses a card with its twin (the same
 rank in the other suit of its colour: clubs and spades drawn alike) and with a neighbouring rank (9 and
 10). The card's middle holds the same facts larger and several times over: a number card's pips are
-1.5-2 times the index pip's size and their count and layout give the rank. The face reader is a small
+1.5-2 times the index pip's size. The face reader is a small
 network (``face-cls.onnx`` beside the corner classifier; trained on synthetic faces only, ``python -m
 lab.synth.face_crops``, ``euchre-table train face``) that reads the middle (``cardcrop.face_crop_bgr``) as
 one of :data:`FACE_CLASSES`: a kind (ace, 7, 8, 9, 10, or a court) in a suit, or ``none`` (no face to
@@ -15,8 +15,8 @@ what it cannot tell apart pooled:
 
 - a court's picture differs from deck to deck and seldom shows its rank, so for a jack, queen or king
   only "a court" counts, in any suit (a court's suit is mostly shown by its index alone);
-- a 7 and an 8 are pooled (their layouts differ by one pip, which the reader confuses; at a 24-card table
-  neither is in play);
+- a number card's kind is not taken, only its suit (:data:`NUMBER_GROUPS`): at the table a hand or
+  another card often covers a pip, and a nine with one pip covered reads as an eight;
 - ``none`` weighs every card alike, so a face the reader cannot see changes nothing;
 - the Joker has no common face and the reader was not taught it (it calls it ``none``): a reading the
   corners give the Joker is left as it is (``weigh_by_face``'s ``unjudged``), and as another card's rival
@@ -70,34 +70,35 @@ def face_class(card: str | None) -> int:
     return FACE_KINDS.index(kind) * len(cardcrop.SUITS) + cardcrop.SUITS.index(suit)
 
 
-def evidence_matrix(card_names: Sequence[str], groups: Sequence[str] | None = None) -> FloatArray:
+def evidence_matrix(card_names: Sequence[str]) -> FloatArray:
     """(cards, len(FACE_CLASSES)): row c maps the reader's probabilities to how likely its face is card c's
-    (``matrix @ p``): the mean probability of the classes that card's face could show (its kind in its
-    suit; its number group in its suit; for a court, a court in any suit), plus ``p(none)`` over 24 (the
-    classes the reader has for cards), so that a face not seen weighs every card alike. The Joker's row is
-    the mean of the cards' rows; a name the reader has no class for (any other rank) is weighed as ``none``.
+    (``matrix @ p``): the mean probability of the classes that card's face could show (its number group in
+    its suit, :data:`NUMBER_GROUPS`; for a court, a court in any suit), plus ``p(none)`` over 24 (the classes
+    the reader has for cards), so that a face not seen weighs every card alike. A name the reader has no
+    class for (the Joker, any other rank) gets the mean of the cards' rows.
     """
     n_suits = len(cardcrop.SUITS)
-    groups = NUMBER_GROUPS if groups is None else groups
     m = np.zeros((len(card_names), len(FACE_CLASSES)), np.float32)
-    jokers: list[int] = []
-    cards: list[int] = []
+    known: list[int] = []
     for row, name in enumerate(card_names):
-        rank, suit = (name[0], name[1]) if len(name) == 2 else ("", "")
-        if rank in "JQK" and rank and suit in cardcrop.SUITS:
-            m[row, FACE_KINDS.index("C") * n_suits:(FACE_KINDS.index("C") + 1) * n_suits] = 1.0 / n_suits
-        elif suit in cardcrop.SUITS and (group := next((g for g in groups if rank and rank in g), None)):
-            for r in group:
-                m[row, FACE_KINDS.index(r) * n_suits + cardcrop.SUITS.index(suit)] = 1.0 / len(group)
-        else:
-            jokers.append(row)
+        rank, suit = name[:1], name[1:]
+        if suit not in cardcrop.SUITS or len(suit) != 1:
             continue
-        m[row, FACE_NONE] = 1.0 / (FACE_NONE)
-        cards.append(row)
-    if jokers and cards:
-        m[jokers] = m[cards].mean(axis=0)
-    elif jokers:
-        m[jokers, FACE_NONE] = 1.0
+        if rank in ("J", "Q", "K"):
+            shows = [FACE_KINDS.index("C") * n_suits + k for k in range(n_suits)]
+        else:
+            group = next((g for g in NUMBER_GROUPS if rank in g), "")
+            shows = [FACE_KINDS.index(r) * n_suits + cardcrop.SUITS.index(suit) for r in group]
+        if shows:
+            m[row, shows] = 1.0 / len(shows)
+            m[row, FACE_NONE] = 1.0 / FACE_NONE
+            known.append(row)
+    unknown = [row for row in range(len(card_names)) if row not in known]
+    if unknown:
+        if known:
+            m[unknown] = m[known].mean(axis=0)
+        else:
+            m[unknown, FACE_NONE] = 1.0
     return m
 
 

@@ -148,17 +148,7 @@ class CropSampler:
     def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.uint8], int]]:
         """Crops (64, 48, 3) BGR uint8 (before ``cardcrop.normalise_crop``) with class indices, from one posed card."""
         fs = self.faces()
-        decks = fs.decks()
-        deck = decks[int(rng.integers(len(decks)))]
-        is_back = rng.random() < 0.06 and bool(fs.backs)
-        bare = rng.random() < 0.03
-        if is_back:
-            face = fs.backs[int(rng.integers(len(fs.backs)))]
-            card = None
-        else:
-            cards = sorted(fs.faces[deck])
-            card = cards[int(rng.integers(len(cards)))]
-            face = fs.faces[deck][card]
+        deck, card, face, bare = self.draw_card(rng, back_rate=0.06)
         # pose: card height in frame pixels from a far overhead view to a close photo
         # (a card above ~190 px looks the same after the crop's area shrink to 64 px, so bigger is wasted time)
         ch = float(np.exp(rng.uniform(math.log(self.heights[0]), math.log(self.heights[1]))))
@@ -203,6 +193,22 @@ class CropSampler:
                 continue  # keep the classes balanced: most crops would be blank corners
             out.append((crop, label))
         return out
+
+    def draw_card(
+        self, rng: np.random.Generator, back_rate: float, left_out: str = ""
+    ) -> tuple[str, str | None, npt.NDArray[np.uint8], bool]:
+        """A deck, and a card of it (None: a back, ``back_rate`` of the time) with its face (BGRA), and
+        whether the sample is to be bare table instead (3%); ranks in ``left_out`` are never drawn."""
+        fs = self.faces()
+        decks = fs.decks()
+        deck = decks[int(rng.integers(len(decks)))]
+        is_back = rng.random() < back_rate and bool(fs.backs)
+        bare = bool(rng.random() < 0.03)
+        if is_back:
+            return deck, None, fs.backs[int(rng.integers(len(fs.backs)))], bare
+        cards = [c for c in sorted(fs.faces[deck]) if c[0] not in left_out]
+        card = cards[int(rng.integers(len(cards)))]
+        return deck, card, fs.faces[deck][card], bare
 
     @staticmethod
     def _occlude(rng: np.random.Generator, img: npt.NDArray[np.float32], cover: npt.NDArray[np.uint8],

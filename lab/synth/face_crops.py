@@ -45,20 +45,8 @@ class FaceSampler(CropSampler):
     def sample(self, rng: np.random.Generator) -> list[tuple[npt.NDArray[np.uint8], int]]:
         """One posed card: [] or [(crop (64, 48, 3) BGR uint8, face class)]."""
         fs = self.faces()
-        decks = fs.decks()
-        deck = decks[int(rng.integers(len(decks)))]
-        card: str | None
-        is_back = rng.random() < 0.04 and bool(fs.backs)
-        bare = rng.random() < 0.03
-        if is_back:
-            face = fs.backs[int(rng.integers(len(fs.backs)))]
-            card = None
-        else:
-            cards = sorted(fs.faces[deck])
-            if self.fonts:  # a typeface deck's courts carry other decks' pictures: number cards only
-                cards = [c for c in cards if c[0] not in "JQKB"]
-            card = cards[int(rng.integers(len(cards)))]
-            face = fs.faces[deck][card]
+        # a typeface deck's courts carry other decks' pictures: number cards only
+        _, card, face, bare = self.draw_card(rng, back_rate=0.04, left_out="JQKB" if self.fonts else "")
         ch = float(np.exp(rng.uniform(math.log(self.heights[0]), math.log(self.heights[1]))))
         side = int(ch * 1.5) + 8
         quad = posed_quad(rng, ch, face.shape[1] / face.shape[0], side)

@@ -114,6 +114,7 @@ def test_the_identity_names_the_readers_code_and_not_the_trackers(tmp_path: Path
     assert run_identity({"seed": 1}, [])["reader"] == sources_sha256()
     # the replay runs the tracker and the engine of the code at hand: they are not in the checksum
     assert "vision/cardcrop.py" in READER_SOURCES and "vision/tracker.py" not in READER_SOURCES
+    assert "vision/face_reader.py" in READER_SOURCES  # the face reader decides readings too
     assert not any(name.startswith("table/") for name in READER_SOURCES)
     assert all((Path(__file__).resolve().parents[2] / name).is_file() for name in READER_SOURCES)
 

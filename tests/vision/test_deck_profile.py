@@ -309,6 +309,24 @@ def test_between_twins_the_classifier_decides() -> None:
     assert ProfileMatcher(profile, classes, twins_pooled=False).combine(logits, like_qd)[0] == "Qd"
 
 
+def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joker() -> None:
+    """The face reader's evidence weighs into the fused vote too (``cardcrop.weigh_by_face``)."""
+    classes = ["Qh", "Qd", "B", "none"]
+    profile = one_hot_profile(["Qh", "Qd", "B"])
+    m = ProfileMatcher(profile, classes)
+    logits = np.array([[2.0, 1.0, -3.0, -5.0]], np.float32)
+    feats = np.full((1, 4), 0.3, np.float32)
+    plain = m.combine(logits, feats)
+    assert plain[0] == "Qh"
+    assert m.combine(logits, feats, evidence=None) == plain
+    diamonds = np.array([0.05, 1.0, 0.3], np.float32)
+    card, conf = m.combine(logits, feats, evidence=diamonds)
+    assert card == "Qd" and conf <= plain[1]
+    # a Joker the corners name is left to them, whatever the face says
+    joker = np.array([[-3.0, -3.0, 3.0, -5.0]], np.float32)
+    assert m.combine(joker, feats, evidence=np.array([1.0, 1.0, 0.01], np.float32)) == m.combine(joker, feats)
+
+
 def test_the_joker_is_read_by_its_face() -> None:
     classes = ["Qh", "Qd", "B", "none"]
     eye = np.eye(4, dtype=np.float32)

@@ -103,6 +103,9 @@ def test_both_backends_report_the_same_cards_from_the_shipped_model() -> None:
     assert SHIPPED_ONNX.is_file() and SHIPPED_PT.is_file(), "the shipped model is missing from models/"
     onnx = OnnxDetector(SHIPPED_ONNX, threads=1)
     ultra = UltralyticsDetector(SHIPPED_PT, threads=1, imgsz=max(onnx.input_size))
+    # both weigh in the face reader beside the models, so they read alike
+    assert onnx.classifier is not None and onnx.classifier.face is not None
+    assert ultra.classifier is not None and ultra.classifier.face is not None
     photos = sorted(DEV.glob("*.jpg"))
     assert photos
     for path in photos:

@@ -163,6 +163,20 @@ def test_the_reader_is_found_beside_the_finder_and_can_be_left_out(tmp_path: Pat
     assert face_reader_path_for(tmp_path / "card-obb.onnx") is None
 
 
+def test_a_card_judged_dark_is_not_looked_at_by_the_face() -> None:
+    """The reader never saw a deck printed light on dark paper: such an outline gets no evidence."""
+    from vision.onnx_detector import OnnxDetector
+
+    classifier = OnnxDetector(REPO_MODELS_DIR / "card-obb.onnx", threads=1).classifier
+    assert classifier is not None and classifier.face is not None
+    img, quad = _laid(procedural_faceset().faces["procedural-0"]["9s"])
+    hyps = [[quad], [quad]]
+    evidence = classifier._face_evidence(img, hyps, dark=[True, False])
+    assert evidence[0] is None and evidence[1] is not None
+    assert evidence[1].shape == (len(CARDS),)
+    assert classifier._face_evidence(img, hyps, dark=[True, True]) == [None, None]
+
+
 def test_a_model_of_another_shape_is_refused() -> None:
     with pytest.raises(UserError, match="face reader output"):
         load_face_reader(REPO_MODELS_DIR / "corner-cls.onnx", threads=1)
