@@ -1,10 +1,11 @@
 """The card reader's cost per frame in multiply-adds, and what it means for frames per second on a Raspberry Pi.
 
 Speed cannot be measured without a Pi, so it is estimated: the reader's multiply-adds per frame (the finder
-once or twice, the corner classifier once per crop, counted from the ONNX graphs by shape inference and
-the crops the demo recording really needs), divided by the multiply-add rate a Pi reaches on a comparable
-published model (Ultralytics' Raspberry Pi benchmarks of YOLOv8n), plus the work outside the networks
-(letterbox, crops, NMS, the tracker), measured here and scaled by the same ratio.
+once or twice, the corner classifier once per corner crop, the face reader once per face crop, counted from
+the ONNX graphs by shape inference and the crops the demo recording really needs), divided by the
+multiply-add rate a Pi reaches on a comparable published model (Ultralytics' Raspberry Pi benchmarks of
+YOLOv8n), plus the work outside the networks (letterbox, crops, NMS, the tracker), measured here and scaled
+by the same ratio.
 
     .venv-train/bin/python -m lab.pi_speed [--frames N]
 
@@ -18,6 +19,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from vision.face_reader import FACE_READER_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
@@ -95,6 +98,7 @@ class FrameProfile:
     frames: int
     finder_runs: int
     crops: int
+    faces: int  # face crops the face reader read (0 without one)
     ms_per_frame: float
     ms_in_networks: float  # per frame, inside ONNX Runtime
     changed: int  # frames whose cards (name and rounded place) differ from the frame before's
@@ -102,6 +106,10 @@ class FrameProfile:
     @property
     def crops_per_frame(self) -> float:
         return self.crops / self.frames
+
+    @property
+    def faces_per_frame(self) -> float:
+        return self.faces / self.frames
 
     @property
     def finder_runs_per_frame(self) -> float:
@@ -145,6 +153,11 @@ def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
     classifier = _Counting(detector.classifier.session)
     detector.session = finder
     detector.classifier.session = classifier
+    face = _Counting(detector.classifier.face.session) if detector.classifier.face is not None else None
+    if face is not None:
+        assert detector.classifier.face is not None
+        detector.classifier.face.session = face
+    counters = [c for c in (finder, classifier, face) if c is not None]
     capture = cv2.VideoCapture(str(video))
     images: list[npt.NDArray[np.uint8]] = []
     for _ in range(frames):
@@ -155,8 +168,9 @@ def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
     if not images:
         raise SystemExit(f"pi_speed: no frames in {video}")
     detector.detect(images[0], 0)  # warm up, not counted
-    finder.runs = finder.items = classifier.runs = classifier.items = 0
-    finder.seconds = classifier.seconds = 0.0
+    for counter in counters:
+        counter.runs = counter.items = 0
+        counter.seconds = 0.0
     start = time.perf_counter()
     seen: list[frozenset[tuple[str, int, int]]] = []
     for number, image in enumerate(images):
@@ -168,8 +182,9 @@ def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
         frames=n,
         finder_runs=finder.items,
         crops=classifier.items,
+        faces=face.items if face is not None else 0,
         ms_per_frame=1000 * elapsed / n,
-        ms_in_networks=1000 * (finder.seconds + classifier.seconds) / n,
+        ms_in_networks=1000 * sum(c.seconds for c in counters) / n,
         changed=sum(1 for before, now in zip(seen, seen[1:], strict=False) if before != now),
     )
 
@@ -205,13 +220,19 @@ def main(argv: list[str] | None = None) -> int:
     crop_macs, _ = count_macs(cls_path, 1)
     print(f"finder {finder_path.name}: {finder_macs / 1e6:.1f} M multiply-adds per run {finder_ops}")
     print(f"classifier {cls_path.name}: {crop_macs / 1e6:.2f} M multiply-adds per crop")
+    face_path = MODELS / FACE_READER_NAME
+    face_macs = count_macs(face_path, 1)[0] if face_path.is_file() else 0
+    if face_macs:
+        print(f"face reader {face_path.name}: {face_macs / 1e6:.2f} M multiply-adds per face crop")
     prof = profile_frames(args.frames)
-    per_frame = prof.finder_runs_per_frame * finder_macs + prof.crops_per_frame * crop_macs
+    per_frame = (prof.finder_runs_per_frame * finder_macs + prof.crops_per_frame * crop_macs
+                 + prof.faces_per_frame * face_macs)
     host_rate = per_frame / (prof.ms_in_networks / 1000)
     rest = prof.ms_per_frame - prof.ms_in_networks
     print(
         f"demo, first {prof.frames} frames: finder runs/frame {prof.finder_runs_per_frame:.2f}, "
-        f"crops/frame {prof.crops_per_frame:.1f}, {per_frame / 1e6:.0f} M multiply-adds/frame; here (1 thread): "
+        f"crops/frame {prof.crops_per_frame:.1f}, face crops/frame {prof.faces_per_frame:.1f}, "
+        f"{per_frame / 1e6:.0f} M multiply-adds/frame; here (1 thread): "
         f"{prof.ms_per_frame:.1f} ms/frame, {prof.ms_in_networks:.1f} of it in the networks "
         f"({host_rate / 1e9:.1f} G multiply-adds/s), {rest:.1f} ms outside them; "
         f"{prof.changed} of {prof.frames} frames differ from the one before (cards, or their place to 20 px)"
@@ -224,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
             f"published YOLOv8n 640: {published:.0f} ms)"
         )
     print(f"macs_per_frame={per_frame:.3g} finder_macs={finder_macs:.3g} crop_macs={crop_macs:.3g} "
-          f"crops_per_frame={prof.crops_per_frame:.1f}")
+          f"crops_per_frame={prof.crops_per_frame:.1f} face_macs={face_macs:.3g} "
+          f"faces_per_frame={prof.faces_per_frame:.1f}")
     return 0
 
 

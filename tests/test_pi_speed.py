@@ -57,3 +57,13 @@ def test_the_shipped_classifier_costs_what_the_model_card_says() -> None:
     assert 20e6 < per_crop < 30e6  # "~25 M multiply-adds per crop"
     finder, per_op = pi_speed.count_macs(ROOT / "models" / "card-obb.onnx", batch=1)
     assert 0.2e9 < finder < 1e9 and "Conv" in per_op
+
+
+def test_the_frame_profile_counts_every_network_the_reader_runs() -> None:
+    """On the demo's first frames (cards land from the 20th or so): the finder at least once a frame, face
+    crops (the face reader is shipped beside the classifier), each card's four corners read for every one
+    of them, and the networks' time within the frame's."""
+    prof = pi_speed.profile_frames(30)
+    assert prof.frames == 30 and prof.finder_runs >= 30
+    assert prof.faces > 0 and prof.crops >= 4 * prof.faces
+    assert 0 < prof.ms_in_networks < prof.ms_per_frame
