@@ -5,9 +5,10 @@ One sample: a card face posed on a procedural table patch as :class:`lab.synth.c
 it (any turn, some perspective, 45-260 px tall), covered in part by one or two other cards or a finger
 four times in ten, lit and degraded like a scene, then its middle cut with ``cardcrop.face_crop_bgr``
 from an outline as far off as the finder's (half the samples) or a little off. Labels
-(``vision.face_reader.FACE_CLASSES``): the card's kind (ace, 7-10, or a court) in its suit; ``none`` for
-a back, bare table, a face more than 60% covered or blurred past reading (a card under 25 blur widths
-tall, ``crops.legibility``). A face 35-60% covered or 25-32 blur widths tall is left out (whether it can
+(``vision.face_reader.FACE_CLASSES``): the card's kind (ace, 7-10, or a court) in its suit; for a number
+card more than 2% covered (a pip may be hidden: a nine so covered looks like an eight), its suit's unseen
+kind; ``none`` for a back, bare table, a face more than 60% covered or blurred past reading (a card under 25
+blur widths tall, ``crops.legibility``). A face 35-60% covered or 25-32 blur widths tall is left out (whether it can
 be read there depends on the deck). Decks drawn from typefaces (``--fonts``) give number cards only:
 their court pictures are other decks', whose suit is not theirs.
 
@@ -35,6 +36,7 @@ from vision.face_reader import FACE_NONE, face_class
 HEIGHTS = (45.0, 260.0)  # the card's height in the frame, pixels (log-uniform)
 COVERED_NONE = 0.6  # a face more covered than this is labelled none
 COVERED_OUT = 0.35  # one covered from this up to COVERED_NONE is left out
+COVERED_PIPS = 0.02  # a number card more covered than this may hide a pip: its kind is labelled unseen
 LEGIBLE_NONE = 25.0  # a card fewer blur widths tall than this is labelled none
 LEGIBLE_OUT = 32.0  # one from LEGIBLE_NONE up to this is left out
 
@@ -72,7 +74,7 @@ class FaceSampler(CropSampler):
         elif covered > COVERED_OUT or legible < LEGIBLE_OUT:
             return []
         else:
-            label = face_class(card)
+            label = face_class(card, pips_in_view=covered <= COVERED_PIPS)
         if label == FACE_NONE and rng.random() > 0.5:
             return []  # keep the classes balanced
         return [(crop, label)]

@@ -33,26 +33,46 @@ def one_hot(name: str) -> np.ndarray:
 
 
 def test_face_classes_are_kind_and_suit() -> None:
-    assert len(FACE_CLASSES) == 25 and FACE_CLASSES[FACE_NONE] == "none"
+    assert len(FACE_CLASSES) == 29 and FACE_CLASSES[FACE_NONE] == "none"
     assert FACE_CLASSES[face_class("9h")] == "9h"
     assert FACE_CLASSES[face_class("Ts")] == "Ts"
     assert FACE_CLASSES[face_class("Kc")] == "Cc"  # a court, in its suit
     assert FACE_CLASSES[face_class("Jd")] == "Cd"
+    # a number card with pips out of view: its suit, kind unseen; a court stays a court
+    assert FACE_CLASSES[face_class("9h", pips_in_view=False)] == "Nh"
+    assert FACE_CLASSES[face_class("As", pips_in_view=False)] == "Ns"
+    assert FACE_CLASSES[face_class("Kc", pips_in_view=False)] == "Cc"
     assert face_class("B") == face_class(None) == FACE_NONE
     with pytest.raises(ValueError, match="2h"):
         face_class("2h")
 
 
-def test_a_number_face_speaks_for_its_suit_not_its_rank() -> None:
-    m = evidence_matrix(CARDS)
-    e = m @ one_hot("9s")
+def test_a_number_face_speaks_for_its_suit_and_in_part_its_kind() -> None:
     ix = {c: i for i, c in enumerate(CARDS)}
-    # the pips' count is not taken as evidence (a covered pip turns a nine into an eight): every number
-    # card of the suit is weighed alike, and above its twin's
-    assert e[ix["9s"]] == pytest.approx(e[ix["7s"]]) == pytest.approx(e[ix["As"]])
-    assert e[ix["9s"]] > 10 * e[ix["9c"]]
+    e = evidence_matrix(CARDS) @ one_hot("9s")
+    # its kind first, then the other number cards of its suit, all well above its twin
+    assert e[ix["9s"]] > 2 * e[ix["8s"]]
+    assert e[ix["8s"]] == pytest.approx(e[ix["7s"]]) == pytest.approx(e[ix["As"]])
+    assert e[ix["8s"]] > 10 * e[ix["9c"]]
     # a number face is evidence against a court of any suit
     assert e[ix["Ks"]] < e[ix["9s"]] / 10
+    # with no share for the kind, every number card of the suit is weighed alike
+    flat = evidence_matrix(CARDS, kind_share=0.0) @ one_hot("9s")
+    assert flat[ix["9s"]] == pytest.approx(flat[ix["7s"]]) == pytest.approx(flat[ix["As"]])
+    # a kind group (7 and 8 pooled) speaks for both alike
+    pooled = evidence_matrix(CARDS, groups=("A", "78", "9", "T")) @ one_hot("8s")
+    assert pooled[ix["7s"]] == pytest.approx(pooled[ix["8s"]]) and pooled[ix["8s"]] > 2 * pooled[ix["9s"]]
+
+
+def test_an_unseen_kind_speaks_for_its_suit_alone() -> None:
+    ix = {c: i for i, c in enumerate(CARDS)}
+    e = evidence_matrix(CARDS) @ one_hot("Ns")
+    numbers = [e[ix[r + "s"]] for r in "A789T"]
+    assert np.allclose(numbers, numbers[0])
+    assert numbers[0] > 10 * e[ix["9c"]] and numbers[0] > 10 * e[ix["Ks"]]
+    # as much for each number card of the suit as a face whose kind was seen gives the others on average
+    seen = evidence_matrix(CARDS) @ one_hot("9s")
+    assert numbers[0] == pytest.approx(np.mean([seen[ix[r + "s"]] for r in "A789T"]))
 
 
 def test_a_court_face_speaks_for_a_court_in_any_suit() -> None:
