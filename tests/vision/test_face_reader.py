@@ -107,6 +107,20 @@ def test_the_face_reweighs_but_never_makes_a_reading_surer() -> None:
     assert cardcrop.weigh_by_face(mix, np.zeros(3)) == (0, pytest.approx(0.55))
 
 
+def test_a_face_that_doubts_the_named_card_makes_it_less_sure(monkeypatch: pytest.MonkeyPatch) -> None:
+    mix = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])
+    doubting = np.array([0.25, 1.0, 1.0, 1.0, 1.0, 1.0])  # the face likes every other card four times more
+    best, share = cardcrop.weigh_by_face(mix, doubting)
+    # the corners still name their card, renormalised (0.125 / 0.625), then times (1/4) ** FACE_DOUBT
+    assert best == 0 and share == pytest.approx(0.2 * 0.25**cardcrop.FACE_DOUBT) and share < 0.15
+    # with no doubt taken, the renormalised share alone: the face barely moved it
+    monkeypatch.setattr(cardcrop, "FACE_DOUBT", 0.0)
+    assert cardcrop.weigh_by_face(mix, doubting) == (0, pytest.approx(0.2))
+    # where the face likes the named card best, nothing is taken either way
+    monkeypatch.setattr(cardcrop, "FACE_DOUBT", 1.0)
+    assert cardcrop.weigh_by_face(mix, np.array([1.0, 0.5, 0.5, 0.5, 0.5, 0.5]))[1] == pytest.approx(0.5)
+
+
 def test_a_joker_the_corners_name_is_left_to_them() -> None:
     mix = np.array([0.7, 0.2, 0.1])
     against = np.array([0.1, 1.0, 1.0])  # the face leans away from card 0
