@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vision.face_reader import FACE_READER_NAME
+from vision.face_reader import face_reader_path_for
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
@@ -153,9 +153,9 @@ def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
     classifier = _Counting(detector.classifier.session)
     detector.session = finder
     detector.classifier.session = classifier
-    face = _Counting(detector.classifier.face.session) if detector.classifier.face is not None else None
-    if face is not None:
-        assert detector.classifier.face is not None
+    face = None
+    if detector.classifier.face is not None:
+        face = _Counting(detector.classifier.face.session)
         detector.classifier.face.session = face
     counters = [c for c in (finder, classifier, face) if c is not None]
     capture = cv2.VideoCapture(str(video))
@@ -220,9 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     crop_macs, _ = count_macs(cls_path, 1)
     print(f"finder {finder_path.name}: {finder_macs / 1e6:.1f} M multiply-adds per run {finder_ops}")
     print(f"classifier {cls_path.name}: {crop_macs / 1e6:.2f} M multiply-adds per crop")
-    face_path = MODELS / FACE_READER_NAME
-    face_macs = count_macs(face_path, 1)[0] if face_path.is_file() else 0
-    if face_macs:
+    face_path = face_reader_path_for(finder_path)
+    face_macs = count_macs(face_path, 1)[0] if face_path is not None else 0
+    if face_path is not None:
         print(f"face reader {face_path.name}: {face_macs / 1e6:.2f} M multiply-adds per face crop")
     prof = profile_frames(args.frames)
     per_frame = (prof.finder_runs_per_frame * finder_macs + prof.crops_per_frame * crop_macs

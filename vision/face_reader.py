@@ -101,7 +101,6 @@ def evidence_matrix(card_names: Sequence[str], kind_share: float | None = None,
     """
     share = KIND_SHARE if kind_share is None else kind_share
     number_groups = NUMBER_GROUPS if groups is None else tuple(groups)
-    n_suits = len(cardcrop.SUITS)
     n_numbers = len(NUMBER_KINDS)
     m = np.zeros((len(card_names), len(FACE_CLASSES)), np.float32)
     known: list[int] = []
@@ -110,15 +109,12 @@ def evidence_matrix(card_names: Sequence[str], kind_share: float | None = None,
         if suit not in cardcrop.SUITS or len(suit) != 1:
             continue
         if rank in ("J", "Q", "K"):
-            m[row, [FACE_KINDS.index("C") * n_suits + k for k in range(n_suits)]] = 1.0 / n_suits
+            m[row, [face_class(rank + other) for other in cardcrop.SUITS]] = 1.0 / len(cardcrop.SUITS)
         elif rank in NUMBER_KINDS:
-            s = cardcrop.SUITS.index(suit)
-            unseen = FACE_CLASSES.index(UNSEEN_KIND + suit)
-            numbers = [FACE_KINDS.index(r) * n_suits + s for r in NUMBER_KINDS]
             group = next((g for g in number_groups if rank in g), rank)
-            m[row, numbers] += (1.0 - share) / n_numbers
-            m[row, [FACE_KINDS.index(r) * n_suits + s for r in group]] += share / len(group)
-            m[row, unseen] = 1.0 / n_numbers
+            m[row, [face_class(r + suit) for r in NUMBER_KINDS]] += (1.0 - share) / n_numbers
+            m[row, [face_class(r + suit) for r in group]] += share / len(group)
+            m[row, face_class(name, pips_in_view=False)] = 1.0 / n_numbers
         else:
             continue
         m[row, FACE_NONE] = 1.0 / _CARD_CLASSES
