@@ -19,6 +19,7 @@ exactly the pixels it was trained on.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import cast
@@ -327,8 +328,46 @@ def softmax(logits: npt.ArrayLike) -> FloatArray:
 FACE_DOUBT = 0.5
 
 
+# How much a card named with its twin close behind (the same rank in the other suit of its colour: clubs and
+# spades, hearts and diamonds) is doubted: its share times (1 - the twin's weight over its own) to this power,
+# the weights being the corners' vote times the face's evidence. Corners split 0.6 / 0.35 between a king of
+# spades and the king of clubs are a coin toss on the suit, which the reporting line, fitted on readings that
+# are mostly not split, let through at 0.85-0.93; a suit swap is the reading that costs a Euchre table most
+# (the left bower). 0: off. Chosen on the held-out decks, the real sets and per frame at the simulated table
+# (model card, "Twins in doubt").
+TWIN_DOUBT = 1.0
+
+_TWIN_SUIT = {"c": "s", "s": "c", "h": "d", "d": "h"}
+
+
+@functools.cache
+def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
+    """Per card name, the index of its twin among ``names`` (its rank in the other suit of its colour: Ah ->
+    Ad), else its own (the Joker, ``none``, or a twin not among the names)."""
+    index = {name: k for k, name in enumerate(names)}
+    out = []
+    for k, name in enumerate(names):
+        twin = name[0] + _TWIN_SUIT[name[1]] if len(name) == 2 and name[1] in _TWIN_SUIT else name
+        out.append(index.get(twin, k))
+    return tuple(out)
+
+
+def twin_doubt(weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> float:
+    """The factor (:data:`TWIN_DOUBT`) by which the share of the card ``best`` falls where its twin (``twins``,
+    per card) has nearly its weight in ``weights``; 1.0 where it has no twin or none is given."""
+    if twins is None or TWIN_DOUBT == 0.0:
+        return 1.0
+    twin = int(twins[best])
+    w = np.asarray(weights, np.float64)
+    if twin == best or not float(w[best]) > 0.0:
+        return 1.0
+    ratio = min(1.0, float(w[twin]) / float(w[best]))
+    return float((1.0 - ratio) ** TWIN_DOUBT)
+
+
 def weigh_by_face(
-    mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None
+    mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None,
+    twins: Sequence[int] | None = None,
 ) -> tuple[int, np.float32]:
     """The card the corners' vote ``mix`` (over the cards) names, and its share, once weighed by the face
     reader's ``evidence`` (per card, ``vision.face_reader.FaceReader.evidence``; None: no face read).
@@ -340,22 +379,29 @@ def weigh_by_face(
     evidence for the card named is below its evidence for another card (the corners outvoted it), the share
     falls with the ratio (:data:`FACE_DOUBT`): a face showing club pips makes a jack of clubs the corners
     half believe less sure, where renormalising alone would barely move it. ``unjudged``: a card the face
-    reader was not taught (the Joker): where the corners name it, their reading stands. The share is
-    float32, as the vote: without evidence it is the vote's own to the last bit.
+    reader was not taught (the Joker): where the corners name it, their reading stands. ``twins``: per card,
+    its twin's index (:func:`twin_indices`); where given, a card whose twin weighs nearly as much is doubted
+    (:func:`twin_doubt`). The share is float32, as the vote: without evidence or twins it is the vote's own
+    to the last bit.
     """
     m = np.asarray(mix, np.float32)
     top = int(np.argmax(m))
     if evidence is None or top == unjudged:
-        return top, m[top]
+        return top, _twin_doubted(m[top], m, top, twins)
     e = np.asarray(evidence, np.float64)
     weighed = m.astype(np.float64) * e
     total = float(weighed.sum())
     if not total > 0.0:
-        return top, m[top]
+        return top, _twin_doubted(m[top], m, top, twins)
     best = int(np.argmax(weighed))
     share = min(float(weighed[best] / total), float(m[top]))
     doubt = float(e[best]) / float(e.max())
-    return best, np.float32(share * doubt**FACE_DOUBT)
+    return best, _twin_doubted(np.float32(share * doubt**FACE_DOUBT), weighed, best, twins)
+
+
+def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> np.float32:
+    factor = twin_doubt(weights, best, twins)
+    return share if factor == 1.0 else np.float32(share * factor)
 
 
 def combine_corners(
@@ -379,7 +425,8 @@ def combine_corners(
     card_p = card_p / np.maximum(card_p.sum(axis=1, keepdims=True), 1e-9)
     mix = (w[:, None] * card_p).sum(axis=0) / max(float(w.sum()), 1e-9)
     names = [c for c in classes if c != NONE_CLASS]
-    best, share = weigh_by_face(mix, evidence, names.index(JOKER) if JOKER in names else None)
+    joker = names.index(JOKER) if JOKER in names else None
+    best, share = weigh_by_face(mix, evidence, joker, twin_indices(tuple(names)))
     return names[best], float(share * seen.max())
 
 

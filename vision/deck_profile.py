@@ -677,6 +677,7 @@ class ProfileMatcher:
         self.per_card = per_card
         self.twins_pooled = twins_pooled
         self.twin = np.asarray([_twin_index(n, self.card_names) for n in self.card_names], np.int64)
+        self._twins = tuple(int(t) for t in self.twin)
         # Centred: the features (all >= 0, so all alike in angle) are compared after taking away the
         # mean of the deck's prototypes, so that what one card's corner has and the others lack counts.
         self.centre = self.prototypes.mean(axis=0) if centre and len(self.prototypes) else None
@@ -741,7 +742,7 @@ class ProfileMatcher:
                 fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
             fused = softmax(fused_log)
             mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
-        best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None)
+        best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None, self._twins)
         return self.card_names[best], float(share * seen.max())
 
     @property

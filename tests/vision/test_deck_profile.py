@@ -293,24 +293,34 @@ def test_profile_matcher_prefers_the_enrolled_look() -> None:
     assert m.combine(np.array([[-5.0, -5.0, -5.0, 5.0]], np.float32), a[None])[0] == "none"
 
 
-def test_between_twins_the_classifier_decides() -> None:
+def test_between_twins_the_classifier_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card and its twin (same rank, the other suit of its colour) share the prototypes' vote: a crop
     more like the enrolled queen of diamonds is still the queen of hearts the classifier prefers."""
+    from vision import cardcrop
+
     classes = ["Qh", "Qd", "Kh", "none"]
     eye = np.eye(4, dtype=np.float32)
     profile = one_hot_profile(["Qh", "Qd", "Kh"])
     logits = np.array([[2.0, 1.0, -3.0, -5.0]], np.float32)
     like_qd = eye[1][None] + 0.05
-    card, conf = ProfileMatcher(profile, classes).combine(logits, like_qd)
+    card, doubted = ProfileMatcher(profile, classes).combine(logits, like_qd)
     assert card == "Qh"
-    # the twins' pooled share still counts against the king: surer than the classifier alone
+    # the twins' pooled share still counts against the king: surer than the classifier alone, before the
+    # doubt a twin close behind brings (cardcrop.TWIN_DOUBT), which it does bring
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+    card, conf = ProfileMatcher(profile, classes).combine(logits, like_qd)
+    assert card == "Qh" and doubted < conf
     assert conf > float(np.exp(2.0) / np.exp(logits[0, :3]).sum())
     # each card with its own vote, the prototypes would have turned it into its twin
     assert ProfileMatcher(profile, classes, twins_pooled=False).combine(logits, like_qd)[0] == "Qd"
 
 
-def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joker() -> None:
+def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The face reader's evidence weighs into the fused vote too (``cardcrop.weigh_by_face``)."""
+    from vision import cardcrop
+
     classes = ["Qh", "Qd", "B", "none"]
     profile = one_hot_profile(["Qh", "Qd", "B"])
     m = ProfileMatcher(profile, classes)
@@ -321,7 +331,9 @@ def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joke
     assert m.combine(logits, feats, evidence=None) == plain
     diamonds = np.array([0.05, 1.0, 0.3], np.float32)
     card, conf = m.combine(logits, feats, evidence=diamonds)
-    assert card == "Qd" and conf <= plain[1]
+    # named the twin, never surer than the corners' own top share (as it is before the twin doubt)
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+    assert card == "Qd" and conf <= m.combine(logits, feats)[1]
     # a Joker the corners name is left to them, whatever the face says
     joker = np.array([[-3.0, -3.0, 3.0, -5.0]], np.float32)
     assert m.combine(joker, feats, evidence=np.array([1.0, 1.0, 0.01], np.float32)) == m.combine(joker, feats)

@@ -121,6 +121,52 @@ def test_a_face_that_doubts_the_named_card_makes_it_less_sure(monkeypatch: pytes
     assert cardcrop.weigh_by_face(mix, np.array([1.0, 0.5, 0.5, 0.5, 0.5, 0.5]))[1] == pytest.approx(0.5)
 
 
+def test_twin_indices_pair_each_card_with_the_other_suit_of_its_colour() -> None:
+    names = ("7c", "7s", "Ah", "Ad", "B", "9h")
+    # 9h's twin (9d) is not among the names, and the Joker has none: each is its own
+    assert cardcrop.twin_indices(names) == (1, 0, 3, 2, 4, 5)
+
+
+def test_a_card_with_its_twin_close_behind_is_doubted(monkeypatch: pytest.MonkeyPatch) -> None:
+    twins = (1, 0, 2)
+    split = np.array([0.6, 0.35, 0.05], np.float32)  # the corners split between a card and its twin
+    best, share = cardcrop.weigh_by_face(split, None, twins=twins)
+    assert best == 0 and share == pytest.approx(0.6 * (1 - 0.35 / 0.6) ** cardcrop.TWIN_DOUBT)
+    assert share < 0.3
+    # the same split with another card (not the twin) behind costs far less
+    other = np.array([0.6, 0.05, 0.35], np.float32)
+    assert cardcrop.weigh_by_face(other, None, twins=twins)[1] == pytest.approx(0.6 * (1 - 0.05 / 0.6))
+    # without twins given, or with the doubt off, the vote's own share to the last bit
+    assert cardcrop.weigh_by_face(split, None) == (0, split[0])
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+    assert cardcrop.weigh_by_face(split, None, twins=twins) == (0, split[0])
+
+
+def test_a_face_that_tells_the_twins_apart_lifts_the_doubt() -> None:
+    twins = (1, 0, 2)
+    split = np.array([0.6, 0.35, 0.05], np.float32)
+    alone = cardcrop.weigh_by_face(split, None, twins=twins)[1]
+    # the face's evidence against the twin: the twin's weight is the vote times the evidence
+    best, share = cardcrop.weigh_by_face(split, np.array([1.0, 0.1, 1.0]), twins=twins)
+    assert best == 0 and share == pytest.approx(0.6 * (1 - 0.035 / 0.6) ** cardcrop.TWIN_DOUBT)
+    assert share > 2 * alone
+    # the face for the twin: the twin is named (no surer than the corners' top), doubted by what is left of
+    # the card the corners preferred
+    best, share = cardcrop.weigh_by_face(split, np.array([0.1, 1.0, 1.0]), twins=twins)
+    assert best == 1 and share == pytest.approx(0.6 * (1 - 0.06 / 0.35) ** cardcrop.TWIN_DOUBT)
+
+
+def test_combine_corners_doubts_a_reading_split_with_its_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    logits = np.full((4, len(cardcrop.CLASSIFIER_CLASSES)), -4.0, np.float32)
+    logits[:, cardcrop.CLASSIFIER_CLASSES.index("Kc")] = 3.0
+    logits[:, cardcrop.CLASSIFIER_CLASSES.index("Ks")] = 2.5
+    name, conf = cardcrop.combine_corners(logits)
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+    name_before, conf_before = cardcrop.combine_corners(logits)
+    assert name == name_before == "Kc"
+    assert conf == pytest.approx(conf_before * (1 - np.exp(-0.5)) ** 1.0, rel=1e-4) and conf < 0.5 * conf_before
+
+
 def test_a_joker_the_corners_name_is_left_to_them() -> None:
     mix = np.array([0.7, 0.2, 0.1])
     against = np.array([0.1, 1.0, 1.0])  # the face leans away from card 0
@@ -133,7 +179,7 @@ def test_a_joker_the_corners_name_is_left_to_them() -> None:
     assert cardcrop.combine_corners(logits, evidence=court) == cardcrop.combine_corners(logits)
 
 
-def test_combine_corners_without_evidence_reads_as_before() -> None:
+def test_combine_corners_without_evidence_reads_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(3)
     logits = rng.normal(0, 0.3, (12, len(cardcrop.CLASSIFIER_CLASSES))).astype(np.float32)
     logits[:, cardcrop.CLASSIFIER_CLASSES.index("9c")] += 4.0
@@ -143,7 +189,11 @@ def test_combine_corners_without_evidence_reads_as_before() -> None:
     assert cardcrop.combine_corners(logits, evidence=None) == plain
     spades = evidence_matrix(CARDS) @ one_hot("9s")
     name, conf = cardcrop.combine_corners(logits, evidence=spades)
-    assert name == "9s" and conf <= plain[1] + 1e-6
+    # the face settles the split between the twins, so the twin doubt falls, but the reading is never surer
+    # than the corners' own top share
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+    undoubted = cardcrop.combine_corners(logits)
+    assert name == "9s" and plain[1] < conf <= undoubted[1] + 1e-6
 
 
 def _laid(face: np.ndarray, height: int = 100) -> tuple[np.ndarray, np.ndarray]:
