@@ -353,8 +353,9 @@ def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
 
 
 def twin_doubt(weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> float:
-    """The factor (:data:`TWIN_DOUBT`) by which the share of the card ``best`` falls where its twin (``twins``,
-    per card) has nearly its weight in ``weights``; 1.0 where it has no twin or none is given."""
+    """The factor by which the share of the card ``best`` falls: (1 - its twin's weight over its own in
+    ``weights``) to the power :data:`TWIN_DOUBT`, so 0 where the twin weighs as much (``twins``: per card, its
+    twin's index); 1.0 where it has no twin or no twins are given."""
     if twins is None or TWIN_DOUBT == 0.0:
         return 1.0
     twin = int(twins[best])
