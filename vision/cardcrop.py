@@ -333,9 +333,11 @@ FACE_DOUBT = 0.5
 # the weights being the corners' vote times the face's evidence. Corners split 0.6 / 0.35 between a king of
 # spades and the king of clubs are a coin toss on the suit, which the reporting line, fitted on readings that
 # are mostly not split, let through at 0.85-0.93; a suit swap is the reading that costs a Euchre table most
-# (the left bower). 0: off. Chosen on the held-out decks, the real sets and per frame at the simulated table
-# (model card, "Twins in doubt").
-TWIN_DOUBT = 1.0
+# (the left bower). 0: off, as shipped: at 1 it raised precision on every synthetic set and cut wrong readings
+# per frame at the simulated table, but a full game fell short (a queen of diamonds split with its twin landed
+# 13 frames late, after the next seat's card, and two reneges of that hand went unproven) and the real photos
+# lost more right readings than wrong ones (model card, "Twins in doubt").
+TWIN_DOUBT = 0.0
 
 _TWIN_SUIT = {"c": "s", "s": "c", "h": "d", "d": "h"}
 

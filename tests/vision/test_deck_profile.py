@@ -303,6 +303,7 @@ def test_between_twins_the_classifier_decides(monkeypatch: pytest.MonkeyPatch) -
     profile = one_hot_profile(["Qh", "Qd", "Kh"])
     logits = np.array([[2.0, 1.0, -3.0, -5.0]], np.float32)
     like_qd = eye[1][None] + 0.05
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
     card, doubted = ProfileMatcher(profile, classes).combine(logits, like_qd)
     assert card == "Qh"
     # the twins' pooled share still counts against the king: surer than the classifier alone, before the
@@ -323,6 +324,7 @@ def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joke
 
     classes = ["Qh", "Qd", "B", "none"]
     profile = one_hot_profile(["Qh", "Qd", "B"])
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
     m = ProfileMatcher(profile, classes)
     logits = np.array([[2.0, 1.0, -3.0, -5.0]], np.float32)
     feats = np.full((1, 4), 0.3, np.float32)

@@ -128,6 +128,7 @@ def test_twin_indices_pair_each_card_with_the_other_suit_of_its_colour() -> None
 
 
 def test_a_card_with_its_twin_close_behind_is_doubted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
     twins = (1, 0, 2)
     split = np.array([0.6, 0.35, 0.05], np.float32)  # the corners split between a card and its twin
     best, share = cardcrop.weigh_by_face(split, None, twins=twins)
@@ -136,13 +137,14 @@ def test_a_card_with_its_twin_close_behind_is_doubted(monkeypatch: pytest.Monkey
     # the same split with another card (not the twin) behind costs far less
     other = np.array([0.6, 0.05, 0.35], np.float32)
     assert cardcrop.weigh_by_face(other, None, twins=twins)[1] == pytest.approx(0.6 * (1 - 0.05 / 0.6))
-    # without twins given, or with the doubt off, the vote's own share to the last bit
+    # without twins given, or with the doubt off (as shipped), the vote's own share to the last bit
     assert cardcrop.weigh_by_face(split, None) == (0, split[0])
     monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
     assert cardcrop.weigh_by_face(split, None, twins=twins) == (0, split[0])
 
 
-def test_a_face_that_tells_the_twins_apart_lifts_the_doubt() -> None:
+def test_a_face_that_tells_the_twins_apart_lifts_the_doubt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
     twins = (1, 0, 2)
     split = np.array([0.6, 0.35, 0.05], np.float32)
     alone = cardcrop.weigh_by_face(split, None, twins=twins)[1]
@@ -157,6 +159,7 @@ def test_a_face_that_tells_the_twins_apart_lifts_the_doubt() -> None:
 
 
 def test_combine_corners_doubts_a_reading_split_with_its_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
     logits = np.full((4, len(cardcrop.CLASSIFIER_CLASSES)), -4.0, np.float32)
     logits[:, cardcrop.CLASSIFIER_CLASSES.index("Kc")] = 3.0
     logits[:, cardcrop.CLASSIFIER_CLASSES.index("Ks")] = 2.5
@@ -180,6 +183,7 @@ def test_a_joker_the_corners_name_is_left_to_them() -> None:
 
 
 def test_combine_corners_without_evidence_reads_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
     rng = np.random.default_rng(3)
     logits = rng.normal(0, 0.3, (12, len(cardcrop.CLASSIFIER_CLASSES))).astype(np.float32)
     logits[:, cardcrop.CLASSIFIER_CLASSES.index("9c")] += 4.0
