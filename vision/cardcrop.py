@@ -28,6 +28,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from table.cards import Card
+
 CROP_H = 64
 CROP_W = 48
 # The corner region in card coordinates (u across, v down, 0..1 over the card).
@@ -339,33 +341,18 @@ FACE_DOUBT = 0.5
 # lost more right readings than wrong ones (model card, "Twins in doubt").
 TWIN_DOUBT = 0.0
 
-_TWIN_SUIT = {"c": "s", "s": "c", "h": "d", "d": "h"}
-
 
 @functools.cache
 def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
-    """Per card name, the index of its twin among ``names`` (its rank in the other suit of its colour: Ah ->
-    Ad), else its own (the Joker, ``none``, or a twin not among the names)."""
+    """Per card name, the index of its twin among ``names`` (its rank in the other suit of its colour,
+    ``Suit.partner``: Ah -> Ad), else its own (the Joker, or a twin not among the names)."""
     index = {name: k for k, name in enumerate(names)}
     out = []
     for k, name in enumerate(names):
-        twin = name[0] + _TWIN_SUIT[name[1]] if len(name) == 2 and name[1] in _TWIN_SUIT else name
+        card = Card.parse(name)
+        twin = str(Card(card.rank, card.suit.partner)) if card.rank is not None and card.suit is not None else name
         out.append(index.get(twin, k))
     return tuple(out)
-
-
-def twin_doubt(weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> float:
-    """The factor by which the share of the card ``best`` falls: (1 - its twin's weight over its own in
-    ``weights``) to the power :data:`TWIN_DOUBT`, so 0 where the twin weighs as much (``twins``: per card, its
-    twin's index); 1.0 where it has no twin or no twins are given."""
-    if twins is None or TWIN_DOUBT == 0.0:
-        return 1.0
-    twin = int(twins[best])
-    w = np.asarray(weights, np.float64)
-    if twin == best or not float(w[best]) > 0.0:
-        return 1.0
-    ratio = min(1.0, float(w[twin]) / float(w[best]))
-    return float((1.0 - ratio) ** TWIN_DOUBT)
 
 
 def weigh_by_face(
@@ -384,8 +371,8 @@ def weigh_by_face(
     half believe less sure, where renormalising alone would barely move it. ``unjudged``: a card the face
     reader was not taught (the Joker): where the corners name it, their reading stands. ``twins``: per card,
     its twin's index (:func:`twin_indices`); where given, a card whose twin weighs nearly as much is doubted
-    (:func:`twin_doubt`). The share is float32, as the vote: without evidence or twins it is the vote's own
-    to the last bit.
+    (:data:`TWIN_DOUBT`, off as shipped). The share is float32, as the vote: without evidence or twins it is
+    the vote's own to the last bit.
     """
     m = np.asarray(mix, np.float32)
     top = int(np.argmax(m))
@@ -403,8 +390,17 @@ def weigh_by_face(
 
 
 def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> np.float32:
-    factor = twin_doubt(weights, best, twins)
-    return share if factor == 1.0 else np.float32(share * factor)
+    """``share`` times (1 - the twin's weight over that of the card ``best`` in ``weights``) to the power
+    :data:`TWIN_DOUBT` (``twins``: per card, its twin's index); as it is where the card has no twin, no twins
+    are given or the doubt is off."""
+    if twins is None or TWIN_DOUBT == 0.0:
+        return share
+    twin = int(twins[best])
+    w = np.asarray(weights, np.float64)
+    if twin == best or not float(w[best]) > 0.0:
+        return share
+    ratio = min(1.0, float(w[twin]) / float(w[best]))
+    return np.float32(share * (1.0 - ratio) ** TWIN_DOUBT)
 
 
 def combine_corners(

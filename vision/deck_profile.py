@@ -595,17 +595,6 @@ BENNY_FACE_MARGIN = 0.04
 BENNY_FACE_CONFIDENCE = 0.85
 
 
-def _twin_index(name: str, names: list[str]) -> int:
-    """The index in ``names`` of the card's twin (its rank in the other suit of its colour: Ah -> Ad),
-    else its own (the Joker, or a twin the classifier does not name)."""
-    card = Card.parse(name)
-    if card.rank is not None and card.suit is not None:
-        twin = str(Card(card.rank, card.suit.partner))
-        if twin in names:
-            return names.index(twin)
-    return names.index(name)
-
-
 class ProfileMatcher:
     """Names a card from its crops' logits and features with a profile (``CornerClassifier`` calls it).
 
@@ -676,8 +665,10 @@ class ProfileMatcher:
         self.face_margin = face_margin
         self.per_card = per_card
         self.twins_pooled = twins_pooled
-        self.twin = np.asarray([_twin_index(n, self.card_names) for n in self.card_names], np.int64)
-        self._twins = tuple(int(t) for t in self.twin)
+        from vision.cardcrop import twin_indices
+
+        self._twins = twin_indices(tuple(self.card_names))
+        self.twin = np.asarray(self._twins, np.int64)
         # Centred: the features (all >= 0, so all alike in angle) are compared after taking away the
         # mean of the deck's prototypes, so that what one card's corner has and the others lack counts.
         self.centre = self.prototypes.mean(axis=0) if centre and len(self.prototypes) else None
