@@ -184,6 +184,40 @@ class ModelInfo:
         )
 
 
+# A card that may be printed light on dark paper (``cardcrop.is_dark_card``) is cut both as it is and with its
+# lightness turned over. True: the two sets of crops are read apart, and where one way reads a card clearly
+# surer than the other (:data:`POLARITY_MARGIN`) that reading stands; else, and where this is False (as until
+# 2026-12-04), the two are pooled in one vote. Pooled, gold print on black read as it is (some card, at
+# middling confidence) halves the share of the card the turned-over crops name.
+POLARITY_APART = True
+# How much surer (a ratio of confidences) one way must read than the other where the two name different
+# cards. A white deck with a black panel inside its margin (`kde-oxygen`, a training deck) is judged dark, and
+# its two ways then disagree at ratios of 1.04-1.37, the turned-over one mostly wrong; gold-on-black faces of
+# the held-out decks, where they disagree, at 1.2-8, the turned-over one right (model card, "How a frame
+# is read", step 8).
+POLARITY_MARGIN = 1.5
+
+
+def surer_reading(
+    first: tuple[str, float], second: tuple[str, float], margin: float = POLARITY_MARGIN
+) -> tuple[str, float] | None:
+    """Of two readings of one outline (``cardcrop.combine_corners``' name and confidence; the name ``none``
+    where no index was seen, the confidence then that of seeing none): the one that names a card where the
+    other does not; of two that name the same card, the surer; of two that name different cards, the surer
+    where it is at least ``margin`` times as sure as the other, else None (no clear winner). Two that see no
+    index give the first."""
+    from vision.cardcrop import NONE_CLASS
+
+    if (first[0] == NONE_CLASS) != (second[0] == NONE_CLASS):
+        return second if first[0] == NONE_CLASS else first
+    if first[0] == NONE_CLASS:
+        return first
+    surer, other = (second, first) if second[1] > first[1] else (first, second)
+    if surer[0] == other[0] or surer[1] >= margin * other[1]:
+        return surer
+    return None
+
+
 class CornerClassifier:
     """Names the card inside each outline from its four corner crops (``vision.cardcrop``), in one batch."""
 
@@ -292,11 +326,14 @@ class CornerClassifier:
         return finder_score * classifier_conf
 
     def classify(
-        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32], refine: bool = True
+        self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32], refine: bool = True,
+        polarity_apart: bool = True,
     ) -> list[tuple[Card | None, float]]:
         """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence.
 
         ``refine``: also read each outline snapped to the card's paper edge (``cardcrop.outline_hypotheses``).
+        ``polarity_apart``: a card that may be printed light on dark paper is read as it is and turned over
+        apart, the surer reading kept (:data:`POLARITY_APART`); False: the two pooled in one vote.
         """
         from vision import cardcrop
 
@@ -313,8 +350,19 @@ class CornerClassifier:
         answers: list[tuple[Card | None, float]] = []
         start = 0
         for k, block in enumerate(per_card):
-            name, conf = self._name(logits, feats, start, start + len(block), evidence[k])
-            start += len(block)
+            stop = start + len(block)
+            if dark[k] and POLARITY_APART and polarity_apart:
+                # Cut as it is and with its lightness turned over: the card is printed one way or the other,
+                # so the two are read apart, and a clearly surer way stands (else pooled, below).
+                half = start + len(block) // 2
+                reading = surer_reading(
+                    self._name(logits, feats, start, half, evidence[k]),
+                    self._name(logits, feats, half, stop, evidence[k]),
+                )
+            else:
+                reading = None
+            name, conf = reading if reading is not None else self._name(logits, feats, start, stop, evidence[k])
+            start = stop
             answers.append((self.cards.get(name), conf))
         return answers
 
@@ -618,10 +666,14 @@ def _sure_readings(
     line: float,
 ) -> list[list[NamedReading]]:
     """Per group (a finder score and the outlines (K, 4, 2) tried for its outline), the cards read from
-    ``line`` up, surest first. All groups are classified in one call, without refinement."""
+    ``line`` up, surest first. All groups are classified in one call, without refinement, and a card that may
+    be printed light on dark paper with its two ways pooled: the surest of many tries is kept here, and the
+    surer of two ways for each try as well would let a stray reading through (a shadowed face read as a
+    jack of clubs, on the real photos)."""
     if not groups:
         return []
-    answers = classifier.classify(frame_bgr, np.concatenate([outlines for _, outlines in groups]), refine=False)
+    outlines_tried = np.concatenate([outlines for _, outlines in groups])
+    answers = classifier.classify(frame_bgr, outlines_tried, refine=False, polarity_apart=False)
     out: list[list[NamedReading]] = []
     start = 0
     for score, outlines in groups:

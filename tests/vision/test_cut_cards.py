@@ -82,9 +82,13 @@ class ReadsWholeCards:
     def __init__(self, card: str, chance: float) -> None:
         self.card, self.chance = Card.parse(card), chance
         self.asked: list[int] = []
+        self.apart: list[bool] = []
 
-    def classify(self, frame: np.ndarray, quads: np.ndarray, refine: bool = True) -> list[tuple[Card | None, float]]:
+    def classify(
+        self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
+    ) -> list[tuple[Card | None, float]]:
         self.asked.append(len(quads))
+        self.apart.append(polarity_apart)
         out: list[tuple[Card | None, float]] = []
         h, w = frame.shape[:2]
         for q in quads:
@@ -112,6 +116,8 @@ def test_a_cut_card_is_read_from_its_completed_outline() -> None:
     dets = name_outlines(frame, cut_outline()[None], scores, reader, frame=4)  # type: ignore[arg-type]
     assert [(str(d.card), d.frame) for d in dets] == [("9d", 4)]
     assert dets[0].box[2] <= FRAME_W  # the box is clipped to the frame
+    # the first look reads a dark card's two ways apart; the completions, the surest of many tries, pool them
+    assert reader.apart == [True, False]
     assert name_outlines(frame, cut_outline()[None], scores, reader, frame=4, complete_cut=False) == []  # type: ignore[arg-type]
 
 
@@ -133,9 +139,9 @@ def test_only_outlines_on_the_edge_that_name_no_card_are_completed() -> None:
 def test_a_completed_outline_does_not_repeat_a_card_already_reported() -> None:
     class SameCard(ReadsWholeCards):
         def classify(
-            self, frame: np.ndarray, quads: np.ndarray, refine: bool = True
+            self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
         ) -> list[tuple[Card | None, float]]:
-            out = super().classify(frame, quads, refine)
+            out = super().classify(frame, quads, refine, polarity_apart)
             # the card inside the frame reads as the very card the cut one would be completed into
             return [(self.card, 0.95) if q.min() > 10 and q.max() < 200 else r for q, r in zip(quads, out, strict=True)]
 

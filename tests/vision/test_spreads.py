@@ -130,7 +130,9 @@ class ReadsAs:
         self.card, self.chance = Card.parse(card), chance
         self.profile = profile
 
-    def classify(self, frame: np.ndarray, quads: np.ndarray, refine: bool = True) -> list[tuple[Card, float]]:
+    def classify(
+        self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
+    ) -> list[tuple[Card, float]]:
         return [(self.card, self.chance)] * len(quads)
 
     def read_spreads(self, frame: np.ndarray, quads: np.ndarray) -> list[None]:
