@@ -185,16 +185,13 @@ class ModelInfo:
 
 
 # A card that may be printed light on dark paper (``cardcrop.is_dark_card``) is cut both as it is and with its
-# lightness turned over. True: the two sets of crops are read apart, and where one way reads a card clearly
-# surer than the other (:data:`POLARITY_MARGIN`) that reading stands; else, and where this is False (as until
-# 2026-12-04), the two are pooled in one vote. Pooled, gold print on black read as it is (some card, at
-# middling confidence) halves the share of the card the turned-over crops name.
-POLARITY_APART = True
-# How much surer (a ratio of confidences) one way must read than the other where the two name different
-# cards. A white deck with a black panel inside its margin (`kde-oxygen`, a training deck) is judged dark, and
-# its two ways then disagree at ratios of 1.04-1.37, the turned-over one mostly wrong; gold-on-black faces of
-# the held-out decks, where they disagree, at 1.2-8, the turned-over one right (model card, "How a frame
-# is read", step 8).
+# lightness turned over, and the two sets of crops are read apart (``CornerClassifier.classify``; pooled in one
+# vote until 2026-12-04, where gold print on black read as it is, some card at middling confidence, halved the
+# share of the card the turned-over crops name). Where the two ways name different cards, the surer stands only
+# if it is this many times as sure as the other, else they are pooled. A white deck with a black panel inside
+# its margin (`kde-oxygen`, a training deck) is judged dark, and its two ways then disagree at ratios of
+# 1.04-1.37, the turned-over one mostly wrong; gold-on-black faces of the held-out decks, where they disagree,
+# at 1.2-8, the turned-over one right (model card, "How a frame is read", step 8).
 POLARITY_MARGIN = 1.5
 
 
@@ -333,7 +330,8 @@ class CornerClassifier:
 
         ``refine``: also read each outline snapped to the card's paper edge (``cardcrop.outline_hypotheses``).
         ``polarity_apart``: a card that may be printed light on dark paper is read as it is and turned over
-        apart, the surer reading kept (:data:`POLARITY_APART`); False: the two pooled in one vote.
+        apart, and a clearly surer way stands (:func:`surer_reading`); False, or no clear winner: the two
+        pooled in one vote.
         """
         from vision import cardcrop
 
@@ -351,7 +349,7 @@ class CornerClassifier:
         start = 0
         for k, block in enumerate(per_card):
             stop = start + len(block)
-            if dark[k] and POLARITY_APART and polarity_apart:
+            if dark[k] and polarity_apart:
                 # Cut as it is and with its lightness turned over: the card is printed one way or the other,
                 # so the two are read apart, and a clearly surer way stands (else pooled, below).
                 half = start + len(block) // 2

@@ -11,7 +11,7 @@ import pytest
 
 from lab.synth.faces import procedural_face, procedural_faceset
 from lab.synth.scenes import GOLD, _warp_face, card_quad, render_scene, restyle_face
-from vision import cardcrop, onnx_detector
+from vision import cardcrop
 from vision.models import default_model_path
 from vision.onnx_detector import OnnxDetector, surer_reading
 
@@ -109,32 +109,23 @@ def test_of_two_readings_a_clearly_surer_one_stands() -> None:
     assert surer_reading(("none", 0.8), ("none", 0.3)) == ("none", 0.8)
 
 
-def test_a_dark_card_is_read_surer_with_its_two_ways_apart(
-    detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_dark_card_is_read_surer_with_its_two_ways_apart(detector: OnnxDetector) -> None:
     """Gold on black: the crops as they are see an index too (light print on dark reads as some card), so
     pooled with the crops turned over they drag the share of the card named down."""
     classifier = detector.classifier
     assert classifier is not None
     cards = ["9c", "Td", "Jh", "Qs", "Kc", "Ad", "9h", "Ts"]
 
-    def readings() -> list[tuple[str, float]]:
+    def readings(apart: bool) -> list[tuple[str, float]]:
         out = []
         for card in cards:
-            face = restyle_face(procedural_face(card, 2), card, "dark", (15.0, 15.0, 15.0), GOLD)
-            (read, conf), = classifier.classify(*_one(frame_with(face)))
+            frame, quad = frame_with(restyle_face(procedural_face(card, 2), card, "dark", (15.0, 15.0, 15.0), GOLD))
+            (read, conf), = classifier.classify(frame, quad[None], polarity_apart=apart)
             out.append((str(read), conf))
         return out
 
-    apart = readings()
-    monkeypatch.setattr(onnx_detector, "POLARITY_APART", False)
-    pooled = readings()
+    apart, pooled = readings(True), readings(False)
     right_apart = [c for (r, c), card in zip(apart, cards, strict=True) if r == card]
     right_pooled = [c for (r, c), card in zip(pooled, cards, strict=True) if r == card]
     assert len(right_apart) >= len(right_pooled), (apart, pooled)
     assert float(np.mean(right_apart)) > float(np.mean(right_pooled)) + 0.05, (apart, pooled)
-
-
-def _one(frame_quad: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    frame, quad = frame_quad
-    return frame, quad[None]
