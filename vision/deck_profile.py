@@ -34,6 +34,9 @@ API (stable; the enrolment screen builds on it):
 - :class:`DeckProfile` (dataclass): ``name``, ``created``, ``cards`` (card -> :class:`CardPrototypes`),
   ``features`` (width), ``classifier_sha256``; ``profile.card_list()``; ``len(profile)``.
 - :func:`save_profile` ``(profile, folder)`` writes the files above into ``folder`` (made if needed).
+- :func:`finish_replacing` ``(folder)``: where a power cut fell while a new profile replaced an old one
+  (``<name>.new`` and ``<name>.old`` beside a missing ``<name>``), puts the whole one in place;
+  :func:`configured_profile` calls it.
 - :func:`load_profile` ``(folder) -> DeckProfile``: a missing, corrupt or hostile profile raises
   ``vision.errors.UserError`` with one line naming the file and what is wrong.
 - A profile made with another classifier (its ``sha256``) has its features taken again from its crops when
@@ -55,7 +58,9 @@ import datetime as _dt
 import hashlib
 import json
 import math
+import os
 import re
+import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,16 +171,42 @@ def _floats(v: FloatArray) -> list[float]:
     return [round(float(x), 5) for x in np.asarray(v, np.float32).ravel()]
 
 
+def write_synced(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` and fsync it: on disk before this returns, through a power cut."""
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def sync_folder(folder: Path) -> None:
+    """Make the names made or renamed in ``folder`` durable (an fsync of the folder, where the system allows
+    one; elsewhere the renames are still atomic)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
     """Write ``profile.json`` and its crops into ``folder`` (made if needed); returns the JSON's path.
 
-    The JSON is written last, through a temporary file, so a profile is never half written.
+    Every file is fsynced, and the JSON is written last, through a temporary file, so a profile is never
+    half written, a power cut included. A full disk raises OSError (the caller names the folder).
     """
     folder = Path(folder)
     (folder / CROPS_DIR).mkdir(parents=True, exist_ok=True)
     for rel, image in profile.images.items():
-        if not cv2.imwrite(str(folder / rel), image):
-            raise UserError(f"{folder / rel}: cannot write this crop")
+        ok, png = cv2.imencode(".png", image)
+        if not ok:
+            raise UserError(f"{folder / rel}: cannot encode this crop")
+        write_synced(folder / rel, png.tobytes())
     cards: dict[str, Any] = {}
     for card in profile.card_list():
         entry = profile.cards[card]
@@ -196,9 +227,36 @@ def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
     }
     path = folder / PROFILE_FILE
     tmp = path.with_name(PROFILE_FILE + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    write_synced(tmp, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
     tmp.replace(path)
+    sync_folder(folder / CROPS_DIR)
+    sync_folder(folder)
     return path
+
+
+def replacing_folders(folder: Path) -> tuple[Path, Path]:
+    """The two folders beside a deck's while a new profile replaces it: ``<name>.new`` (the new profile,
+    written whole first) and ``<name>.old`` (the one it replaces, until the new one is in place)."""
+    return folder.with_name(folder.name + ".new"), folder.with_name(folder.name + ".old")
+
+
+def finish_replacing(folder: Path) -> None:
+    """Where a power cut fell between the two renames that put a new profile in place of an old one
+    (``companion.commands.enrol.save_deck``), so ``folder`` is missing: put the new one there if it was
+    written whole (its ``profile.json`` is written last), else the old one back. Nothing to do otherwise."""
+    if folder.exists():
+        return
+    fresh, old = replacing_folders(folder)
+    for candidate in (fresh, old):
+        if (candidate / PROFILE_FILE).is_file():
+            try:
+                candidate.rename(folder)
+            except OSError:
+                return  # a read-only data folder: loading then says the profile is missing
+            sync_folder(folder.parent)
+            if candidate is fresh:
+                shutil.rmtree(old, ignore_errors=True)
+            return
 
 
 class _Bad(Exception):
@@ -405,7 +463,9 @@ def configured_profile(data_dir: str | Path, deck: str) -> DeckProfile | None:
     if not deck:
         return None
     try:
-        return load_profile(profile_folder(data_dir, deck))
+        folder = profile_folder(data_dir, deck)
+        finish_replacing(folder)
+        return load_profile(folder)
     except UserError as exc:
         raise UserError(f"[camera] deck = {deck!r}: {exc}") from None
 
@@ -694,7 +754,10 @@ class ProfileMatcher:
         return out
 
     def combine(
-        self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
+        self,
+        logits: npt.ArrayLike,
+        features: npt.ArrayLike,
+        min_index: float = 0.5,
         evidence: npt.ArrayLike | None = None,
     ) -> tuple[str, float]:
         """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``, the face

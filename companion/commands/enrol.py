@@ -120,22 +120,38 @@ def save_deck(
 ) -> Path:
     """Write the profile and its contact sheet to ``<data>/decks/<name>``, replacing an older one whole."""
     from display.enrol_screen import save_contact_sheet
-    from vision.deck_profile import profile_folder, save_profile
+    from vision.deck_profile import (
+        finish_replacing,
+        profile_folder,
+        replacing_folders,
+        save_profile,
+        sync_folder,
+        write_synced,
+    )
 
     folder = profile_folder(data, profile.name)
-    fresh = folder.with_name(folder.name + ".new")
-    old = folder.with_name(folder.name + ".old")
+    finish_replacing(folder)  # a replacement a power cut interrupted is finished first
+    fresh, old = replacing_folders(folder)
     try:
         shutil.rmtree(fresh, ignore_errors=True)
         save_profile(profile, fresh)
-        save_contact_sheet(fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named)
+        sheet = save_contact_sheet(fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named)
+        write_synced(sheet, sheet.read_bytes())
+        sync_folder(fresh)
         shutil.rmtree(old, ignore_errors=True)
+        # Two renames put the new profile in place; a power cut between them leaves both beside the missing
+        # folder, and vision.deck_profile.finish_replacing completes the change on the next load or save.
         if folder.exists():
             folder.rename(old)
         fresh.rename(folder)
+        sync_folder(folder.parent)
         shutil.rmtree(old, ignore_errors=True)
     except OSError as exc:
+        shutil.rmtree(fresh, ignore_errors=True)  # a full disk keeps no half-written profile
         raise UserError(f"{folder}: cannot save the deck profile: {exc.strerror or exc}") from None
+    except UserError:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
     return folder
 
 

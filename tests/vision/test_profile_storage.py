@@ -1,0 +1,107 @@
+"""A deck profile on a full disk and through a power cut: every file it writes is fsynced, a save that
+fails keeps the profile the table had (and no half-written copy), and a power cut between the two renames
+that put a new profile in place is finished on the next load."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from test_deck_profile import tiny_profile  # noqa: E402
+
+import vision.deck_profile as deck_profile  # noqa: E402
+from companion.commands.enrol import CONTACT_SHEET, save_deck  # noqa: E402
+from table.cards import Card  # noqa: E402
+from vision.deck_profile import (  # noqa: E402
+    PROFILE_FILE,
+    DeckProfile,
+    configured_profile,
+    load_profile,
+    profile_folder,
+    replacing_folders,
+    save_profile,
+)
+from vision.errors import UserError  # noqa: E402
+
+DECK = [Card.parse(c) for c in ("Qh", "Qd", "B")]
+
+
+def _named(profile: DeckProfile, name: str) -> DeckProfile:
+    profile.name = name
+    return profile
+
+
+def _saved(data: Path, created: str) -> Path:
+    profile = _named(tiny_profile(), "house")
+    profile.created = created
+    return save_deck(profile, data, DECK, {}, f"made {created}")
+
+
+def test_every_file_of_a_profile_is_fsynced_before_it_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    folder = save_profile(tiny_profile(), tmp_path / "tiny").parent
+    files = {str(p) for p in folder.rglob("*") if p.is_file()}
+    # profile.json was fsynced under its temporary name, then renamed, and the folders after the rename.
+    names = {s.replace(PROFILE_FILE + ".tmp", PROFILE_FILE) for s in synced}
+    assert files <= names, sorted(files - names)
+    assert {str(folder), str(folder / "crops")} <= names
+    assert synced.index(str(folder / (PROFILE_FILE + ".tmp"))) > max(
+        synced.index(str(p)) for p in (folder / "crops").iterdir()
+    ), "the JSON, which makes the profile count, is written after its crops"
+
+
+def test_a_full_disk_keeps_the_tables_profile_and_no_half_written_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _saved(tmp_path, "first")
+    assert (folder / CONTACT_SHEET).is_file()
+    real = deck_profile.write_synced
+    writes = 0
+
+    def filling(path: Path, data: bytes) -> None:
+        nonlocal writes
+        writes += 1
+        if writes > 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(deck_profile, "write_synced", filling)
+    with pytest.raises(UserError) as err:
+        _saved(tmp_path, "second")
+    assert str(folder) in str(err.value) and "No space left on device" in str(err.value)
+    assert load_profile(folder).created == "first"
+    fresh, old = replacing_folders(folder)
+    assert not fresh.exists() and not old.exists()
+    assert sorted(p.name for p in folder.parent.iterdir()) == ["house"]
+
+
+@pytest.mark.parametrize("new_written_whole", [True, False])
+def test_a_power_cut_between_the_renames_is_finished_on_the_next_load(tmp_path: Path, new_written_whole: bool) -> None:
+    folder = profile_folder(tmp_path, "house")
+    fresh, old = replacing_folders(folder)
+    _saved(tmp_path, "old").rename(old)  # the first rename done: the old profile moved aside
+    new = _named(tiny_profile(), "house")
+    new.created = "new"
+    save_profile(new, fresh)
+    if not new_written_whole:
+        (fresh / PROFILE_FILE).unlink()  # cut before its JSON, which is written last
+    assert not folder.exists()
+    profile = configured_profile(tmp_path, "house")
+    assert profile is not None and profile.created == ("new" if new_written_whole else "old")
+    assert folder.is_dir() and not old.exists()
+    # A later save starts clean either way.
+    assert load_profile(_saved(tmp_path, "later")).created == "later"
+    assert sorted(p.name for p in folder.parent.iterdir()) == ["house"]
