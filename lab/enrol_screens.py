@@ -47,11 +47,14 @@ def enrol_screens(
     from lab.sim_enrol import onnx_enrolment, simulate_enrolment
     from table.cards import deck
     from table.rules import Rules
+    from vision.errors import UserError
     from vision.models import default_model_path
     from vision.onnx_detector import OnnxDetector
 
     rules = Rules.preset(rules_preset)
-    faces, back, _name = st.load_deck(deck_style, art, rules.deck_size)
+    faces, back, drawn = st.load_deck(deck_style, art, rules.deck_size)
+    if deck_style != "procedural" and drawn != deck_style:
+        raise UserError(f"--deck {deck_style}: no artwork for it in {art} (scripts/fetch-art fetches it)")
     cards = list(deck(rules.deck_size))
     detector = OnnxDetector(default_model_path(), threads=1)
     out.mkdir(parents=True, exist_ok=True)
@@ -91,7 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"cards in before the question shown (default {QUESTION_AFTER})",
     )
     args = ap.parse_args(argv)
-    shots = enrol_screens(args.out, args.deck, args.rules, args.seed, args.art, args.question_after)
+    from vision.errors import UserError
+
+    try:
+        shots = enrol_screens(args.out, args.deck, args.rules, args.seed, args.art, args.question_after)
+    except UserError as exc:
+        print(f"enrol_screens: {exc}", file=sys.stderr)
+        return 2
     if shots.question is None:
         after = QUESTION_AFTER if args.question_after is None else args.question_after
         print(

@@ -43,3 +43,8 @@ def test_no_question_after_the_whole_deck_is_said_and_fails(tmp_path: Path, monk
     monkeypatch.setattr("lab.enrol_screens.QUESTION_AFTER", 99)
     assert main(["--deck", "procedural", "--rules", "north_american", "--out", str(tmp_path)]) == 1
     assert (tmp_path / "enrol-contact-sheet.png").is_file() and not (tmp_path / "enrol-question.png").exists()
+
+
+def test_a_deck_without_its_artwork_is_refused_rather_than_drawn_plain(tmp_path: Path) -> None:
+    assert main(["--deck", "kennard-2color-bf", "--art", str(tmp_path / "no-art"), "--out", str(tmp_path)]) == 2
+    assert not list(tmp_path.glob("*.png"))
