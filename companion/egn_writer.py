@@ -16,7 +16,6 @@ and ``kept`` names it; the app says so.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import json
 import logging
@@ -26,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from table.durable import replace_atomically
 from table.limits import loads_json, read_limited
 
 log = logging.getLogger(__name__)
@@ -34,25 +34,9 @@ Write = Callable[[Path, str], None]
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text``: a temporary file beside it, fsynced, renamed over it."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):  # a full disk leaves no empty temporary file behind
-            tmp.unlink()
-        raise
-    # the rename itself is durable once the folder is synced (not possible on every system)
-    with contextlib.suppress(OSError):
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    """Replace ``path`` with ``text`` (``table.durable.replace_atomically``: a temporary file beside it, fsynced,
+    renamed over it; a full disk leaves no empty temporary file behind)."""
+    replace_atomically(path, text.encode("utf-8"))
 
 
 GameSize = tuple[int, bool]  # (deals, finished)

@@ -62,6 +62,7 @@ from typing import Any
 
 from table.cards import Card, CardParseError
 from table.codec import input_from_dict, input_to_dict
+from table.durable import fsync_dir
 from table.inputs import Input, Play, ReviseCard
 from table.limits import MAX_DEPTH, LimitError, check_regular_file, loads_json, paused_gc
 from table.match import EngineError, Match
@@ -579,7 +580,7 @@ class MatchLog:
             os.close(fd)
         # The rename makes the header appear whole or not at all.
         os.replace(tmp, p)
-        _fsync_dir(p.parent)
+        fsync_dir(p.parent)
         return cls.open(p)
 
     @classmethod
@@ -730,15 +731,3 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         n = os.write(fd, view)
         view = view[n:]
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # some systems cannot open a directory; the rename is still atomic
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)

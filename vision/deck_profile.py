@@ -58,7 +58,6 @@ import datetime as _dt
 import hashlib
 import json
 import math
-import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
@@ -70,6 +69,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from table import durable
 from table.cards import Card, CardParseError
 from vision.errors import UserError
 
@@ -171,29 +171,6 @@ def _floats(v: FloatArray) -> list[float]:
     return [round(float(x), 5) for x in np.asarray(v, np.float32).ravel()]
 
 
-def write_synced(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` and fsync it: on disk before this returns, through a power cut."""
-    with open(path, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def sync_folder(folder: Path) -> None:
-    """Make the names made or renamed in ``folder`` durable (an fsync of the folder, where the system allows
-    one; elsewhere the renames are still atomic)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
     """Write ``profile.json`` and its crops into ``folder`` (made if needed); returns the JSON's path.
 
@@ -206,7 +183,7 @@ def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
         ok, png = cv2.imencode(".png", image)
         if not ok:
             raise UserError(f"{folder / rel}: cannot encode this crop")
-        write_synced(folder / rel, png.tobytes())
+        durable.write_synced(folder / rel, png.tobytes())
     cards: dict[str, Any] = {}
     for card in profile.card_list():
         entry = profile.cards[card]
@@ -225,12 +202,9 @@ def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
         "classifier": {"features": profile.features, "sha256": profile.classifier_sha256},
         "cards": cards,
     }
+    durable.fsync_dir(folder / CROPS_DIR)
     path = folder / PROFILE_FILE
-    tmp = path.with_name(PROFILE_FILE + ".tmp")
-    write_synced(tmp, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
-    tmp.replace(path)
-    sync_folder(folder / CROPS_DIR)
-    sync_folder(folder)
+    durable.replace_atomically(path, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
     return path
 
 
@@ -253,7 +227,7 @@ def finish_replacing(folder: Path) -> None:
                 candidate.rename(folder)
             except OSError:
                 return  # a read-only data folder: loading then says the profile is missing
-            sync_folder(folder.parent)
+            durable.fsync_dir(folder.parent)
             if candidate is fresh:
                 shutil.rmtree(old, ignore_errors=True)
             return

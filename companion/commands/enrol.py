@@ -120,14 +120,8 @@ def save_deck(
 ) -> Path:
     """Write the profile and its contact sheet to ``<data>/decks/<name>``, replacing an older one whole."""
     from display.enrol_screen import save_contact_sheet
-    from vision.deck_profile import (
-        finish_replacing,
-        profile_folder,
-        replacing_folders,
-        save_profile,
-        sync_folder,
-        write_synced,
-    )
+    from table.durable import fsync_dir, sync_file
+    from vision.deck_profile import finish_replacing, profile_folder, replacing_folders, save_profile
 
     folder = profile_folder(data, profile.name)
     finish_replacing(folder)  # a replacement a power cut interrupted is finished first
@@ -136,15 +130,15 @@ def save_deck(
         shutil.rmtree(fresh, ignore_errors=True)
         save_profile(profile, fresh)
         sheet = save_contact_sheet(fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named)
-        write_synced(sheet, sheet.read_bytes())
-        sync_folder(fresh)
+        sync_file(sheet)
+        fsync_dir(fresh)
         shutil.rmtree(old, ignore_errors=True)
         # Two renames put the new profile in place; a power cut between them leaves both beside the missing
         # folder, and vision.deck_profile.finish_replacing completes the change on the next load or save.
         if folder.exists():
             folder.rename(old)
         fresh.rename(folder)
-        sync_folder(folder.parent)
+        fsync_dir(folder.parent)
         shutil.rmtree(old, ignore_errors=True)
     except OSError as exc:
         shutil.rmtree(fresh, ignore_errors=True)  # a full disk keeps no half-written profile

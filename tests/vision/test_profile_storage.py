@@ -15,7 +15,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from test_deck_profile import tiny_profile  # noqa: E402
 
-import vision.deck_profile as deck_profile  # noqa: E402
+import table.durable as durable  # noqa: E402
 from companion.commands.enrol import CONTACT_SHEET, save_deck  # noqa: E402
 from table.cards import Card  # noqa: E402
 from vision.deck_profile import (  # noqa: E402
@@ -63,12 +63,27 @@ def test_every_file_of_a_profile_is_fsynced_before_it_counts(tmp_path: Path, mon
     ), "the JSON, which makes the profile count, is written after its crops"
 
 
+def test_the_contact_sheet_and_the_swap_are_synced_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    folder = _saved(tmp_path, "first")
+    fresh, _old = replacing_folders(folder)
+    assert str(fresh / CONTACT_SHEET) in synced  # written by pygame, synced before the swap
+    assert synced[-1] == str(folder.parent)  # the renames that put it in place
+
+
 def test_a_full_disk_keeps_the_tables_profile_and_no_half_written_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = _saved(tmp_path, "first")
     assert (folder / CONTACT_SHEET).is_file()
-    real = deck_profile.write_synced
+    real = durable.write_synced
     writes = 0
 
     def filling(path: Path, data: bytes) -> None:
@@ -78,7 +93,7 @@ def test_a_full_disk_keeps_the_tables_profile_and_no_half_written_copy(
             raise OSError(errno.ENOSPC, "No space left on device")
         real(path, data)
 
-    monkeypatch.setattr(deck_profile, "write_synced", filling)
+    monkeypatch.setattr(durable, "write_synced", filling)
     with pytest.raises(UserError) as err:
         _saved(tmp_path, "second")
     assert str(folder) in str(err.value) and "No space left on device" in str(err.value)
