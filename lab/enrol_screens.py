@@ -25,7 +25,8 @@ DOC_DECK = "kennard-2color-bf"
 
 @dataclass
 class EnrolScreens:
-    question: Path | None  # None: no question was asked after QUESTION_AFTER cards
+    question: Path | None  # None: no question was asked once question_after cards were in
+    question_after: int
     contact_sheet: Path
     enrolled: int  # cards in the profile
     deck: int  # cards of the rules in play
@@ -75,7 +76,7 @@ def enrol_screens(
     render_enrolment(surface, e, None, "house")
     sheet = out / "enrol-contact-sheet.png"
     pygame.image.save(surface, str(sheet))
-    return EnrolScreens(question, sheet, len(e.enrolled), len(cards), run.seconds)
+    return EnrolScreens(question, after, sheet, len(e.enrolled), len(cards), run.seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,9 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"enrol_screens: {exc}", file=sys.stderr)
         return 2
     if shots.question is None:
-        after = QUESTION_AFTER if args.question_after is None else args.question_after
         print(
-            f"enrol_screens: no question asked after {after} cards; only the contact sheet saved",
+            f"enrol_screens: no question asked after {shots.question_after} cards; only the contact sheet saved",
             file=sys.stderr,
         )
     print(f"enrol_screens: {shots.enrolled} of {shots.deck} cards in {shots.seconds:.1f} s of video -> {args.out}")
