@@ -34,7 +34,7 @@ from display.actions import Action
 from display.canvas import GOLD, INK, WHITE, Box, Canvas, Color, DrawnText, draw_card, pill
 from display.enrolment import CardState, EnrolAction, Enrolment, Step, enrol_action
 from display.keyboard import action_for_key
-from display.render import BG, DIM, PANEL, PANEL_EDGE, PROMPT_BG, STRIP_BG, rect_contains
+from display.render import ALERT_RED, BG, DIM, PANEL, PANEL_EDGE, PROMPT_BG, STRIP_BG, rect_contains
 from table.cards import Card, Suit
 
 Image = npt.NDArray[np.uint8]
@@ -268,7 +268,8 @@ def render_enrolment(surface: pygame.Surface, e: Enrolment, frame_bgr: Image | N
     """Draw the enrolment in progress (or, once it has ended, the contact sheet)."""
     if e.done:
         return render_contact_sheet(surface, e.deck, e.faces(), name, _summary(e),
-                                    named=frozenset(k for k, v in e.enrolled.items() if v.by_players))  # fmt: skip
+                                    named=frozenset(k for k, v in e.enrolled.items() if v.by_players),
+                                    saved=_saved_line(e))  # fmt: skip
     c = Canvas(surface)
     surface.fill(BG)
     buttons: list[StepButton] = []
@@ -295,6 +296,15 @@ def _summary(e: Enrolment) -> str:
     return text
 
 
+def _saved_line(e: Enrolment) -> tuple[str, str | None] | None:
+    """What the contact sheet says of the save: (the line, why it failed or None); None before any try."""
+    if e.unsaved is not None:
+        return "Not saved. Free some space, then press Call to try again.", e.unsaved
+    if e.saved is not None:
+        return "Saved. Press Call to close.", None
+    return None
+
+
 def render_contact_sheet(
     surface: pygame.Surface,
     deck: Sequence[Card],
@@ -302,16 +312,25 @@ def render_contact_sheet(
     name: str,
     summary: str = "",
     named: frozenset[Card] = frozenset(),
+    saved: tuple[str, str | None] | None = None,
 ) -> Drawn:
-    """The enrolled deck at a glance: every card of the deck as enrolled (an empty slot where missing)."""
+    """The enrolled deck at a glance: every card of the deck as enrolled (an empty slot where missing).
+    ``saved``: a line on the save, and why it failed (then shown across the header in red, the reason at the
+    foot in place of the summary)."""
     c = Canvas(surface)
     surface.fill(BG)
-    c.fill((0, 0, c.width, HEADER_H), STRIP_BG)
-    c.text(f"Deck {name}: {len(faces)} of {len(deck)} cards", 18, WHITE, (12, HEADER_H / 2), anchor="midleft",
-           bold=True, max_width=c.width - 24)  # fmt: skip
+    title = f"Deck {name}: {len(faces)} of {len(deck)} cards"
+    if saved is not None and saved[1] is not None:
+        c.fill((0, 0, c.width, HEADER_H), ALERT_RED)
+        c.text(saved[0], 18, WHITE, (12, HEADER_H / 2), anchor="midleft", bold=True, max_width=c.width - 24)
+        foot, colour = saved[1], WHITE
+    else:
+        c.fill((0, 0, c.width, HEADER_H), STRIP_BG)
+        c.text(title + (f"  ·  {saved[0]}" if saved is not None else ""), 18, WHITE, (12, HEADER_H / 2),
+               anchor="midleft", bold=True, max_width=c.width - 24)  # fmt: skip
+        foot, colour = summary + ("  ·  gold dot: named by you" if named else ""), DIM
     _grid(c, deck, faces, (8, HEADER_H + 6, c.width - 16, c.height - HEADER_H - 40), labels=True, named=named)
-    foot = summary + ("  ·  gold dot: named by you" if named else "")
-    c.text(foot, 13, DIM, (12, c.height - 16), anchor="midleft", max_width=c.width - 24)
+    c.text(foot, 13, colour, (12, c.height - 16), anchor="midleft", max_width=c.width - 24)
     return Drawn((), tuple(c.texts))
 
 

@@ -270,6 +270,11 @@ class Enrolment:
         self.ended: float | None = None
         self.quit = False
         self.finish_armed = False
+        # Once it has ended: where the profile was saved, or why it could not be (a full disk), and whether the
+        # players asked to try again (Call on the contact sheet after a failed save).
+        self.saved: str | None = None
+        self.unsaved: str | None = None
+        self.retry_save = False
         self._next_id = 0
 
     # --- what the screen shows
@@ -469,8 +474,10 @@ class Enrolment:
 
     def act(self, step: Step) -> None:
         """One press of the panel, a key or a touch (see :func:`enrol_action`)."""
-        if self.done:  # the contact sheet is up: Call (or quit) closes it
-            if step.kind in (EnrolAction.QUIT, EnrolAction.CONFIRM):
+        if self.done:  # the contact sheet is up: Call (or quit) closes it; after a failed save Call tries again
+            if step.kind is EnrolAction.CONFIRM and self.unsaved is not None:
+                self.retry_save = True
+            elif step.kind in (EnrolAction.QUIT, EnrolAction.CONFIRM):
                 self.quit = True
             return
         self.presses += 1
@@ -558,6 +565,19 @@ class Enrolment:
             self.message = (
                 "The whole deck is enrolled." if self.complete else f"Saved without {len(self.missing)} cards."
             )
+
+    def save_failed(self, why: str) -> None:
+        """The profile could not be saved (``why``: the one-line reason); the contact sheet offers to try again."""
+        self.saved, self.unsaved, self.retry_save = None, why, False
+
+    def save_done(self, where: str) -> None:
+        """The profile was saved in ``where``."""
+        self.saved, self.unsaved, self.retry_save = where, None, False
+
+    @property
+    def wants_saving(self) -> bool:
+        """Ended with cards enrolled, not saved yet, and not failed since the players last asked to try."""
+        return self.done and bool(self.enrolled) and self.saved is None and (self.unsaved is None or self.retry_save)
 
     def build(self, name: str) -> DeckProfile:
         """The profile of the cards enrolled (``ProfileBuilder.build``)."""

@@ -19,7 +19,7 @@ import argparse
 import os
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -190,18 +190,19 @@ def _from_camera(
         source = open_source(source_spec)
     enrolment = Enrolment(deck_cards, OnnxReader(detector), ProfileBuilder.for_detector(detector))
     presses = _presses(args.buttons)
+    save = _saver(enrolment, name, data)
     source.open()
     try:
         if args.headless:
-            _headless(enrolment, source, presses, args.out / "screens", name, config.camera.main_stream_crops)
+            _headless(enrolment, source, presses, args.out / "screens", name, save, config.camera.main_stream_crops)
         else:
-            _windowed(enrolment, source, presses, config, args, name)
+            _windowed(enrolment, source, presses, config, args, name, save)
     finally:
         source.close()
     if enrolment.quit and not enrolment.done:
         print("enrol: stopped before the end; nothing saved", file=sys.stderr)
         return 1
-    return _finish(enrolment, name, data)
+    return _finish(enrolment, name, save)
 
 
 def _presses(path: Path | None) -> dict[int, list[Any]]:
@@ -214,33 +215,59 @@ def _presses(path: Path | None) -> dict[int, list[Any]]:
     return out
 
 
-def _finish(e: Enrolment, name: str, data: Path) -> int:
+def _summary(e: Enrolment) -> str:
     from display.enrol_screen import card_text
 
-    if not e.done:
-        e.finish()
-    if not e.enrolled:
-        raise UserError("enrol: no card was enrolled (was the deck laid face up under the camera?)")
-    named = frozenset(card for card, v in e.enrolled.items() if v.by_players)
-    secs = e.elapsed()
+    named = sum(1 for v in e.enrolled.values() if v.by_players)
     summary = (
-        f"{len(e.enrolled)} of {len(e.deck)} cards in {secs:.0f} s, {len(named)} named by the players "
+        f"{len(e.enrolled)} of {len(e.deck)} cards in {e.elapsed():.0f} s, {named} named by the players "
         f"({e.presses} presses)"
     )
     if e.missing:
         summary += "; missing " + " ".join(card_text(c) for c in e.missing)
-    folder = save_deck(e.build(name), data, e.deck, e.faces(), summary, named)
-    print(f"enrol: deck {name}: {summary} -> {folder}")
+    return summary
+
+
+def _saver(e: Enrolment, name: str, data: Path) -> Callable[[], None]:
+    """Saves the ended enrolment's profile (``save_deck``) and tells the enrolment how it went: a failure
+    (a full disk) keeps the enrolment, and its contact sheet offers to try again (``Enrolment.save_failed``)."""
+
+    def save() -> None:
+        named = frozenset(card for card, v in e.enrolled.items() if v.by_players)
+        try:
+            folder = save_deck(e.build(name), data, e.deck, e.faces(), _summary(e), named)
+        except UserError as exc:
+            e.save_failed(str(exc))
+            print(f"enrol: {exc}", file=sys.stderr)
+        else:
+            e.save_done(str(folder))
+
+    return save
+
+
+def _finish(e: Enrolment, name: str, save: Callable[[], None]) -> int:
+    if not e.done:
+        e.finish()
+    if not e.enrolled:
+        raise UserError("enrol: no card was enrolled (was the deck laid face up under the camera?)")
+    if e.saved is None and e.unsaved is None:
+        save()
+    if e.saved is None:
+        raise UserError(f"enrol: deck {name} was not saved ({e.unsaved}); free some space and enrol again")
+    print(f"enrol: deck {name}: {_summary(e)} -> {e.saved}")
     if e.missing:
         print(f"enrol: lay the missing cards and enrol again, or read with {len(e.enrolled)} cards", file=sys.stderr)
     return 0 if e.complete else 1
 
 
 def _headless(
-    e: Enrolment, source: Any, presses: Mapping[int, list[Any]], screens: Path, name: str, main_stream: bool = False
-) -> None:
-    """Every frame through the enrolment; a screenshot whenever the screen's story moves on. ``main_stream``:
-    cards read from each frame's larger picture, where the camera gives one (``[camera] main_stream_crops``)."""
+    e: Enrolment, source: Any, presses: Mapping[int, list[Any]], screens: Path, name: str,
+    save: Callable[[], None], main_stream: bool = False,
+) -> None:  # fmt: skip
+    """Every frame through the enrolment; a screenshot whenever the screen's story moves on; at the end the
+    profile saved (``save``: once, nobody is there to try again) and the contact sheet with its outcome.
+    ``main_stream``: cards read from each frame's larger picture, where the camera gives one (``[camera]
+    main_stream_crops``)."""
     import pygame
 
     from display.enrol_screen import render_enrolment
@@ -275,14 +302,19 @@ def _headless(
             last = now
     if not e.done:
         e.finish()
+    if e.wants_saving:
+        save()
     render_enrolment(surface, e, None, name)
     pygame.image.save(surface, str(screens / f"{count:04d}-contact-sheet.png"))
 
 
 def _windowed(
-    e: Enrolment, source: Any, presses: Mapping[int, list[Any]], config: Any, args: argparse.Namespace, name: str
-) -> None:
-    """The enrolment screen on the display with the panel and keyboard, until the contact sheet is dismissed."""
+    e: Enrolment, source: Any, presses: Mapping[int, list[Any]], config: Any, args: argparse.Namespace, name: str,
+    save: Callable[[], None],
+) -> None:  # fmt: skip
+    """The enrolment screen on the display with the panel and keyboard, until the contact sheet is dismissed.
+    The profile is saved (``save``) as the contact sheet comes up, which says how it went; after a failure
+    (a full disk), Call tries again."""
     import queue
 
     import pygame
@@ -314,6 +346,8 @@ def _windowed(
                             e.act(step)
                 elif source.ended:
                     e.finish()
+            if e.wants_saving:
+                save()
             if panel is not None:
                 panel.poll()
             screen.handle(pygame.event.get())

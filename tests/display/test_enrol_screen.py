@@ -10,6 +10,7 @@ import pygame
 
 from display.enrol_screen import CAMERA, Drawn, EnrolScreen, card_text, deck_grid, render_enrolment, save_contact_sheet
 from display.enrolment import READS, STILL_FRAMES, EnrolAction, Enrolment, Ranking, Step
+from display.render import ALERT_RED
 from table.cards import BENNY, Card, deck
 
 FRAME = np.full((480, 640, 3), 90, np.uint8)
@@ -117,6 +118,28 @@ def test_the_contact_sheet_shows_every_card_as_enrolled(tmp_path: Path) -> None:
     drawn = render_enrolment(surface, e, None, "house")
     texts = [t.text for t in drawn.texts]
     assert "Deck house: 0 of 25 cards" in texts and "K\u2660" in texts and "Joker" in texts
+
+
+def test_the_contact_sheet_says_whether_the_deck_was_saved() -> None:
+    surface = pygame.Surface((800, 480))
+    e = asking()
+    e.act(Step(EnrolAction.CONFIRM))
+    e.finish()
+
+    def header_and_foot() -> tuple[str, str]:
+        texts = render_enrolment(surface, e, None, "house").texts
+        return texts[0].text, texts[-1].text
+
+    header, foot = header_and_foot()
+    assert header == "Deck house: 1 of 25 cards" and foot.startswith("1 of 25 cards in 0:00")  # not tried yet
+    why = "/data/decks/house: cannot save the deck profile: No space left on device"
+    e.save_failed(why)
+    # Shown whole, not cut short: what to do across the top, why at the foot.
+    assert header_and_foot() == ("Not saved. Free some space, then press Call to try again.", why)
+    assert surface.get_at((4, 4))[:3] == ALERT_RED
+    e.save_done("/data/decks/house")
+    assert header_and_foot()[0] == "Deck house: 1 of 25 cards  \u00b7  Saved. Press Call to close."
+    assert surface.get_at((4, 4))[:3] != ALERT_RED
 
 
 def test_the_camera_view_leaves_out_a_card_taken_off_the_mat() -> None:

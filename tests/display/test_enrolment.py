@@ -220,6 +220,37 @@ def test_finishing_early_takes_two_presses_and_keeps_what_is_in() -> None:
     assert e.quit
 
 
+def test_after_a_failed_save_call_tries_again_and_quit_leaves() -> None:
+    e, reader, _b, now = setup()
+    reader.lay(100, 100, Card.parse("9h"))
+    frames(e, now, SETTLE + 1)
+    assert not e.wants_saving  # still enrolling
+    press(e, Action(ButtonAction.CALL), Action(ButtonAction.CALL))
+    assert e.done and e.wants_saving
+    e.save_failed("no space left on device")
+    assert not e.wants_saving  # not again until the players ask
+    press(e, Action(ButtonAction.CALL))
+    assert not e.quit and e.wants_saving  # Call: try again, the enrolment kept
+    e.save_failed("no space left on device")
+    e.save_done("/data/decks/house")
+    assert not e.wants_saving and e.saved == "/data/decks/house" and e.unsaved is None
+    press(e, Action(ButtonAction.CALL))  # saved: Call closes the contact sheet
+    assert e.quit
+    e, reader, _b, now = setup()
+    reader.lay(100, 100, Card.parse("9h"))
+    frames(e, now, SETTLE + 1)
+    press(e, Action(ButtonAction.CALL), Action(ButtonAction.CALL))
+    e.save_failed("no space left on device")
+    e.act(Step(EnrolAction.QUIT))  # Quit leaves unsaved
+    assert e.quit and e.saved is None
+
+
+def test_an_enrolment_with_no_card_never_wants_saving() -> None:
+    e, _reader, _b, _now = setup()
+    e.finish()
+    assert e.done and not e.wants_saving
+
+
 def test_enrol_action_maps_the_whole_panel() -> None:
     assert enrol_action(Action(ButtonAction.PASS), True) == Step(EnrolAction.NEXT)
     assert enrol_action(Action(ButtonAction.CALL), True) == Step(EnrolAction.CONFIRM)

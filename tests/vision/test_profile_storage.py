@@ -17,6 +17,7 @@ from test_deck_profile import tiny_profile  # noqa: E402
 
 import table.durable as durable  # noqa: E402
 from companion.commands.enrol import CONTACT_SHEET, save_deck  # noqa: E402
+from display.enrolment import EnrolAction, Step  # noqa: E402
 from table.cards import Card  # noqa: E402
 from vision.deck_profile import (  # noqa: E402
     PROFILE_FILE,
@@ -120,3 +121,61 @@ def test_a_power_cut_between_the_renames_is_finished_on_the_next_load(tmp_path: 
     # A later save starts clean either way.
     assert load_profile(_saved(tmp_path, "later")).created == "later"
     assert sorted(p.name for p in folder.parent.iterdir()) == ["house"]
+
+
+class _Builds:
+    """An enrolment builder stand-in: the tiny profile, named as asked."""
+
+    def build(self, name: str) -> DeckProfile:
+        return _named(tiny_profile(), name)
+
+
+def test_a_save_on_a_full_disk_keeps_the_enrolment_and_saves_when_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.commands.enrol import _finish, _saver
+    from display.enrolment import Enrolled, Enrolment
+
+    e = Enrolment(DECK, reader=None, builder=_Builds(), clock=lambda: 5.0)  # type: ignore[arg-type]
+    e.enrolled = {card: Enrolled(card, False, 0, k) for k, card in enumerate(DECK)}
+    e.finish()
+    save = _saver(e, "house", tmp_path)
+    real = durable.write_synced
+
+    def full(path: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(durable, "write_synced", full)
+    save()
+    assert e.saved is None and e.unsaved is not None and "No space left on device" in e.unsaved
+    assert not profile_folder(tmp_path, "house").exists()
+    assert "No space left on device" in capsys.readouterr().err
+    monkeypatch.setattr(durable, "write_synced", real)  # space freed; Call on the contact sheet tries again
+    e.act(Step(EnrolAction.CONFIRM))
+    assert e.wants_saving and not e.quit
+    save()
+    assert e.saved == str(profile_folder(tmp_path, "house")) and e.unsaved is None
+    assert _finish(e, "house", save) == 0
+    assert load_profile(profile_folder(tmp_path, "house")).name == "house"
+    assert "enrol: deck house: 3 of 3 cards" in capsys.readouterr().out
+
+
+def test_leaving_after_a_failed_save_says_the_deck_was_not_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.commands.enrol import _finish, _saver
+    from display.enrolment import Enrolled, Enrolment
+
+    e = Enrolment(DECK, reader=None, builder=_Builds(), clock=lambda: 5.0)  # type: ignore[arg-type]
+    e.enrolled = {DECK[0]: Enrolled(DECK[0], True, 0, 0)}
+    e.finish()
+    save = _saver(e, "house", tmp_path)
+
+    def full(path: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(durable, "write_synced", full)
+    save()
+    e.act(Step(EnrolAction.QUIT))
+    with pytest.raises(UserError, match="deck house was not saved .*No space left on device.*enrol again"):
+        _finish(e, "house", save)
