@@ -36,11 +36,14 @@ class DeckScore:
     recall: float
     red_suit_swaps: int
     black_suit_swaps: int
+    to_check: int = 0
+    to_check_right: int = 0
 
     def line(self) -> str:
         return (f"deck={self.deck} profile={int(self.profile)} cards={self.cards} precision={self.precision:.4f} "
                 f"recall={self.recall:.4f} red_suit_swaps={self.red_suit_swaps} "
-                f"black_suit_swaps={self.black_suit_swaps}")
+                f"black_suit_swaps={self.black_suit_swaps} to_check={self.to_check} "
+                f"to_check_right={self.to_check_right}")
 
     def meets_bar(self) -> bool:
         return self.precision >= BAR_PRECISION and self.red_suit_swaps <= BAR_RED_SWAP_RATE * self.cards
@@ -86,7 +89,7 @@ def score_deck(deck: str, tests: Path, profiles: Path, model: Path, with_profile
     detector = load_detector(model, threads=1, profile=profiles / deck if with_profile else None)
     result = evaluate(detector, folder / "images", folder / "labels.csv", ignore=ignore)
     return DeckScore(deck, with_profile, result.cards, result.precision, result.recall, result.red_suit_swaps,
-                     result.black_suit_swaps)
+                     result.black_suit_swaps, result.to_check, result.to_check_right)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,6 +36,12 @@ to find, though their index shows whole enough to be read (the synthetic test se
 ``ignore.csv``). Reporting such a card is neither a true positive nor a false alarm: it is left out, and
 counted as ``ignored``. A card both labelled and listed counts as labelled.
 
+Readings **to check**: a reading under the engine's check line (``table.renege.CHECK_CONFIDENCE``) is
+one the engine records as "check this card" and proves nothing with (the reader reports a card split with
+its twin, and a Joker it half believes, that way). It is no claim, so it is left out of the score and counted
+apart (``to_check``, and how many of those cards lie in the image: ``to_check_right``); a card also
+reported from the line up counts once, as that.
+
 Labels are a CSV with the header ``image,class,x_center,y_center,width,height``
 (coordinates normalised to 0..1) as in ``data/real-photos-dev``. Every
 image file in the images folder is scored; one with no label rows is a scene
@@ -46,6 +52,7 @@ naming an image that is not in the folder is an error.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import statistics
 import time
 from collections import Counter
@@ -54,6 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table.cards import ALL_CARDS, Card
+from table.renege import CHECK_CONFIDENCE
 from vision.detector import Detector
 from vision.errors import UserError
 from vision.labels import LabelledCard, read_labels
@@ -89,6 +97,8 @@ class ImageScore:
     black_suit_swaps: int
     ms: float
     ignored: int = 0  # reported cards on the image's ignore list (not labelled), left out of the score
+    to_check: int = 0  # cards reported only under the engine's check line (not scored)
+    to_check_right: int = 0  # ... of them, cards labelled in the image
 
     @property
     def true_positives(self) -> int:
@@ -217,6 +227,14 @@ class EvalResult:
         return sum(s.misses for s in self.per_image)
 
     @property
+    def to_check(self) -> int:
+        return sum(s.to_check for s in self.per_image)
+
+    @property
+    def to_check_right(self) -> int:
+        return sum(s.to_check_right for s in self.per_image)
+
+    @property
     def precision(self) -> float:
         tp, fp = self.true_positives, self.false_alarms
         return tp / (tp + fp) if tp + fp else 1.0
@@ -271,9 +289,16 @@ def evaluate(
         ms = (time.perf_counter() - start) * 1000.0
         boxes: dict[Card, tuple[float, float, float, float]] = {}
         for det in sorted(detections, key=lambda d: -d.confidence):
-            boxes.setdefault(det.card, det.box)
+            if det.confidence >= CHECK_CONFIDENCE:
+                boxes.setdefault(det.card, det.box)
         skip = ignore.get(name, frozenset()) if ignore is not None else frozenset()
-        score = score_image(name, labels.get(name, []), boxes, (image.shape[1], image.shape[0]), ms, skip)
+        labelled = labels.get(name, [])
+        score = score_image(name, labelled, boxes, (image.shape[1], image.shape[0]), ms, skip)
+        checked = {d.card for d in detections if d.confidence < CHECK_CONFIDENCE} - set(boxes)
+        checked -= skip - {entry.card for entry in labelled}
+        if checked:
+            right = len(checked & {entry.card for entry in labelled})
+            score = dataclasses.replace(score, to_check=len(checked), to_check_right=right)
         result.per_image.append(score)
         if progress is not None:
             progress(score)

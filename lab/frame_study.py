@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from lab.stream_study import FrameTally, score_frame
+from lab.stream_study import FrameTally, score_frame, sure_cards
 
 
 def study(
@@ -46,7 +46,7 @@ def study(
                 t0 = time.perf_counter()
                 found = reader.detect(image, n)
                 tallies[m].seconds.append(time.perf_counter() - t0)
-                score_frame(tallies[m], n, [d.card for d in found], in_sight)
+                score_frame(tallies[m], n, sure_cards(tallies[m], found), in_sight)
     return tallies
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table.cards import Card
+from vision.detection import CardDetection
 
 MIN_VISIBLE = 0.5  # a card this much in sight is one the reader should name
 
@@ -41,6 +42,7 @@ class FrameTally:
     to_find: int = 0
     found: int = 0
     wrong_cards: list[tuple[int, str]] = field(default_factory=list)  # (frame, card read)
+    to_check: int = 0  # readings under the engine's check line: not scored (sure_cards)
     seconds: list[float] = field(default_factory=list)  # the reader's time on each frame
 
     @property
@@ -54,7 +56,7 @@ class FrameTally:
     def line(self) -> str:
         text = (
             f"P {self.precision:.3f} R {self.recall:.3f} readings {self.right + self.wrong} wrong {self.wrong} "
-            f"red-suit swaps {self.red_swaps} cards {self.to_find}"
+            f"red-suit swaps {self.red_swaps} cards {self.to_find} to check {self.to_check}"
         )
         if self.seconds:
             text += f" ms/frame {1000 * statistics.median(self.seconds):.1f} (median of {len(self.seconds)})"
@@ -66,6 +68,20 @@ def _twin(card: Card) -> str | None:
     if len(text) != 2 or text[1] not in "hd":
         return None
     return text[0] + ("d" if text[1] == "h" else "h")
+
+
+def sure_cards(tally: FrameTally, found: Iterable[CardDetection]) -> list[Card]:
+    """The cards of one frame's readings from the engine's check line up (``table.renege.CHECK_CONFIDENCE``),
+    the ones it relies on; those under it ("check this card") are counted in ``tally.to_check`` only."""
+    from table.renege import CHECK_CONFIDENCE
+
+    sure = []
+    for d in found:
+        if d.confidence >= CHECK_CONFIDENCE:
+            sure.append(d.card)
+        else:
+            tally.to_check += 1
+    return sure
 
 
 def score_frame(
@@ -128,7 +144,7 @@ def study(deck: str, seeds: Sequence[int], hands: int, every: int, profile: bool
                 t0 = time.perf_counter()
                 found = detect_frame(reader, small, n, big if uses_main else None)
                 tallies[label].seconds.append(time.perf_counter() - t0)
-                score_frame(tallies[label], n, [d.card for d in found], in_sight)
+                score_frame(tallies[label], n, sure_cards(tallies[label], found), in_sight)
     for label, tally in tallies.items():
         print(f"{deck} seeds {','.join(map(str, seeds))}: {label}: {tally.line()}", flush=True)
 

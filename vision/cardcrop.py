@@ -339,7 +339,7 @@ FACE_DOUBT = 0.5
 # per frame at the simulated table, but a full game fell short (a queen of diamonds split with its twin landed
 # 13 frames late, after the next seat's card, and two reneges of that hand went unproven) and the real photos
 # lost more right readings than wrong ones (model card, "Twins in doubt").
-TWIN_DOUBT = 0.0
+TWIN_DOUBT = 1.0
 
 
 @functools.cache
@@ -357,7 +357,7 @@ def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
 
 def weigh_by_face(
     mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None,
-    twins: Sequence[int] | None = None,
+    twins: Sequence[int] | None = None, twin_doubt: float | None = None,
 ) -> tuple[int, np.float32]:
     """The card the corners' vote ``mix`` (over the cards) names, and its share, once weighed by the face
     reader's ``evidence`` (per card, ``vision.face_reader.FaceReader.evidence``; None: no face read).
@@ -371,48 +371,52 @@ def weigh_by_face(
     half believe less sure, where renormalising alone would barely move it. ``unjudged``: a card the face
     reader was not taught (the Joker): where the corners name it, their reading stands. ``twins``: per card,
     its twin's index (:func:`twin_indices`); where given, a card whose twin weighs nearly as much is doubted
-    (:data:`TWIN_DOUBT`, off as shipped). The share is float32, as the vote: without evidence or twins it is
-    the vote's own to the last bit.
+    (:data:`TWIN_DOUBT`; ``twin_doubt``: that power instead, 0 for none). The share is float32, as the vote:
+    without evidence or twins it is the vote's own to the last bit.
     """
     m = np.asarray(mix, np.float32)
     top = int(np.argmax(m))
     if evidence is None or top == unjudged:
-        return top, _twin_doubted(m[top], m, top, twins)
+        return top, _twin_doubted(m[top], m, top, twins, twin_doubt)
     e = np.asarray(evidence, np.float64)
     weighed = m.astype(np.float64) * e
     total = float(weighed.sum())
     if not total > 0.0:
-        return top, _twin_doubted(m[top], m, top, twins)
+        return top, _twin_doubted(m[top], m, top, twins, twin_doubt)
     best = int(np.argmax(weighed))
     share = min(float(weighed[best] / total), float(m[top]))
     doubt = float(e[best]) / float(e.max())
-    return best, _twin_doubted(np.float32(share * doubt**FACE_DOUBT), weighed, best, twins)
+    return best, _twin_doubted(np.float32(share * doubt**FACE_DOUBT), weighed, best, twins, twin_doubt)
 
 
-def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> np.float32:
-    """``share`` times (1 - the twin's weight over that of the card ``best`` in ``weights``) to the power
-    :data:`TWIN_DOUBT` (``twins``: per card, its twin's index); as it is where the card has no twin, no twins
-    are given or the doubt is off."""
-    if twins is None or TWIN_DOUBT == 0.0:
+def _twin_doubted(
+    share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None, power: float | None = None
+) -> np.float32:
+    """``share`` times (1 - the twin's weight over that of the card ``best`` in ``weights``) to the ``power``
+    (None: :data:`TWIN_DOUBT`; ``twins``: per card, its twin's index); as it is where the card has no twin, no
+    twins are given or the power is 0."""
+    power = TWIN_DOUBT if power is None else power
+    if twins is None or power == 0.0:
         return share
     twin = int(twins[best])
     w = np.asarray(weights, np.float64)
     if twin == best or not float(w[best]) > 0.0:
         return share
     ratio = min(1.0, float(w[twin]) / float(w[best]))
-    return np.float32(share * (1.0 - ratio) ** TWIN_DOUBT)
+    return np.float32(share * (1.0 - ratio) ** power)
 
 
 def combine_corners(
     logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5,
-    evidence: npt.ArrayLike | None = None,
+    evidence: npt.ArrayLike | None = None, twin_doubt: float | None = None,
 ) -> tuple[str, float]:
     """One card name from the per-corner logits (shape (k, len(classes))), and a confidence in 0..1.
 
     Each corner's vote is weighted by how sure it is that it sees an index
     (1 - p(none)); corners that see no index drop out. If no corner sees an
     index with at least ``min_index``, the answer is ``("none", p)``. ``evidence``: the face reader's,
-    per card (the classes but ``none``, in order), weighed in by :func:`weigh_by_face`.
+    per card (the classes but ``none``, in order), and the twin doubt (``twin_doubt``, None:
+    :data:`TWIN_DOUBT`) weighed in by :func:`weigh_by_face`.
     """
     p = softmax(logits).reshape(-1, len(classes))
     none_idx = list(classes).index(NONE_CLASS)
@@ -425,7 +429,7 @@ def combine_corners(
     mix = (w[:, None] * card_p).sum(axis=0) / max(float(w.sum()), 1e-9)
     names = [c for c in classes if c != NONE_CLASS]
     joker = names.index(JOKER) if JOKER in names else None
-    best, share = weigh_by_face(mix, evidence, joker, twin_indices(tuple(names)))
+    best, share = weigh_by_face(mix, evidence, joker, twin_indices(tuple(names)), twin_doubt)
     return names[best], float(share * seen.max())
 
 

@@ -733,9 +733,10 @@ class ProfileMatcher:
         features: npt.ArrayLike,
         min_index: float = 0.5,
         evidence: npt.ArrayLike | None = None,
+        twin_doubt: float | None = None,
     ) -> tuple[str, float]:
         """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``, the face
-        reader's ``evidence`` weighed in as there)."""
+        reader's ``evidence`` and the ``twin_doubt`` weighed in as there)."""
         from vision.cardcrop import NONE_CLASS, softmax, weigh_by_face
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
@@ -770,7 +771,7 @@ class ProfileMatcher:
                 fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
             fused = softmax(fused_log)
             mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
-        best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None, self._twins)
+        best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None, self._twins, twin_doubt)
         return self.card_names[best], float(share * seen.max())
 
     @property

@@ -26,7 +26,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -195,14 +195,15 @@ class ModelInfo:
 POLARITY_MARGIN = 1.5
 
 
-def surer_reading(
-    first: tuple[str, float], second: tuple[str, float], margin: float = POLARITY_MARGIN
-) -> tuple[str, float] | None:
-    """Of two readings of one outline (``cardcrop.combine_corners``' name and confidence; the name ``none``
-    where no index was seen, the confidence then that of seeing none): the one that names a card where the
-    other does not; of two that name the same card, the surer; of two that name different cards, the surer
-    where it is at least ``margin`` times as sure as the other, else None (no clear winner). Two that see no
-    index give the first."""
+_R = TypeVar("_R", tuple[str, float], tuple[str, float, float])
+
+
+def surer_reading(first: _R, second: _R, margin: float = POLARITY_MARGIN) -> _R | None:
+    """Of two readings of one outline (``cardcrop.combine_corners``' name and confidence, and anything
+    after them; the name ``none`` where no index was seen, the confidence then that of seeing none): the
+    one that names a card where the other does not; of two that name the same card, the surer; of two that
+    name different cards, the surer where it is at least ``margin`` times as sure as the other, else None (no
+    clear winner). Two that see no index give the first."""
     from vision.cardcrop import NONE_CLASS
 
     if (first[0] == NONE_CLASS) != (second[0] == NONE_CLASS):
@@ -303,14 +304,23 @@ class CornerClassifier:
     def _name(
         self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
         evidence: npt.NDArray[np.float32] | None = None,
-    ) -> tuple[str, float]:
+    ) -> tuple[str, float, float]:
         """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
-        reader's, per card, ``cardcrop.weigh_by_face``)."""
+        reader's, per card, ``cardcrop.weigh_by_face``), and the confidence before the twin doubt
+        (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named)."""
         from vision import cardcrop
 
-        if self.profile is not None and feats is not None:
-            return self.profile.combine(logits[start:stop], feats[start:stop], evidence=evidence)
-        return cardcrop.combine_corners(logits[start:stop], self.classes, evidence=evidence)
+        def named(twin_doubt: float | None) -> tuple[str, float]:
+            if self.profile is not None and feats is not None:
+                return self.profile.combine(logits[start:stop], feats[start:stop], evidence=evidence,
+                                            twin_doubt=twin_doubt)
+            return cardcrop.combine_corners(logits[start:stop], self.classes, evidence=evidence,
+                                            twin_doubt=twin_doubt)
+
+        name, conf = named(None)
+        if cardcrop.TWIN_DOUBT == 0.0 or name == cardcrop.NONE_CLASS:
+            return name, conf, conf
+        return name, conf, named(0.0)[1]  # the doubt never changes the card named, only how surely
 
     @property
     def default_min_confidence(self) -> float:
@@ -325,8 +335,10 @@ class CornerClassifier:
     def classify(
         self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32], refine: bool = True,
         polarity_apart: bool = True,
-    ) -> list[tuple[Card | None, float]]:
-        """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen) and the classifier's confidence.
+    ) -> list[tuple[Card | None, float, float]]:
+        """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen), the classifier's confidence,
+        and that confidence before the twin doubt (``cardcrop.TWIN_DOUBT``: a card named with its twin close
+        behind, the same where the doubt is off).
 
         ``refine``: also read each outline snapped to the card's paper edge (``cardcrop.outline_hypotheses``).
         ``polarity_apart``: a card that may be printed light on dark paper is read as it is and turned over
@@ -345,7 +357,7 @@ class CornerClassifier:
         crops = np.concatenate(per_card).astype(np.float32)
         logits, feats = self._outputs(crops)
         evidence = self._face_evidence(frame_bgr, hypotheses, dark)
-        answers: list[tuple[Card | None, float]] = []
+        answers: list[tuple[Card | None, float, float]] = []
         start = 0
         for k, block in enumerate(per_card):
             stop = start + len(block)
@@ -359,9 +371,11 @@ class CornerClassifier:
                 )
             else:
                 reading = None
-            name, conf = reading if reading is not None else self._name(logits, feats, start, stop, evidence[k])
+            name, conf, undoubted = (
+                reading if reading is not None else self._name(logits, feats, start, stop, evidence[k])
+            )
             start = stop
-            answers.append((self.cards.get(name), conf))
+            answers.append((self.cards.get(name), conf, undoubted))
         return answers
 
     def _face_evidence(
@@ -407,7 +421,7 @@ class CornerClassifier:
             for way in per:
                 named: list[NamedReading] = []
                 for card_quad in way:
-                    name, conf = self._name(logits, feats, start, start + per_card)
+                    name, conf, _ = self._name(logits, feats, start, start + per_card)
                     start += per_card
                     card = self.cards.get(name)
                     if card is not None:
@@ -474,7 +488,11 @@ def name_outlines(
     spreads = classifier.read_spreads(frame_bgr, quads) if split_spreads else [None] * len(quads)
     # Per outline, what it reads as: one card, or two for a spread; (outline, card, confidence).
     readings: list[list[Reading]] = []
-    for quad, score, (card, conf), spread in zip(quads, scores, answers, spreads, strict=True):
+    # Per outline read as one card that its twin follows closely (cardcrop.TWIN_DOUBT): that reading, and its
+    # confidence before the doubt (see _to_check).
+    split: dict[int, tuple[Reading, float]] = {}
+    for i, (quad, score, answer, spread) in enumerate(zip(quads, scores, answers, spreads, strict=True)):
+        card, conf, undoubted = answer
         if spread is not None:
             halves = [
                 (cardcrop.order_corners(q), c, classifier.confidence(float(score), p))
@@ -483,7 +501,10 @@ def name_outlines(
             if all(p >= floor for _, _, p in halves):
                 readings.append(list(halves))
                 continue
-        readings.append([(quad, card, classifier.confidence(float(score), conf) if card is not None else 0.0)])
+        first: Reading = (quad, card, classifier.confidence(float(score), conf) if card is not None else 0.0)
+        readings.append([first])
+        if card is not None and undoubted > conf:
+            split[i] = (first, classifier.confidence(float(score), undoubted))
     if second_look and len(quads) > 1:
         _second_look(frame_bgr, quads, scores, classifier, readings, floor)
     if complete_cut:
@@ -498,12 +519,41 @@ def name_outlines(
     # other card (the real photos, whose decks show no Joker: 3 such readings in 292 photos).
     joker_floor = max(floor, MIN_JOKER_CONFIDENCE) if classifier.calibration is not None else floor
     unsure = _unsure_joker(readings, floor, joker_floor) if profile is not None and profile.holds_benny else None
-    return [
+    found = [
         pp.quad_detection(card, p * floor / joker_floor if (i, card) == unsure else p, q, w, h, frame)
         for i, per in enumerate(readings)
         for q, card, p in per
         if card is not None and ((p >= joker_floor if card.is_benny else p >= floor) or (i, card) == unsure)
     ]
+    return found + _to_check(readings, split, {d.card for d in found}, floor, w, h, frame)
+
+
+def _to_check(
+    readings: list[list[Reading]], split: dict[int, tuple[Reading, float]], named: set[Card], floor: float,
+    w: int, h: int, frame: int,
+) -> list[CardDetection]:
+    """The readings the twin doubt (``cardcrop.TWIN_DOUBT``) took under ``floor`` that were from ``floor`` up
+    before it, reported to be checked: their confidence before the doubt scaled by ``floor``, so under it and
+    in the same order. ``split``: per outline, its first reading and that confidence. A card and its twin
+    split the corners' vote: the card is likely there, its suit is not sure. Not reporting it at all held
+    back a right card at the table until a surer look, after the next seat's card, and the engine then saw
+    the play out of order; reported under the line, the tracker lands it flagged uncertain in its turn, the
+    engine asks the table to check it and proves no renege with it, and a later sure reading confirms or
+    corrects it. Only where the outline still holds that reading (no second look replaced it) and no outline
+    names the card surely."""
+    out: list[CardDetection] = []
+    for i, (reading, undoubted) in sorted(split.items(), key=lambda kv: (-kv[1][1], kv[0])):  # likeliest first
+        quad, card, p = reading
+        if card is None or card in named or p >= floor or undoubted < floor or not _holds(readings[i], reading):
+            continue
+        named.add(card)
+        out.append(pp.quad_detection(card, min(undoubted * floor, float(np.nextafter(floor, 0.0))), quad, w, h, frame))
+    return out
+
+
+def _holds(per: list[Reading], reading: Reading) -> bool:
+    """Whether an outline's readings are that one reading still (the same tuple: none replaced it)."""
+    return len(per) == 1 and per[0] is reading
 
 
 def _unsure_joker(readings: list[list[Reading]], floor: float, joker_floor: float) -> tuple[int, Card] | None:
@@ -676,7 +726,7 @@ def _sure_readings(
     start = 0
     for score, outlines in groups:
         sure: list[NamedReading] = []
-        for q, (card, conf) in zip(outlines, answers[start : start + len(outlines)], strict=True):
+        for q, (card, conf, _) in zip(outlines, answers[start : start + len(outlines)], strict=True):
             if card is not None and (p := classifier.confidence(score, conf)) >= line:
                 sure.append((q, card, p))
         out.append(sorted(sure, key=lambda r: -r[2]))
@@ -813,7 +863,7 @@ class OnnxDetector:
             raise ValueError(f"{self.path}: readings need the two-stage model (finder and classifier)")
         raw, box = self._candidates(frame_bgr)
         answers = self.classifier.classify(frame_bgr, pp.frame_quads(raw, box))
-        return [(float(s), card, conf) for s, (card, conf) in zip(raw.scores, answers, strict=True)]
+        return [(float(s), card, conf) for s, (card, conf, _) in zip(raw.scores, answers, strict=True)]
 
     def zoomed_out_outlines(
         self, frame_bgr: npt.NDArray[np.uint8], scale: float

@@ -119,6 +119,8 @@ def _print_result(result: EvalResult, model: Path, **extra: object) -> None:
             false_alarms=result.false_alarms,
             black_suit_swaps=result.black_suit_swaps,
             red_suit_swap_rate=round(result.red_suit_swaps / max(result.cards, 1), 4),
+            to_check=result.to_check,
+            to_check_right=result.to_check_right,
         )
     )
     print(

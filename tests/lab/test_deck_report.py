@@ -25,7 +25,8 @@ def test_the_bar_needs_precision_and_few_red_suit_swaps() -> None:
     assert not DeckScore("gnome-orell", True, 540, 0.975, 0.7, 2, 0).meets_bar()
     assert not DeckScore("gnome-orell", True, 540, 0.985, 0.7, 3, 0).meets_bar()  # 3 > 0.5% of 540
     assert sure.line() == (
-        "deck=gnome-orell profile=1 cards=540 precision=0.9850 recall=0.7000 red_suit_swaps=2 black_suit_swaps=9"
+        "deck=gnome-orell profile=1 cards=540 precision=0.9850 recall=0.7000 red_suit_swaps=2 black_suit_swaps=9 "
+        "to_check=0 to_check_right=0"
     )
 
 

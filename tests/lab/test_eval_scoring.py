@@ -6,12 +6,15 @@ import csv
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from detector_testkit import HEADER, FakeDetector, write_case
 
 from companion.errors import UserError
 from lab.evaluate import EvalResult, evaluate, read_ignore, score_image, write_confusion
 from table.cards import Card
+from table.renege import CHECK_CONFIDENCE
+from vision.detection import CardDetection
 from vision.labels import LabelledCard, read_labels
 
 
@@ -166,3 +169,30 @@ def test_missing_and_unreadable_inputs(tmp_path: Path) -> None:
     (images / "b.png").write_bytes(b"not an image")
     with pytest.raises(UserError, match=r"b\.png: cannot read this image"):
         evaluate(FakeDetector(), images, labels)
+
+
+class AlsoToCheck(FakeDetector):
+    """FakeDetector's readings, plus readings under the engine's check line: on ``h.png`` its missed 9c
+    (right) and a Kc (not there), on ``a.png`` its Kh again (also read surely)."""
+
+    def detect(self, frame_bgr: np.ndarray, frame: int = 0) -> list[CardDetection]:
+        out = super().detect(frame_bgr, frame)
+        name = self.names[int(frame_bgr[0, 0, 0])]
+        box = (30.0, 30.0, 40.0, 70.0)
+        under = CHECK_CONFIDENCE * 0.9
+        extra = {"h.png": ["9c", "Kc"], "a.png": ["Kh"]}.get(name, [])
+        return out + [CardDetection(Card.parse(c), under, box, frame) for c in extra]
+
+
+def test_readings_to_check_are_counted_apart_and_not_scored(tmp_path: Path) -> None:
+    images, labels = write_case(tmp_path)
+    plain = evaluate(FakeDetector(), images, labels)
+    checked = evaluate(AlsoToCheck(), images, labels)
+    # The score is that of the sure readings alone: neither the right 9c nor the stray Kc moves it.
+    assert (checked.true_positives, checked.false_alarms, checked.misses) == (6, 6, 7)
+    assert (checked.precision, checked.recall) == (plain.precision, plain.recall)
+    assert (plain.to_check, plain.to_check_right) == (0, 0)
+    # The Kh read surely on a.png counts once, as sure; on h.png two cards to check, one of them there.
+    assert (checked.to_check, checked.to_check_right) == (2, 1)
+    per = {s.image: s for s in checked.per_image}
+    assert (per["h.png"].to_check, per["h.png"].to_check_right, per["a.png"].to_check) == (2, 1, 0)

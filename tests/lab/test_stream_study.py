@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from lab.stream_study import MIN_VISIBLE, FrameTally, score_frame
+from lab.stream_study import MIN_VISIBLE, FrameTally, score_frame, sure_cards
 from table.cards import Card
+from table.renege import CHECK_CONFIDENCE
+from vision.detection import CardDetection
 
 C = Card.parse
 
@@ -20,7 +22,17 @@ def test_a_frame_is_scored_as_a_photo_is() -> None:
     assert MIN_VISIBLE > 0.2
     score_frame(tally, 4, [], [(C("Js"), 1.0)])
     assert (tally.to_find, tally.found, tally.right + tally.wrong) == (3, 1, 4)
-    assert tally.line() == "P 0.500 R 0.333 readings 4 wrong 2 red-suit swaps 1 cards 3"
+    assert tally.line() == "P 0.500 R 0.333 readings 4 wrong 2 red-suit swaps 1 cards 3 to check 0"
+
+
+def test_readings_under_the_check_line_are_counted_apart_not_scored() -> None:
+    tally = FrameTally()
+    box = (0.0, 0.0, 10.0, 10.0)
+    found = [CardDetection(C("Ks"), 0.9, box, 0), CardDetection(C("Kc"), 0.45, box, 0),
+             CardDetection(C("9h"), CHECK_CONFIDENCE, box, 0)]
+    assert sure_cards(tally, found) == [C("Ks"), C("9h")]  # the line itself counts as sure
+    assert tally.to_check == 1
+    assert tally.line().endswith("to check 1")
 
 
 def test_a_black_suit_card_has_no_red_twin() -> None:
