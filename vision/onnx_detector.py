@@ -909,14 +909,17 @@ class OnnxDetector:
             quads = pp.frame_quads(raw, box)
             dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
             outlined = len(quads) > 0
-            if not dets and self.zoom_out is not None:
+            # "Named" is named surely: readings only to be checked (under the line) do not stop the looks
+            # below, and are kept where those looks name nothing surely either.
+            if not self._surely(dets) and self.zoom_out is not None:
                 # Nothing named: a card far larger in the frame than at the table (held up to the camera,
                 # photographed from near) is looked for again as from further away.
                 quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
                 outlined = outlined or len(quads) > 0
                 if len(quads):
-                    dets = self._name(frame_bgr, detail_bgr, quads, scores, frame)
-            if not dets and outlined and self.contrast_look:
+                    again = self._name(frame_bgr, detail_bgr, quads, scores, frame)
+                    dets = again if self._surely(again) or not dets else dets
+            if not self._surely(dets) and outlined and self.contrast_look:
                 # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
                 # evened out, finder and classifier both.
                 evened = contrast_evened(frame_bgr)
@@ -924,10 +927,15 @@ class OnnxDetector:
                 quads = pp.frame_quads(raw, box)
                 if len(quads):
                     evened_detail = contrast_evened(detail_bgr) if detail_bgr is not None else None
-                    dets = self._name(evened, evened_detail, quads, raw.scores, frame)
+                    again = self._name(evened, evened_detail, quads, raw.scores, frame)
+                    dets = again if self._surely(again) or not dets else dets
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)
+
+    def _surely(self, dets: Sequence[CardDetection]) -> bool:
+        """Whether any of ``dets`` is named from the reading line up (not only to be checked)."""
+        return any(d.confidence >= self.min_confidence for d in dets)
 
     def _name(
         self,

@@ -9,7 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from table.cards import Card
 from vision import onnx_detector
+from vision.detection import CardDetection
 from vision.models import default_model_path
 from vision.onnx_detector import OnnxDetector, contrast_evened
 from vision.sources.files import load_image
@@ -70,6 +72,22 @@ def test_the_contrast_look_runs_only_where_something_is_outlined_and_nothing_nam
     detector.detect(frame)
     assert len(looks) == 2
     detector.contrast_look = True
+
+
+def test_a_reading_only_to_be_checked_does_not_stop_the_other_looks_and_is_kept_where_they_find_nothing(
+    detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    looks = _count_looks(detector, monkeypatch)
+    frame = load_image(PHOTO)
+    box = (10.0, 10.0, 60.0, 90.0)
+    split = CardDetection(Card.parse("Kc"), 0.9 * detector.min_confidence, box, 0)  # a twin split, to check
+    sure = CardDetection(Card.parse("9h"), 0.95, box, 0)
+    answers = iter([[split], [], [sure]])  # first look, zoomed out, evened out
+    monkeypatch.setattr(onnx_detector, "name_outlines", lambda *args, **kwargs: next(answers))
+    assert detector.detect(frame) == [sure] and len(looks) == 3  # all three looks; the sure one stands
+    answers = iter([[split], [], []])
+    looks.clear()
+    assert detector.detect(frame) == [split] and len(looks) == 3  # nothing surer: the reading to check stays
 
 
 DEV2 = Path(__file__).resolve().parent / "data" / "dev2-photos"
