@@ -1335,6 +1335,12 @@ class TablePipeline:
 _BIDS = (Pass, OrderUp, NameTrump, GoAlone)
 
 
+def checks_asked(announcements: Sequence[tuple[int, Announcement]]) -> int:
+    """How many times the engine asked the table to check a card (a reading too unsure to count that mattered:
+    ``IrregularityKind.CHECK_CARD``), over a run's (frame, announcement) pairs."""
+    return sum(1 for _, a in announcements if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD)
+
+
 def _confidence(confidence: float, uncertain: bool) -> float:
     return min(confidence, CHECK_CONFIDENCE * 0.99) if uncertain else confidence
 

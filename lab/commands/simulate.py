@@ -136,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"simulate: deals {len(script.deals)} ({s.thrown_in} thrown in), engine saw {s.deals_seen} deals end, "
         f"cards {len(script.rests)} ({s.cards_missed} never reported), latency frames "
-        f"min {min(s.latencies, default=-1)} max {max(s.latencies, default=-1)}",
+        f"min {min(s.latencies, default=-1)} max {max(s.latencies, default=-1)}, "
+        f"'check this card' said {st.checks_asked(result.pipeline.announcements)} times",
         file=sys.stderr,
     )
     if script.stolen or args.turned_in_front > 0:

@@ -126,3 +126,14 @@ def test_a_card_revised_after_its_trick_was_won_counts_as_reported_and_its_trick
     )
     deal = cast(SimDeal, SimpleNamespace(reneges=[], trick_winners=[3], points=(0, 0)))
     assert check_deal(deal, said).winners == (3,)  # the engine's last word on the trick, counted once
+
+
+def test_the_checks_the_engine_asked_for_are_counted() -> None:
+    from lab.simtable import checks_asked
+    from table.announcements import Irregularity, TrickWon
+
+    check = Irregularity(IrregularityKind.CHECK_CARD, "check the Qd", seat=1, card=Card.parse("Qd"))
+    other = Irregularity(IrregularityKind.DUPLICATE_CARD, "Qd twice", seat=1, card=Card.parse("Qd"))
+    said = [(3, check), (4, other), (7, TrickWon(1, Card.parse("Qd"), 0)), (9, check)]
+    assert checks_asked(said) == 2  # the duplicate and the trick are not checks
+    assert checks_asked([]) == 0
