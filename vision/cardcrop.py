@@ -335,10 +335,9 @@ FACE_DOUBT = 0.5
 # the weights being the corners' vote times the face's evidence. Corners split 0.6 / 0.35 between a king of
 # spades and the king of clubs are a coin toss on the suit, which the reporting line, fitted on readings that
 # are mostly not split, let through at 0.85-0.93; a suit swap is the reading that costs a Euchre table most
-# (the left bower). 0: off, as shipped: at 1 it raised precision on every synthetic set and cut wrong readings
-# per frame at the simulated table, but a full game fell short (a queen of diamonds split with its twin landed
-# 13 frames late, after the next seat's card, and two reneges of that hand went unproven) and the real photos
-# lost more right readings than wrong ones (model card, "Twins in doubt").
+# (the left bower). 1 since 2026-12-05, with the readings it takes under the line reported to be checked
+# (``onnx_detector._to_check``): alone it delayed a right card split with its twin at the simulated table
+# until the next seat's card had landed. 0: off (model card, "Twins in doubt").
 TWIN_DOUBT = 1.0
 
 
