@@ -295,10 +295,9 @@ def evaluate(
         labelled = labels.get(name, [])
         score = score_image(name, labelled, boxes, (image.shape[1], image.shape[0]), ms, skip)
         checked = {d.card for d in detections if d.confidence < CHECK_CONFIDENCE} - set(boxes)
-        checked -= skip - {entry.card for entry in labelled}
+        checked -= skip - score.labelled
         if checked:
-            right = len(checked & {entry.card for entry in labelled})
-            score = dataclasses.replace(score, to_check=len(checked), to_check_right=right)
+            score = dataclasses.replace(score, to_check=len(checked), to_check_right=len(checked & score.labelled))
         result.per_image.append(score)
         if progress is not None:
             progress(score)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table.cards import Card
+from table.renege import CHECK_CONFIDENCE
 from vision.detection import CardDetection
 
 MIN_VISIBLE = 0.5  # a card this much in sight is one the reader should name
@@ -73,8 +74,6 @@ def _twin(card: Card) -> str | None:
 def sure_cards(tally: FrameTally, found: Iterable[CardDetection]) -> list[Card]:
     """The cards of one frame's readings from the engine's check line up (``table.renege.CHECK_CONFIDENCE``),
     the ones it relies on; those under it ("check this card") are counted in ``tally.to_check`` only."""
-    from table.renege import CHECK_CONFIDENCE
-
     sure = []
     for d in found:
         if d.confidence >= CHECK_CONFIDENCE:

@@ -356,8 +356,17 @@ def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
 
 def weigh_by_face(
     mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None,
-    twins: Sequence[int] | None = None, twin_doubt: float | None = None,
+    twins: Sequence[int] | None = None,
 ) -> tuple[int, np.float32]:
+    """The card the corners' vote names and its share, as :func:`weighed_shares` gives them."""
+    best, share, _ = weighed_shares(mix, evidence, unjudged, twins)
+    return best, share
+
+
+def weighed_shares(
+    mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None,
+    twins: Sequence[int] | None = None,
+) -> tuple[int, np.float32, np.float32]:
     """The card the corners' vote ``mix`` (over the cards) names, and its share, once weighed by the face
     reader's ``evidence`` (per card, ``vision.face_reader.FaceReader.evidence``; None: no face read).
 
@@ -370,66 +379,74 @@ def weigh_by_face(
     half believe less sure, where renormalising alone would barely move it. ``unjudged``: a card the face
     reader was not taught (the Joker): where the corners name it, their reading stands. ``twins``: per card,
     its twin's index (:func:`twin_indices`); where given, a card whose twin weighs nearly as much is doubted
-    (:data:`TWIN_DOUBT`; ``twin_doubt``: that power instead, 0 for none). The share is float32, as the vote:
-    without evidence or twins it is the vote's own to the last bit.
+    (:data:`TWIN_DOUBT`). The share is float32, as the vote: without evidence or twins it is the vote's own
+    to the last bit. Returned with the share before the twin doubt (the same where it is off, no twins are
+    given or the card has none), which ``onnx_detector._to_check`` needs.
     """
     m = np.asarray(mix, np.float32)
     top = int(np.argmax(m))
     if evidence is None or top == unjudged:
-        return top, _twin_doubted(m[top], m, top, twins, twin_doubt)
+        return top, _twin_doubted(m[top], m, top, twins), m[top]
     e = np.asarray(evidence, np.float64)
     weighed = m.astype(np.float64) * e
     total = float(weighed.sum())
     if not total > 0.0:
-        return top, _twin_doubted(m[top], m, top, twins, twin_doubt)
+        return top, _twin_doubted(m[top], m, top, twins), m[top]
     best = int(np.argmax(weighed))
     share = min(float(weighed[best] / total), float(m[top]))
     doubt = float(e[best]) / float(e.max())
-    return best, _twin_doubted(np.float32(share * doubt**FACE_DOUBT), weighed, best, twins, twin_doubt)
+    face_share = np.float32(share * doubt**FACE_DOUBT)
+    return best, _twin_doubted(face_share, weighed, best, twins), face_share
 
 
-def _twin_doubted(
-    share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None, power: float | None = None
-) -> np.float32:
-    """``share`` times (1 - the twin's weight over that of the card ``best`` in ``weights``) to the ``power``
-    (None: :data:`TWIN_DOUBT`; ``twins``: per card, its twin's index); as it is where the card has no twin, no
-    twins are given or the power is 0."""
-    power = TWIN_DOUBT if power is None else power
-    if twins is None or power == 0.0:
+def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> np.float32:
+    """``share`` times (1 - the twin's weight over that of the card ``best`` in ``weights``) to the power
+    :data:`TWIN_DOUBT` (``twins``: per card, its twin's index); as it is where the card has no twin, no twins
+    are given or the doubt is off."""
+    if twins is None or TWIN_DOUBT == 0.0:
         return share
     twin = int(twins[best])
     w = np.asarray(weights, np.float64)
     if twin == best or not float(w[best]) > 0.0:
         return share
     ratio = min(1.0, float(w[twin]) / float(w[best]))
-    return np.float32(share * (1.0 - ratio) ** power)
+    return np.float32(share * (1.0 - ratio) ** TWIN_DOUBT)
 
 
 def combine_corners(
     logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5,
-    evidence: npt.ArrayLike | None = None, twin_doubt: float | None = None,
+    evidence: npt.ArrayLike | None = None,
 ) -> tuple[str, float]:
     """One card name from the per-corner logits (shape (k, len(classes))), and a confidence in 0..1.
 
     Each corner's vote is weighted by how sure it is that it sees an index
     (1 - p(none)); corners that see no index drop out. If no corner sees an
     index with at least ``min_index``, the answer is ``("none", p)``. ``evidence``: the face reader's,
-    per card (the classes but ``none``, in order), and the twin doubt (``twin_doubt``, None:
-    :data:`TWIN_DOUBT`) weighed in by :func:`weigh_by_face`.
+    per card (the classes but ``none``, in order), weighed in by :func:`weigh_by_face`.
     """
+    name, conf, _ = corner_shares(logits, classes, min_index, evidence)
+    return name, conf
+
+
+def corner_shares(
+    logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5,
+    evidence: npt.ArrayLike | None = None,
+) -> tuple[str, float, float]:
+    """:func:`combine_corners`' name and confidence, and the confidence before the twin doubt
+    (:func:`weighed_shares`; the same where nothing is named)."""
     p = softmax(logits).reshape(-1, len(classes))
     none_idx = list(classes).index(NONE_CLASS)
     seen = 1.0 - p[:, none_idx]
     if float(seen.max()) < min_index:
-        return NONE_CLASS, float(1.0 - seen.max())
+        return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max())
     w = seen * (seen >= 0.5 * float(seen.max()))
     card_p = np.delete(p, none_idx, axis=1)
     card_p = card_p / np.maximum(card_p.sum(axis=1, keepdims=True), 1e-9)
     mix = (w[:, None] * card_p).sum(axis=0) / max(float(w.sum()), 1e-9)
     names = [c for c in classes if c != NONE_CLASS]
     joker = names.index(JOKER) if JOKER in names else None
-    best, share = weigh_by_face(mix, evidence, joker, twin_indices(tuple(names)), twin_doubt)
-    return names[best], float(share * seen.max())
+    best, share, undoubted = weighed_shares(mix, evidence, joker, twin_indices(tuple(names)))
+    return names[best], float(share * seen.max()), float(undoubted * seen.max())
 
 
 # --- Two cards of a spread boxed as one ---------------------------------------------------------------

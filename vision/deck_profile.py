@@ -728,16 +728,21 @@ class ProfileMatcher:
         return out
 
     def combine(
-        self,
-        logits: npt.ArrayLike,
-        features: npt.ArrayLike,
-        min_index: float = 0.5,
+        self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
         evidence: npt.ArrayLike | None = None,
-        twin_doubt: float | None = None,
     ) -> tuple[str, float]:
         """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``, the face
-        reader's ``evidence`` and the ``twin_doubt`` weighed in as there)."""
-        from vision.cardcrop import NONE_CLASS, softmax, weigh_by_face
+        reader's ``evidence`` weighed in as there)."""
+        name, conf, _ = self.shares(logits, features, min_index, evidence)
+        return name, conf
+
+    def shares(
+        self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
+        evidence: npt.ArrayLike | None = None,
+    ) -> tuple[str, float, float]:
+        """:meth:`combine`'s name and confidence, and the confidence before the twin doubt (as
+        ``cardcrop.corner_shares``)."""
+        from vision.cardcrop import NONE_CLASS, softmax, weighed_shares
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
         p = softmax(lg)
@@ -746,7 +751,7 @@ class ProfileMatcher:
         if self.seen_similarity is not None:
             seen = np.maximum(seen, (sims.max(axis=1) >= self.seen_similarity).astype(np.float32))
         if float(seen.max()) < min_index:
-            return NONE_CLASS, float(1.0 - seen.max())
+            return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max())
         w = seen * (seen >= 0.5 * float(seen.max()))
         card_logits = np.delete(lg, self.none_idx, axis=1)
         log_cls = card_logits - card_logits.max(axis=1, keepdims=True)
@@ -771,8 +776,8 @@ class ProfileMatcher:
                 fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
             fused = softmax(fused_log)
             mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
-        best, share = weigh_by_face(mix, evidence, self._benny if self._benny >= 0 else None, self._twins, twin_doubt)
-        return self.card_names[best], float(share * seen.max())
+        best, share, undoubted = weighed_shares(mix, evidence, self._benny if self._benny >= 0 else None, self._twins)
+        return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
 
     @property
     def holds_benny(self) -> bool:

@@ -310,17 +310,9 @@ class CornerClassifier:
         (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named)."""
         from vision import cardcrop
 
-        def named(twin_doubt: float | None) -> tuple[str, float]:
-            if self.profile is not None and feats is not None:
-                return self.profile.combine(logits[start:stop], feats[start:stop], evidence=evidence,
-                                            twin_doubt=twin_doubt)
-            return cardcrop.combine_corners(logits[start:stop], self.classes, evidence=evidence,
-                                            twin_doubt=twin_doubt)
-
-        name, conf = named(None)
-        if cardcrop.TWIN_DOUBT == 0.0 or name == cardcrop.NONE_CLASS:
-            return name, conf, conf
-        return name, conf, named(0.0)[1]  # the doubt never changes the card named, only how surely
+        if self.profile is not None and feats is not None:
+            return self.profile.shares(logits[start:stop], feats[start:stop], evidence=evidence)
+        return cardcrop.corner_shares(logits[start:stop], self.classes, evidence=evidence)
 
     @property
     def default_min_confidence(self) -> float:

@@ -250,7 +250,7 @@ def _finish(e: Enrolment, name: str, save: Callable[[], None]) -> int:
         e.finish()
     if not e.enrolled:
         raise UserError("enrol: no card was enrolled (was the deck laid face up under the camera?)")
-    if e.saved is None and e.unsaved is None:
+    if e.wants_saving:
         save()
     if e.saved is None:
         raise UserError(f"enrol: deck {name} was not saved ({e.unsaved}); free some space and enrol again")

@@ -17,7 +17,7 @@ from test_deck_profile import tiny_profile  # noqa: E402
 
 import table.durable as durable  # noqa: E402
 from companion.commands.enrol import CONTACT_SHEET, save_deck  # noqa: E402
-from display.enrolment import EnrolAction, Step  # noqa: E402
+from display.enrolment import EnrolAction, Enrolled, Enrolment, Step  # noqa: E402
 from table.cards import Card  # noqa: E402
 from vision.deck_profile import (  # noqa: E402
     PROFILE_FILE,
@@ -44,7 +44,8 @@ def _saved(data: Path, created: str) -> Path:
     return save_deck(profile, data, DECK, {}, f"made {created}")
 
 
-def test_every_file_of_a_profile_is_fsynced_before_it_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _spy_on_fsync(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The path of every file and folder fsynced from now on, in order."""
     synced: list[str] = []
     real_fsync = os.fsync
 
@@ -53,6 +54,15 @@ def test_every_file_of_a_profile_is_fsynced_before_it_counts(tmp_path: Path, mon
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+def _full(path: Path, data: bytes) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_every_file_of_a_profile_is_fsynced_before_it_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced = _spy_on_fsync(monkeypatch)
     folder = save_profile(tiny_profile(), tmp_path / "tiny").parent
     files = {str(p) for p in folder.rglob("*") if p.is_file()}
     # profile.json was fsynced under its temporary name, then renamed, and the folders after the rename.
@@ -65,14 +75,7 @@ def test_every_file_of_a_profile_is_fsynced_before_it_counts(tmp_path: Path, mon
 
 
 def test_the_contact_sheet_and_the_swap_are_synced_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    synced: list[str] = []
-    real_fsync = os.fsync
-
-    def fsync(fd: int) -> None:
-        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        real_fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", fsync)
+    synced = _spy_on_fsync(monkeypatch)
     folder = _saved(tmp_path, "first")
     fresh, _old = replacing_folders(folder)
     assert str(fresh / CONTACT_SHEET) in synced  # written by pygame, synced before the swap
@@ -130,22 +133,23 @@ class _Builds:
         return _named(tiny_profile(), name)
 
 
+def _ended(enrolled: dict[Card, bool]) -> Enrolment:
+    """An enrolment that has ended with these cards in (each: whether the players named it)."""
+    e = Enrolment(DECK, reader=None, builder=_Builds(), clock=lambda: 5.0)  # type: ignore[arg-type]
+    e.enrolled = {card: Enrolled(card, by_players, 0, k) for k, (card, by_players) in enumerate(enrolled.items())}
+    e.finish()
+    return e
+
+
 def test_a_save_on_a_full_disk_keeps_the_enrolment_and_saves_when_tried_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from companion.commands.enrol import _finish, _saver
-    from display.enrolment import Enrolled, Enrolment
 
-    e = Enrolment(DECK, reader=None, builder=_Builds(), clock=lambda: 5.0)  # type: ignore[arg-type]
-    e.enrolled = {card: Enrolled(card, False, 0, k) for k, card in enumerate(DECK)}
-    e.finish()
+    e = _ended({card: False for card in DECK})
     save = _saver(e, "house", tmp_path)
     real = durable.write_synced
-
-    def full(path: Path, data: bytes) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(durable, "write_synced", full)
+    monkeypatch.setattr(durable, "write_synced", _full)
     save()
     assert e.saved is None and e.unsaved is not None and "No space left on device" in e.unsaved
     assert not profile_folder(tmp_path, "house").exists()
@@ -164,17 +168,10 @@ def test_leaving_after_a_failed_save_says_the_deck_was_not_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from companion.commands.enrol import _finish, _saver
-    from display.enrolment import Enrolled, Enrolment
 
-    e = Enrolment(DECK, reader=None, builder=_Builds(), clock=lambda: 5.0)  # type: ignore[arg-type]
-    e.enrolled = {DECK[0]: Enrolled(DECK[0], True, 0, 0)}
-    e.finish()
+    e = _ended({DECK[0]: True})
     save = _saver(e, "house", tmp_path)
-
-    def full(path: Path, data: bytes) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(durable, "write_synced", full)
+    monkeypatch.setattr(durable, "write_synced", _full)
     save()
     e.act(Step(EnrolAction.QUIT))
     with pytest.raises(UserError, match="deck house was not saved .*No space left on device.*enrol again"):

@@ -95,3 +95,14 @@ def test_the_classifier_gives_the_reading_before_the_doubt_beside_the_one_after(
     assert card == card0
     assert before == pytest.approx(conf0)  # the share before the doubt is the undoubted reading's
     assert conf <= before
+
+
+def test_the_share_before_the_doubt_is_the_share_with_the_doubt_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    mix = np.array([0.6, 0.35, 0.05], np.float32)  # Ks, Kc (its twin), 9h
+    twins = (1, 0, 2)
+    for evidence in (None, np.array([0.5, 0.4, 0.1])):
+        monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+        off = cardcrop.weigh_by_face(mix, evidence, twins=twins)
+        monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
+        best, share, before = cardcrop.weighed_shares(mix, evidence, twins=twins)
+        assert (best, before) == off and share < before  # split with its twin: doubted, the card kept
