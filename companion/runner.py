@@ -261,9 +261,7 @@ class App:
             self.question = question
             self.view = None  # redraw
         released = p.session.release()
-        if released:
-            self._announce(released)
-            self.notice = ""
+        self._take_news(released)
         notes = p.session.notes.messages
         if len(notes) > self._notes_seen:  # a button's answer ("choose a suit first"): shown until the next news
             self.notice = notes[-1]
@@ -423,6 +421,12 @@ class App:
         for obs in self._track(p.tracker, detections, frame.number):
             p.session.observe(obs)
 
+    def _take_news(self, released: list[Announcement]) -> None:
+        """Announce what the log writer has made durable; news replaces the last word (a notice) on the screen."""
+        if released:
+            self._announce(released)
+            self.notice = ""
+
     def _announce(self, released: list[Announcement]) -> None:
         p = self.p
         view = p.session.match.view()
@@ -537,7 +541,7 @@ class App:
             flush()
         released = self.p.session.release()
         if released:
-            self._announce(released)
+            self._take_news(released)
             self._refresh(0.0, released)
         self._export_egn()
         if self.egn is not None:

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from companion.buttons_script import ButtonScript, parse_buttons  # noqa: E402
 from companion.egn_writer import EgnWriter, write_atomically  # noqa: E402
 from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration  # noqa: E402
-from companion.session import TableSession, ThreadedLogWriter  # noqa: E402
+from companion.session import LogWriter, SyncLogWriter, TableSession, ThreadedLogWriter  # noqa: E402
 from display.speech import FakeSpeaker  # noqa: E402
 from table.cards import Card  # noqa: E402
 from table.inputs import OrderUp, Play, ReviseCard, UpCard  # noqa: E402
@@ -67,10 +68,12 @@ TIMELINE = [
 BUTTONS = '{"frame": 20, "action": "call"}\n'
 
 
-def _app(tmp_path: Path, frames: int = 140) -> tuple[App, FakeSource, FakeSpeaker]:
+def _app(
+    tmp_path: Path, frames: int = 140, writer: Callable[[MatchLog], LogWriter] = ThreadedLogWriter
+) -> tuple[App, FakeSource, FakeSpeaker]:
     path = tmp_path / "match.jsonl"
     match_log = MatchLog.open_or_create(path, Rules.preset("north_american"), first_dealer=0)
-    session = TableSession(match_log, ThreadedLogWriter(match_log))
+    session = TableSession(match_log, writer(match_log))
     last_frame, done = resume_point(session)
     source = FakeSource(count=frames, size=(W, H))
     source.open()
@@ -500,6 +503,38 @@ def test_a_start_notice_stays_on_the_screen_until_the_first_news(tmp_path: Path)
     news = next(i for i, words in enumerate(shown) if words != notice)
     assert news > 0 and notice not in shown[news:]
     assert shown[-1] == "East takes it with A\u2665"  # the trick the scripted table plays
+
+
+class HeldLogWriter(SyncLogWriter):
+    """A disk slower than the table: nothing is acknowledged until the run's end flushes it (a busy card)."""
+
+    def __init__(self, match_log: MatchLog) -> None:
+        super().__init__(match_log)
+        self.flushed = False
+
+    @property
+    def durable(self) -> int:
+        return self._durable if self.flushed else 0
+
+    def flush(self) -> bool:
+        self.flushed = True
+        return True
+
+
+def test_news_first_released_at_the_end_still_replaces_the_start_notice(tmp_path: Path) -> None:
+    """When the log writer acknowledges nothing till the end, the notice gives way to the news at the end."""
+    notice = "The Benny is read only from an enrolled deck"
+    app, _, speaker = _app(tmp_path, frames=140, writer=HeldLogWriter)
+    app = App(dataclasses.replace(app.p, start_notice=notice))
+    try:
+        while not app.finished:
+            app.tick(0.0)
+            assert app.view is not None and app.view.announcement == notice  # nothing is on disk, so nothing is news
+        assert speaker.said == []
+        app.finish()
+    finally:
+        app.close()
+    assert app.view is not None and app.view.announcement == "East takes it with A\u2665"
 
 
 class MainStreamSource(FakeSource):
