@@ -85,11 +85,13 @@ def aligned_box(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 _RESTYLE = 0.0  # the chance a scene's deck is printed unlike the artwork (scenes.restyle_deck)
+_STRETCH = 0.0  # the chance a scene's picture is stretched along one side (scenes.stretch_scene)
 
 
-def _init(art: str | None, decks: str, restyle: float = 0.0) -> None:
-    global _FS, _RESTYLE
+def _init(art: str | None, decks: str, restyle: float = 0.0, stretch: float = 0.0) -> None:
+    global _FS, _RESTYLE, _STRETCH
     _RESTYLE = restyle
+    _STRETCH = stretch
     cv2.setNumThreads(1)
     if art is None:
         _FS = procedural_faceset()
@@ -108,7 +110,7 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> 
     seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup, near = args
     assert _FS is not None
     scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup,
-                         restyle=_RESTYLE, near=near)
+                         restyle=_RESTYLE, near=near, stretch=_STRETCH)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -120,7 +122,7 @@ TestRow = tuple[str, str, float, float, float, float]
 def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]]]:
     seed, img_path, edges, closeup, near = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near)
+    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near, stretch=_STRETCH)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     name = Path(img_path).name
@@ -144,6 +146,7 @@ def build_obb(
     n_closeups: int = 0,
     restyle: float = 0.0,
     n_near: int = 0,
+    stretch: float = 0.0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
@@ -151,7 +154,8 @@ def build_obb(
     ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``), and
     ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``), and
     ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
-    ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``)."""
+    ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``);
+    ``stretch``: the chance that a scene's picture is stretched along one side (``render_scene(stretch=)``)."""
     jobs = []
     # One row per scene kind: its train and val names, counts and seeds, then the render_scene switches it sets.
     kinds = (
@@ -181,7 +185,7 @@ def build_obb(
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
                          str(out / "labels" / split / f"{name}.txt"), *switches))
     total = 0
-    for k, n in enumerate(_map(procs, (art, "train", restyle), _job_obb, jobs)):
+    for k, n in enumerate(_map(procs, (art, "train", restyle, stretch), _job_obb, jobs)):
         total += n
         if (k + 1) % 500 == 0:
             print(f"rendered {k + 1}/{len(jobs)}", flush=True)
@@ -191,7 +195,9 @@ def build_obb(
     return total
 
 
-def _map(procs: int, initargs: tuple[str | None, str, float], job: Callable[[Any], T], jobs: list[Any]) -> Iterator[T]:
+def _map(
+    procs: int, initargs: tuple[str | None, str, float, float], job: Callable[[Any], T], jobs: list[Any]
+) -> Iterator[T]:
     """Run ``job`` over ``jobs`` in this process (``procs`` <= 1) or in a pool of fresh processes.
 
     The pool starts its workers with "spawn": a forked copy of a process that runs threads (a test
@@ -210,6 +216,7 @@ def build_test(
     deck: str | None = None,
     restyle: float = 0.0,
     near: bool = False,
+    stretch: float = 0.0,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
@@ -222,7 +229,8 @@ def build_test(
     jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near) for i in range(count)]
     rows: list[TestRow] = []
     readable: list[tuple[str, str]] = []
-    for labelled, unlabelled in _map(procs, (art, f"deck:{deck}" if deck else "held-out", restyle), _job_test, jobs):
+    decks = f"deck:{deck}" if deck else "held-out"
+    for labelled, unlabelled in _map(procs, (art, decks, restyle, stretch), _job_test, jobs):
         rows += labelled
         readable += unlabelled
     with open(out / "labels.csv", "w", newline="") as fh:
@@ -268,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--restyle", type=float, default=0.0,
                     help="the chance that a scene's deck is printed unlike its artwork: dark paper with gold or "
                     "silver print, coloured paper, four-colour suits (default 0: the artwork as it is)")
+    ap.add_argument("--stretch", type=float, default=0.0,
+                    help="the chance that a scene's picture is stretched along one side, its pixels not square "
+                    "(a 4:3 camera's picture shown at 16:9; default 0: square pixels)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--deck", default=None, help="test: one held-out deck alone (default: all five)")
     ap.add_argument("--procs", type=int, default=2)
@@ -276,12 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if args.what == "obb":
         n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
-                      args.closeups, args.restyle, args.near)
+                      args.closeups, args.restyle, args.near, args.stretch)
         extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups, args.near))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
-                       deck=args.deck, restyle=args.restyle, near=args.near > 0)
+                       deck=args.deck, restyle=args.restyle, near=args.near > 0, stretch=args.stretch)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

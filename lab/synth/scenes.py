@@ -16,6 +16,7 @@ pixels. Pure numpy + OpenCV; the same seed gives the same pixels.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
@@ -955,6 +956,7 @@ def render_scene(
     closeup: bool = False,
     restyle: float = 0.0,
     near: bool = False,
+    stretch: float = 0.0,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -976,6 +978,9 @@ def render_scene(
     ``restyle``: the chance that the scene's cards are printed unlike any artwork (:func:`restyle_deck`:
     dark paper with gold or silver print, coloured paper, four-colour suits); drawn from a generator of
     its own, so a scene with ``restyle=0`` is the same as before the option existed.
+    ``stretch``: the chance that the picture's pixels are not square (:func:`stretch_scene`: a 4:3 camera's
+    picture shown at 16:9, a landscape photo stored as portrait); drawn from a generator of its own, so a
+    scene with ``stretch=0`` is the same as before the option existed.
     """
     closeup = closeup or near
     hard = hard or strips or edges or closeup
@@ -1068,4 +1073,38 @@ def render_scene(
             continue
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
         scene.cards.append(SceneCard(str(p.card), p.deck, q.astype(np.float32), float(min(vis, 1.0)), box, i))
+    if stretch > 0:
+        stretch_rng = np.random.default_rng([seed, 8])
+        if stretch_rng.random() < stretch:
+            factor = float(np.exp(stretch_rng.uniform(np.log(STRETCH_RANGE[0]), np.log(STRETCH_RANGE[1]))))
+            across = stretch_rng.random() < 0.5
+            scene = stretch_scene(scene, (factor, 1.0) if across else (1.0, factor))
     return scene
+
+
+# How much longer one side of a stretched picture is drawn than it was seen (log-uniform): 4:3 shown at 16:9
+# is 1.33; a 4:3 landscape photo stored as 3:4 portrait stretches its height 1.33 and squeezes its width 0.75,
+# 1.78 between them.
+STRETCH_RANGE = (1.1, 1.8)
+
+
+def stretch_scene(scene: Scene, factors: tuple[float, float]) -> Scene:
+    """``scene`` with its picture resized by (x, y) ``factors``, its labels, owner map and boxes with it."""
+    h, w = scene.image.shape[:2]
+    fx, fy = factors
+    size = (max(1, round(w * fx)), max(1, round(h * fy)))
+    sx, sy = size[0] / w, size[1] / h
+    image = np.asarray(cv2.resize(scene.image, size, interpolation=cv2.INTER_LINEAR), np.uint8)
+    owner = None
+    if scene.owner is not None:
+        owner = np.asarray(cv2.resize(scene.owner, size, interpolation=cv2.INTER_NEAREST), np.int16)
+    scale = np.array([sx, sy], np.float32)
+    cards = [
+        dataclasses.replace(
+            c,
+            corners=(c.corners * scale).astype(np.float32),
+            visible_box=(c.visible_box[0] * sx, c.visible_box[1] * sy, c.visible_box[2] * sx, c.visible_box[3] * sy),
+        )
+        for c in scene.cards
+    ]
+    return dataclasses.replace(scene, image=image, cards=cards, owner=owner)
