@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import socket
-import threading
 import time
 from pathlib import Path
 
@@ -33,7 +32,7 @@ from table.log import MatchLog, read_log  # noqa: E402
 from table.match import Match  # noqa: E402
 from table.rules import Rules  # noqa: E402
 from table.sim import simulate_deal  # noqa: E402
-from vision.sources import FakeSource  # noqa: E402
+from vision.sources import FakeSource, Frame  # noqa: E402
 from vision.sources.resilient import ResilientSource  # noqa: E402
 
 RULES = Rules.preset("north_american")
@@ -145,6 +144,23 @@ def _args(folder: Path) -> argparse.Namespace:
     )
 
 
+class _TermAt(FakeSource):
+    """A camera that never ends; SIGTERM comes while the loop reads frame ``at`` (so never before ``run`` has
+    set its handler: a signal on a timer could, on a busy machine, and would end the test process)."""
+
+    def __init__(self, at: int, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.at = at
+        self.sent = False
+
+    def read(self) -> Frame | None:
+        frame = super().read()
+        if frame is not None and frame.number == self.at:
+            self.sent = True
+            os.kill(os.getpid(), signal.SIGTERM)
+        return frame
+
+
 def test_sigterm_finishes_the_writes_sends_stopping_and_exits_0(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -152,15 +168,13 @@ def test_sigterm_finishes_the_writes_sends_stopping_and_exits_0(
     address = str(tmp_path / "notify.sock")
     listener.bind(address)
     listener.settimeout(10.0)
-    source = FakeSource(count=10**9)
+    source = _TermAt(5, count=10**9)
     source.open()
     app = _endless_app(tmp_path, source, address)
     app.p.session.submit(UpCard(Card.parse("9h")))  # an input on its way to the disk
     monkeypatch.setattr(builder, "build_app", lambda config, request: app)
-    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
-    timer.start()
     status = run_app(Config(), "fake", _args(tmp_path))
-    timer.join()
+    assert source.sent
     messages = []
     listener.settimeout(0.5)
     try:
