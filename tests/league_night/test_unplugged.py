@@ -92,7 +92,10 @@ def test_a_table_unplugged_for_a_whole_game_catches_up_within_10_s(broker: Local
         rounds = game_rounds(seed=41, table="5", game="unplugged")
         for events in rounds:  # a whole game, deal by deal, with the cable out
             table.submit(events)
-        time.sleep(1.0)
+        time.sleep(1.0)  # a moment in which nothing of this game may reach the board
+        gone = time.monotonic() + 15  # and the table notices the cut (within that moment on an idle machine)
+        while table.connected and time.monotonic() < gone:
+            time.sleep(0.05)
         assert not table.connected
         assert {e["game"] for e in store.events()} == {"before"}
         cable.plug()
