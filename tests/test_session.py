@@ -245,7 +245,7 @@ def test_a_burst_of_presses_on_the_writer_thread_loses_nothing(tmp_path: Path) -
     session.observe(UpCardShown(C("9h"), 0.97, frame=1))
     for i in range(100):
         session.act(Action(ButtonAction.UNDO if i % 2 else ButtonAction.PASS), frame=2 + i)
-    assert writer.flush()
+    assert writer.flush(timeout=60.0)  # 101 fsyncs: more than the default 10 s allows on a busy, slow disk
     session.release()
     assert session.unacknowledged == 0
     session.close()
