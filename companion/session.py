@@ -166,6 +166,10 @@ class ThreadedLogWriter:
         self._lock = threading.Lock()
         self._flushed = threading.Condition(self._lock)
         self._closing = threading.Event()
+        # Held while a line is written, so ``close`` never closes the file under a write; ``_stopped`` (set
+        # under it) tells a writer still behind after ``close``'s wait to give the rest up.
+        self._io = threading.Lock()
+        self._stopped = False
         self._retry_s = retry_s
         self.error: OSError | None = None
         self.failures = 0
@@ -203,7 +207,10 @@ class ThreadedLogWriter:
 
     def _append(self, inp: Input, frame: int | None, meta: dict[str, Any] | None) -> bool:
         try:
-            self._log.append(inp, frame=frame, meta=meta)
+            with self._io:
+                if self._stopped:
+                    return True  # closed while still behind: the rest is given up (durable < submitted)
+                self._log.append(inp, frame=frame, meta=meta)
         except OSError as exc:
             with self._lock:
                 first = self.error is None
@@ -233,11 +240,18 @@ class ThreadedLogWriter:
             )
             return self.error is None and self._durable >= self._submitted
 
-    def close(self) -> None:
+    def close(self, timeout: float = 10.0) -> None:
+        """Write what is queued (waiting up to ``timeout`` seconds), then close the log; a writer still
+        behind then gives the rest up (``durable`` falls short of ``submitted``), said in the journal."""
         self._closing.set()
         self._queue.put(None)
-        self._thread.join(10.0)
-        self._log.close()
+        self._thread.join(timeout)
+        with self._io:
+            self._stopped = True
+            self._log.close()
+        behind = self.submitted - self.durable
+        if self._thread.is_alive() and behind > 0:
+            log.error("the match log %s was closed with %d input(s) not yet written", self._log.path, behind)
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +253,34 @@ def test_a_burst_of_presses_on_the_writer_thread_loses_nothing(tmp_path: Path) -
     inputs = read_log(tmp_path / "match.jsonl").inputs
     assert len(inputs) == 101
     assert isinstance(session.match.expected, Prompt)
+
+
+def test_a_writer_still_behind_at_close_gives_the_rest_up_without_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A disk so slow that close's wait runs out: the file is closed between two lines, never under one."""
+    match_log = _log(tmp_path)
+    writer = ThreadedLogWriter(match_log)
+    gate = threading.Event()
+    plain_append = match_log.append
+
+    def slow_append(*args: Any, **kwargs: Any) -> None:
+        gate.wait(5.0)  # the disk answers only when the test says so
+        plain_append(*args, **kwargs)
+
+    monkeypatch.setattr(match_log, "append", slow_append)
+    crashes: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", crashes.append)
+    for i in range(5):
+        writer.submit(Pass(i % 4), frame=i, meta=None)
+    threading.Timer(0.3, gate.set).start()  # the first line is being written while close gives up waiting
+    writer.close(timeout=0.1)
+    writer._thread.join(10.0)
+    assert not writer._thread.is_alive() and crashes == []
+    assert writer.durable < writer.submitted == 5
+    assert "closed with" in caplog.text and "not yet written" in caplog.text
+    lines = (tmp_path / "match.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + writer.durable  # the header, then only whole lines
 
 
 def test_sync_writer_acknowledges_each_input(tmp_path: Path) -> None:
