@@ -320,12 +320,32 @@ def _bid_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: st
     return None
 
 
-def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _check_card(
+    irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice = Voice.SCREEN
+) -> str | None:
+    if irr.source is CardSource.PLAY and irr.seat is not None and irr.other_reading is not None:
+        other = card_text(irr.other_reading, voice)
+        return _("Check {who}'s card: read as {card} and as {other}").format(who=who, card=card, other=other)
+    twin = _twin(irr.card)
     if irr.source is CardSource.UP_CARD:
+        if twin is not None:
+            said = _("Check the up-card: read as {card} with low confidence, perhaps {twin}")
+            return said.format(card=card, twin=card_text(twin, voice))
         return _("Check the up-card: read as {card} with low confidence").format(card=card)
     if irr.source is CardSource.PLAY and irr.seat is not None:
+        if twin is not None:
+            said = _("Check {who}'s card: read as {card} with low confidence, perhaps {twin}")
+            return said.format(who=who, card=card, twin=card_text(twin, voice))
         return _("Check {who}'s card: read as {card} with low confidence").format(who=who, card=card)
     return None
+
+
+def _twin(card: Card | None) -> Card | None:
+    """The card a doubtful reading most likely is instead: the same rank in the other suit of its colour (the
+    camera's likeliest confusion, and the first card the Next reading button steps to); None for the Benny."""
+    if card is None or card.rank is None or card.suit is None:
+        return None
+    return Card(card.rank, card.suit.partner)
 
 
 def _card_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
@@ -403,7 +423,10 @@ def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Vo
     who = names[irr.seat] if irr.seat is not None else ""
     card = card_text(irr.card, voice) if irr.card is not None else ""
     words = _WORDS.get(irr.kind)
-    said = words(irr, names, who, card or _("a card")) if words is not None else None
+    if irr.kind is IrregularityKind.CHECK_CARD:  # it names the card's other likely reading, in the same voice
+        said = _check_card(irr, names, who, card or _("a card"), voice)
+    else:
+        said = words(irr, names, who, card or _("a card")) if words is not None else None
     if said is not None:
         return said
     title = irregularity_title(irr.kind)

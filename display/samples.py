@@ -32,6 +32,7 @@ from display.view import (
     seats_named,
 )
 from table.announcements import (
+    CardSource,
     Expect,
     GameWon,
     HandScored,
@@ -267,6 +268,25 @@ def deal_out_of_turn(names: Names = NAMES) -> ScoreboardView:
     return replace(bidding_round_1(names), banner=banner)
 
 
+def check_card(names: Names = NAMES) -> ScoreboardView:
+    """South's card read doubtfully (its twin close behind): the banner asks to look, naming the card it may be
+    instead, the one the Next reading button steps to first; West is still asked to play."""
+    doubtful = Irregularity(
+        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Qs with low confidence", 2, C("Qs"),
+        source=CardSource.PLAY,
+    )  # fmt: skip
+    return replace(
+        play_mid_trick(names),
+        banner=Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)),
+        seats=(
+            SeatView(names[0], card=C("Ks"), led=True, winning=True),
+            SeatView(names[1], card=C("9s")),
+            SeatView(names[2], card=C("Qs")),
+            SeatView(names[3]),
+        ),
+    )
+
+
 def _seat_key(seat: int) -> tuple[str, Action]:
     return SEAT_SUITS[seat].symbol, Action(ButtonAction.SUIT, SEAT_SUITS[seat])
 
@@ -381,6 +401,7 @@ SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "game-won": game_won,
     "irregularity": irregularity,
     "deal-out-of-turn": deal_out_of_turn,
+    "check-card": check_card,
     "benny-up": benny_up,
     "alone-question": alone_question,
     "declare-menu": declare_menu,

@@ -1225,7 +1225,9 @@ class Match:
                     # The seat's card read two ways, in one suit: a misread, not a card out of order.
                     # The card kept is the one recorded (the screen asks to check it); the detail names both.
                     detail = f"check seat {seat}'s card in trick {n + 1}: read as {recorded} and as {card}"
-                    irr = Irregularity(_KIND.CHECK_CARD, detail, seat, recorded, source=CardSource.PLAY)
+                    irr = Irregularity(
+                        _KIND.CHECK_CARD, detail, seat, recorded, source=CardSource.PLAY, other_reading=card
+                    )
                     return [self._record(irr)]
                 d.out_of_order |= p.confidence < 1.0
                 if missed is not None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from display import phrases
+from display.i18n import using
 from display.phrases import Voice
 from display.typeface import SUIT_SYMBOLS
 from table.announcements import (
@@ -185,7 +186,7 @@ ENGINE_IRREGULARITIES: list[tuple[str, tuple[Input, ...], str]] = [
     (
         "read two ways",
         (*_DEALT, Play(1, C("Ah")), Play(1, C("Kh"), 0.9)),
-        "Check East's card: read as A\u2665 with low confidence",
+        "Check East's card: read as A\u2665 and as K\u2665",
     ),
     (
         "lone partner",
@@ -215,9 +216,13 @@ ENGINE_IRREGULARITIES: list[tuple[str, tuple[Input, ...], str]] = [
     (
         "check a card",
         (*_DEALT, Play(1, C("Ah"), 0.3)),
-        "Check East's card: read as A\u2665 with low confidence",
+        "Check East's card: read as A\u2665 with low confidence, perhaps A\u2666",
     ),
-    ("check the up-card", (UpCard(C("9h"), 0.3),), "Check the up-card: read as 9\u2665 with low confidence"),
+    (
+        "check the up-card",
+        (UpCard(C("9h"), 0.3),),
+        "Check the up-card: read as 9\u2665 with low confidence, perhaps 9\u2666",
+    ),
     (
         "card unseen",
         (*_DEALT, Play(1, C("Ah")), Play(2, C("Kh")), Play(3, C("Qh")), Play(1, C("As"))),
@@ -273,6 +278,14 @@ def test_an_irregularity_says_each_thing_once(inputs: tuple[Input, ...]) -> None
     assert not set(spoken) & set(SUIT_SYMBOLS), spoken
 
 
+def test_a_doubtful_card_names_its_twin_in_the_tables_language_and_voice() -> None:
+    [irr] = _irregularities((*_DEALT, Play(1, C("Qs"), 0.3)))
+    assert phrases.irregularity_text(irr, NAMES, Voice.SPEECH).endswith("perhaps the queen of clubs")
+    with using("da"):
+        danish = phrases.irregularity_text(irr, NAMES)
+    assert danish == "Se efter Easts kort: læst som Q\u2660, men usikkert, måske Q\u2663"
+
+
 def test_a_nines_and_tens_redeal_names_the_seat_that_claimed_it() -> None:
     rules = replace(NA, nines_and_tens=True)
     [irr] = _irregularities((UpCard(C("9h")), Misdeal(2)), rules)
@@ -295,6 +308,12 @@ def test_a_misdeal_scores_nothing_and_is_said_once() -> None:
 _SET_ASIDE = replace(Rules.preset("british"), benny_turned_up=BennyTurnedUp.SET_ASIDE)
 _PLAYS_BEFORE_UP_CARD = (Play(1, C("Ah")), Play(2, C("Kh")), Play(3, C("Qh")), Play(0, C("Th")), Play(1, C("As")))
 MORE_ENGINE_IRREGULARITIES: list[tuple[str, Rules, tuple[Input, ...], str]] = [
+    (
+        "check a Benny up-card (no twin to name)",
+        Rules.preset("british"),
+        (UpCard(BENNY, 0.3),),
+        "Check the up-card: read as Benny with low confidence",
+    ),
     (
         "duplicate up-card",
         _SET_ASIDE,

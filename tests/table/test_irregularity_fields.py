@@ -47,7 +47,12 @@ CASES: list[tuple[str, Rules, tuple[Input, ...], Irregularity]] = [
         NA,
         (*_DEALT, *_TRICK_1, Play(1, C("As")), Play(1, C("Ks"))),
         Irregularity(
-            K.CHECK_CARD, "check seat 1's card in trick 2: read as As and as Ks", 1, C("As"), source=CardSource.PLAY
+            K.CHECK_CARD,
+            "check seat 1's card in trick 2: read as As and as Ks",
+            1,
+            C("As"),
+            source=CardSource.PLAY,
+            other_reading=C("Ks"),
         ),
     ),
     (
