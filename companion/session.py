@@ -275,11 +275,12 @@ def look_alikes(card: Card, deck_cards: Sequence[Card]) -> list[Card]:
     """The cards a misread ``card`` most likely is, most likely first: the same rank in the other suit of
     its colour, then in the other colour's suits, then its neighbouring ranks in its suit (the corner
     index's pip and rank are what a camera confuses). Only cards of ``deck_cards``."""
-    if card.rank is None or card.suit is None:
+    twin = card.twin
+    if twin is None or card.rank is None or card.suit is None:
         return []
     in_deck = set(deck_cards)
-    others = [s for s in Suit if s not in (card.suit, card.suit.partner)]
-    out = [Card(card.rank, card.suit.partner), *(Card(card.rank, s) for s in others)]
+    others = [s for s in Suit if s not in (card.suit, twin.suit)]
+    out = [twin, *(Card(card.rank, s) for s in others)]
     ranks = [c.rank for c in deck_cards if c.suit is card.suit and c.rank is not None]
     if card.rank in ranks:
         i = ranks.index(card.rank)

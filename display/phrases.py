@@ -246,10 +246,10 @@ _IRREGULARITY_TITLE: dict[IrregularityKind, Callable[[], str]] = {
 }
 
 # Each kind's words, from the values the engine puts in the Irregularity's fields (never from its detail,
-# which is for logs and EGN). Each gets the irregularity, the seat names, and who and which card in the
-# voice asked for; it returns None where a field it needs is absent (an Irregularity made with only a
-# detail), and the detail is then shown after the kind's title.
-_Words = Callable[[Irregularity, Sequence[str], str, str], str | None]
+# which is for logs and EGN). Each gets the irregularity, the seat names, who and which card in the voice
+# asked for, and that voice (for any other card it names); it returns None where a field it needs is absent
+# (an Irregularity made with only a detail), and the detail is then shown after the kind's title.
+_Words = Callable[[Irregularity, Sequence[str], str, str, Voice], str | None]
 
 
 def _card_seen(source: CardSource, who: str, card: str) -> str:
@@ -260,7 +260,7 @@ def _card_seen(source: CardSource, who: str, card: str) -> str:
     return said.format(who=who or _("a player"), card=card)
 
 
-def _out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.seat is None:
         return None
     if irr.turn is not None:
@@ -272,7 +272,7 @@ def _out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -
     return None
 
 
-def _lone_partner(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _lone_partner(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.seat is None:
         return None
     return _("Lone player's partner: {who} played {card} while {lone} is alone; card ignored").format(
@@ -280,13 +280,13 @@ def _lone_partner(irr: Irregularity, names: Sequence[str], who: str, card: str) 
     )
 
 
-def _duplicate(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _duplicate(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.source is None:
         return None
     return _("Duplicate card: {seen}, already seen this hand").format(seen=_card_seen(irr.source, who, card))
 
 
-def _not_in_deck(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _not_in_deck(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.source is None or irr.deck_size is None:
         return None
     return _("Not in this {n}-card deck: {seen}").format(
@@ -294,7 +294,7 @@ def _not_in_deck(irr: Irregularity, names: Sequence[str], who: str, card: str) -
     )
 
 
-def _up_card_played(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _up_card_played(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.up_card_taken:
         return _("Up-card: {who} played {card}, which the dealer took").format(who=who or _("a player"), card=card)
     if irr.up_card_taken is None or irr.source is None or irr.source is CardSource.UP_CARD:
@@ -302,7 +302,7 @@ def _up_card_played(irr: Irregularity, names: Sequence[str], who: str, card: str
     return _("Up-card: {seen}, which was turned down").format(seen=_card_seen(irr.source, who, card))
 
 
-def _too_early(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _too_early(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.before_up_card is None:
         return None
     if irr.before_up_card:
@@ -312,7 +312,7 @@ def _too_early(irr: Irregularity, names: Sequence[str], who: str, card: str) -> 
     return said.format(who=who or _("a player"), card=card)
 
 
-def _bid_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _bid_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.seat is not None and irr.turn is not None:
         return _("Out of turn: {who} bid ({turn} to bid)").format(who=who, turn=names[irr.turn])
     if irr.before_up_card:
@@ -320,13 +320,11 @@ def _bid_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: st
     return None
 
 
-def _check_card(
-    irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice = Voice.SCREEN
-) -> str | None:
+def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.source is CardSource.PLAY and irr.seat is not None and irr.other_reading is not None:
         other = card_text(irr.other_reading, voice)
         return _("Check {who}'s card: read as {card} and as {other}").format(who=who, card=card, other=other)
-    twin = _twin(irr.card)
+    twin = irr.card.twin if irr.card is not None else None  # the camera's likeliest confusion, Next reading's first
     if irr.source is CardSource.UP_CARD:
         if twin is not None:
             said = _("Check the up-card: read as {card} with low confidence, perhaps {twin}")
@@ -340,15 +338,7 @@ def _check_card(
     return None
 
 
-def _twin(card: Card | None) -> Card | None:
-    """The card a doubtful reading most likely is instead: the same rank in the other suit of its colour (the
-    camera's likeliest confusion, and the first card the Next reading button steps to); None for the Benny."""
-    if card is None or card.rank is None or card.suit is None:
-        return None
-    return Card(card.rank, card.suit.partner)
-
-
-def _card_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _card_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.seat is None or irr.trick is None or irr.leader is None:
         return None
     return _("{who}'s card in trick {trick} went unseen; {leader} leads the next trick, so took this one").format(
@@ -356,7 +346,7 @@ def _card_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -
     )
 
 
-def _deal_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _deal_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.dealer is None or irr.cards_played is None:
         return None
     n = irr.cards_played
@@ -371,7 +361,7 @@ def _deal_unseen(irr: Irregularity, names: Sequence[str], who: str, card: str) -
     )
 
 
-def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.dealer is None:
         return None
     dealer = names[irr.dealer]
@@ -382,7 +372,7 @@ def _misdeal(irr: Irregularity, names: Sequence[str], who: str, card: str) -> st
     ).format(who=who, dealer=dealer)
 
 
-def _deal_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str) -> str | None:
+def _deal_out_of_turn(irr: Irregularity, names: Sequence[str], who: str, card: str, voice: Voice) -> str | None:
     if irr.seat is None or irr.dealer is None:
         return None
     return _("Deal out of turn: {who} turned the up-card, but it is {dealer}'s deal").format(
@@ -423,10 +413,7 @@ def irregularity_text(irr: Irregularity, names: Sequence[str], voice: Voice = Vo
     who = names[irr.seat] if irr.seat is not None else ""
     card = card_text(irr.card, voice) if irr.card is not None else ""
     words = _WORDS.get(irr.kind)
-    if irr.kind is IrregularityKind.CHECK_CARD:  # it names the card's other likely reading, in the same voice
-        said = _check_card(irr, names, who, card or _("a card"), voice)
-    else:
-        said = words(irr, names, who, card or _("a card")) if words is not None else None
+    said = words(irr, names, who, card or _("a card"), voice) if words is not None else None
     if said is not None:
         return said
     title = irregularity_title(irr.kind)

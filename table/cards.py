@@ -142,6 +142,14 @@ class Card:
     def is_benny(self) -> bool:
         return self.rank is None
 
+    @property
+    def twin(self) -> Card | None:
+        """The same rank in the other suit of its colour (``Suit.partner``: Ah -> Ad), the card a camera most
+        often takes it for; None for the Benny."""
+        if self.rank is None or self.suit is None:
+            return None
+        return Card.of(self.rank, self.suit.partner)
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse EGN notation: ``Card.parse("Jd")``, ``Card.parse("B")``."""

@@ -348,9 +348,8 @@ def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
     index = {name: k for k, name in enumerate(names)}
     out = []
     for k, name in enumerate(names):
-        card = Card.parse(name)
-        twin = str(Card(card.rank, card.suit.partner)) if card.rank is not None and card.suit is not None else name
-        out.append(index.get(twin, k))
+        twin = Card.parse(name).twin
+        out.append(index.get(str(twin), k) if twin is not None else k)
     return tuple(out)
 
 

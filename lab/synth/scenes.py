@@ -16,9 +16,8 @@ pixels. Pure numpy + OpenCV; the same seed gives the same pixels.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
 import cv2
@@ -1100,11 +1099,11 @@ def stretch_scene(scene: Scene, factors: tuple[float, float]) -> Scene:
         owner = np.asarray(cv2.resize(scene.owner, size, interpolation=cv2.INTER_NEAREST), np.int16)
     scale = np.array([sx, sy], np.float32)
     cards = [
-        dataclasses.replace(
+        replace(
             c,
             corners=(c.corners * scale).astype(np.float32),
             visible_box=(c.visible_box[0] * sx, c.visible_box[1] * sy, c.visible_box[2] * sx, c.visible_box[3] * sy),
         )
         for c in scene.cards
     ]
-    return dataclasses.replace(scene, image=image, cards=cards, owner=owner)
+    return replace(scene, image=image, cards=cards, owner=owner)

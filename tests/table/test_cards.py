@@ -46,3 +46,10 @@ def test_labels() -> None:
     assert Card.parse("Jd").name == "jack of diamonds"
     assert BENNY.label == "Benny"
     assert parse_cards("Jc Js") == [Card.parse("Jc"), Card.parse("Js")]
+
+
+def test_a_card_s_twin_is_its_rank_in_the_other_suit_of_its_colour() -> None:
+    assert Card.parse("Ah").twin == Card.parse("Ad") and Card.parse("Ad").twin == Card.parse("Ah")
+    assert Card.parse("Jc").twin == Card.parse("Js") and Card.parse("7s").twin == Card.parse("7c")
+    assert all(c.twin is not None and c.twin.twin == c for c in deck(32))
+    assert BENNY.twin is None
