@@ -638,7 +638,9 @@ class ProfileMatcher:
     of their two shares); it is fused log-linearly with the classifier's softmax over the cards (``none``
     left out): ``log p = log p_classifier + PROTO_WEIGHT log p_prototypes``, renormalised. The crops' votes
     are then combined as ``cardcrop.combine_corners`` combines them, a crop counting as seeing an index
-    where the classifier says so or where it is like a prototype (:data:`SEEN_SIMILARITY`).
+    where the classifier says so or where it is like a prototype (:data:`SEEN_SIMILARITY`). With the deck's
+    lean between twin suits (:meth:`set_lean`, ``vision.twin_bias``), a reading is as sure as it is with the
+    lean taken out, at most, and not sure at all where that would name its twin.
     """
 
     def __init__(
@@ -703,6 +705,8 @@ class ProfileMatcher:
 
         self._twins = twin_indices(tuple(self.card_names))
         self.twin = np.asarray(self._twins, np.int64)
+        # The deck's lean between twin suits, per card (vision.twin_bias; None: none measured).
+        self.lean: FloatArray | None = None
         # Centred: the features (all >= 0, so all alike in angle) are compared after taking away the
         # mean of the deck's prototypes, so that what one card's corner has and the others lack counts.
         self.centre = self.prototypes.mean(axis=0) if centre and len(self.prototypes) else None
@@ -754,30 +758,53 @@ class ProfileMatcher:
             return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max())
         w = seen * (seen >= 0.5 * float(seen.max()))
         card_logits = np.delete(lg, self.none_idx, axis=1)
-        log_cls = card_logits - card_logits.max(axis=1, keepdims=True)
-        log_cls = log_cls - np.log(np.exp(log_cls).sum(axis=1, keepdims=True))
         z = sims / self.temperature
         log_proto = z - z.max(axis=1, keepdims=True)
         log_proto = log_proto - np.log(np.exp(log_proto).sum(axis=1, keepdims=True))
         if self.twins_pooled:  # a card and its twin each get the mean of their two shares
             pr = np.exp(log_proto)
             log_proto = np.log(np.maximum(0.5 * (pr + pr[:, self.twin]), 1e-30))
+        mix = self._vote(card_logits, log_proto, w)
+        benny = self._benny if self._benny >= 0 else None
+        best, share, undoubted = weighed_shares(mix, evidence, benny, self._twins)
+        if self.lean is not None:
+            # The deck's lean between twin suits (vision.twin_bias) taken out: where the reading then goes to
+            # the twin, or is less sure, it is doubted; the name stays (a wrong lean costs a check, not a swap).
+            level = self._vote(card_logits + self.lean, log_proto, w)
+            other, level_share, _ = weighed_shares(level, evidence, benny, self._twins)
+            share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
+        return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
+
+    def set_lean(self, offsets: Mapping[str, float]) -> None:
+        """Doubt readings by the deck's lean between twin suits: ``offsets`` per suit letter
+        (``twin_bias.suit_offsets``); all zero (an even-handed classifier): no doubt, reads as without."""
+        from vision.twin_bias import offsets_per_card
+
+        lean = offsets_per_card(self.card_names, dict(offsets))
+        self.lean = lean if bool(np.any(lean != 0.0)) else None
+
+    def _vote(self, card_logits: FloatArray, log_proto: FloatArray, w: FloatArray) -> FloatArray:
+        """The crops' fused vote over the cards: the classifier's log-softmax of ``card_logits`` and the
+        prototypes' ``log_proto`` fused per crop (or per card, :data:`PER_CARD`), weighed by ``w``."""
+        from vision.cardcrop import softmax
+
+        log_cls = card_logits - card_logits.max(axis=1, keepdims=True)
+        log_cls = log_cls - np.log(np.exp(log_cls).sum(axis=1, keepdims=True))
+        total = max(float(w.sum()), 1e-9)
         if self.per_card:  # each source's crops voted first, then the two votes multiplied
-            total = max(float(w.sum()), 1e-9)
             mix_cls = (w[:, None] * np.exp(log_cls)).sum(axis=0) / total
             mix_proto = (w[:, None] * np.exp(log_proto)).sum(axis=0) / total
             log_mix = self.classifier_weight * np.log(mix_cls + 1e-12) + self.proto_weight * np.log(mix_proto + 1e-12)
             if self.tempered:
                 log_mix = log_mix / max(self.classifier_weight + self.proto_weight, 1e-9)
-            mix = softmax(log_mix[None])[0]
-        else:
-            fused_log = self.classifier_weight * log_cls + self.proto_weight * log_proto
-            if self.tempered:  # a weighted geometric mean: as sharp as its parts, not sharper
-                fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
-            fused = softmax(fused_log)
-            mix = (w[:, None] * fused).sum(axis=0) / max(float(w.sum()), 1e-9)
-        best, share, undoubted = weighed_shares(mix, evidence, self._benny if self._benny >= 0 else None, self._twins)
-        return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
+            out: FloatArray = softmax(log_mix[None])[0]
+            return out
+        fused_log = self.classifier_weight * log_cls + self.proto_weight * log_proto
+        if self.tempered:  # a weighted geometric mean: as sharp as its parts, not sharper
+            fused_log = fused_log / max(self.classifier_weight + self.proto_weight, 1e-9)
+        fused = softmax(fused_log)
+        vote: FloatArray = (w[:, None] * fused).sum(axis=0) / total
+        return vote
 
     @property
     def holds_benny(self) -> bool:

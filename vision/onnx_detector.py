@@ -263,6 +263,7 @@ class CornerClassifier:
     def use_profile(self, profile: DeckProfile | None) -> None:
         """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
         from vision.deck_profile import ProfileMatcher, file_sha256, profile_calibration_for, refeaturise
+        from vision.twin_bias import deck_lean
 
         if profile is None:
             self.profile = None
@@ -282,6 +283,7 @@ class CornerClassifier:
                 f"this one has {width[-1]}); enrol the deck again"
             )
         self.profile = ProfileMatcher(profile, self.classes)
+        self.profile.set_lean(deck_lean(profile, self))
         # The fused confidence is sharper than the classifier's: its chance of being right is refitted.
         if self.shipped_calibration is not None:
             self.calibration = profile_calibration_for(self.path) or self.shipped_calibration
