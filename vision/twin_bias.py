@@ -1,13 +1,15 @@
 """A deck's lean between twin suits, learnt from its enrolment: which reading of a twin pair to doubt.
 
-The corner classifier leans, on some decks, towards one suit of a colour: read with its profile, ``kde-jolly-
-royal``'s 200 test scenes had 11 clubs read as spades, and no spade read as a club. A deck profile holds each
-card's index corners, labelled, so the lean can be measured once the deck is enrolled: for every enrolled
-corner crop, and for blurred and shrunk copies of it (the sizes and sharpness the reader meets at the table,
-where a clean enrolment crop is read surely whatever the lean), the margin of the classifier's logit for the
-card over its twin's. Per colour, the offset ``delta`` that, added to one suit's logits and taken from the
-other's, best separates the two suits' crops (logistic loss on the margins plus ``LAM * delta**2``) is the
-deck's lean; where the classifier is even-handed it comes out near zero.
+The corner classifier leans, on some decks, towards one suit of a colour: read with its
+profile, ``kde-jolly-royal``'s 200 test scenes had 11 clubs read as spades, and no spade read
+as a club. A deck profile holds each card's index corners, labelled, so the lean can be
+measured once the deck is enrolled: for every enrolled corner crop, and for blurred and shrunk
+copies of it (the sizes and sharpness the reader meets at the table, where a clean enrolment
+crop is read surely whatever the lean), the margin of the classifier's logit for the card over
+its twin's. Per colour, the offset ``delta`` that, added to one suit's logits and taken from
+the other's, best separates the two suits' crops (logistic loss on the margins plus
+``LAM * delta**2``) is the deck's lean; where the classifier is even-handed it comes out near
+zero.
 
 The lean is used to doubt, never to rename (``ProfileMatcher.shares``): a reading that the classifier with
 the lean taken out would give to the twin, or give less surely, keeps its name with the lower share. A
