@@ -778,9 +778,8 @@ class ProfileMatcher:
     def set_lean(self, offsets: Mapping[str, float]) -> None:
         """Doubt readings by the deck's lean between twin suits: ``offsets`` per suit letter
         (``twin_bias.suit_offsets``); all zero (an even-handed classifier): no doubt, reads as without."""
-        from vision.twin_bias import offsets_per_card
-
-        lean = offsets_per_card(self.card_names, dict(offsets))
+        # Per card: its suit's offset (the Joker, with no suit, none).
+        lean = np.asarray([offsets.get(n[-1], 0.0) if len(n) == 2 else 0.0 for n in self.card_names], np.float32)
         self.lean = lean if bool(np.any(lean != 0.0)) else None
 
     def _vote(self, card_logits: FloatArray, log_proto: FloatArray, w: FloatArray) -> FloatArray:

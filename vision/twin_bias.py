@@ -135,11 +135,6 @@ def suit_offsets(margins: dict[str, list[float]], lam: float = LAM) -> dict[str,
     return out
 
 
-def offsets_per_card(card_names: Sequence[str], offsets: dict[str, float]) -> FloatArray:
-    """The offsets laid out per card name (the Joker and any other card without a suit letter: 0)."""
-    return np.asarray([offsets.get(n[-1], 0.0) if len(n) == 2 else 0.0 for n in card_names], np.float32)
-
-
 def deck_lean(profile: DeckProfile, classifier: LogitClassifier, lam: float = LAM) -> dict[str, float]:
     """The enrolled deck's lean between twin suits (:func:`suit_offsets`), from its corner crops (read from
     the profile's folder where not in memory; a profile without its crops has no lean measured: all 0.0)."""

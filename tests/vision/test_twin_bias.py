@@ -14,7 +14,6 @@ from vision.twin_bias import (
     deck_lean,
     fit_offset,
     harder_copies,
-    offsets_per_card,
     suit_offsets,
     twin_margins,
 )
@@ -43,9 +42,11 @@ def test_the_lean_is_towards_the_suit_read_less_surely() -> None:
     assert {s for pair in SUIT_PAIRS for s in pair} == set(offsets)
 
 
-def test_offsets_per_card_leave_the_joker_alone() -> None:
-    lean = offsets_per_card(["Kc", "Ks", "Kh", "Kd", "B"], {"c": 0.4, "s": -0.4, "h": 0.0, "d": 0.0})
-    assert lean.tolist() == pytest.approx([0.4, -0.4, 0.0, 0.0, 0.0])
+def test_the_joker_has_no_lean() -> None:
+    m = _matcher_with(["Kc", "Ks", "B"], ["Kc", "Ks", "B", "none"])
+    m.set_lean({"c": 0.4, "s": -0.4, "h": 0.0, "d": 0.0})
+    assert m.lean is not None
+    assert m.lean.tolist() == pytest.approx([0.4, -0.4, 0.0])
 
 
 def test_harder_copies_keep_the_crop_size() -> None:
@@ -107,13 +108,15 @@ def test_a_profile_without_its_crops_has_no_lean() -> None:
     assert set(deck_lean(profile, LeaningClassifier(3.0)).values()) == {0.0}
 
 
-def _matcher() -> ProfileMatcher:
+def _matcher_with(names: list[str], classes: list[str]) -> ProfileMatcher:
+    """A profile of ``names``, one one-hot prototype each (features 4 wide), read with ``classes``."""
     eye = np.eye(4, dtype=np.float32)
-    cards = {
-        Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", eye[i])])
-        for i, c in enumerate(["Kc", "Ks", "Kh", "Kd"])
-    }
-    return ProfileMatcher(DeckProfile(name="t", cards=cards, features=4), CLASSES)
+    cards = {Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", eye[i])]) for i, c in enumerate(names)}
+    return ProfileMatcher(DeckProfile(name="t", cards=cards, features=4), classes)
+
+
+def _matcher() -> ProfileMatcher:
+    return _matcher_with(["Kc", "Ks", "Kh", "Kd"], CLASSES)
 
 
 def test_the_lean_doubts_a_reading_but_never_renames_it(monkeypatch: pytest.MonkeyPatch) -> None:
