@@ -70,7 +70,7 @@ import numpy as np
 import numpy.typing as npt
 
 from table import durable
-from table.cards import Card, CardParseError
+from table.cards import Card, CardParseError, Suit
 from vision.errors import UserError
 
 if TYPE_CHECKING:
@@ -364,8 +364,9 @@ def load_profile(folder: str | Path, images: bool = False) -> DeckProfile:
     return profile
 
 
-def read_images(profile: DeckProfile) -> None:
-    """Read a loaded profile's crops into ``profile.images``; a missing one raises UserError naming it."""
+def read_images(profile: DeckProfile, missing_ok: bool = False) -> None:
+    """Read a loaded profile's crops into ``profile.images``; a missing one raises UserError naming it (with
+    ``missing_ok``: is left out, as is one unreadable or too big)."""
     if profile.folder is None:
         return
     for entry in profile.cards.values():
@@ -378,6 +379,9 @@ def read_images(profile: DeckProfile) -> None:
             except OSError:
                 too_big = False
             image = None if too_big else cv2.imread(str(path), cv2.IMREAD_COLOR)
+            bad = image is None or image.shape[0] > 4 * FACE_H or image.shape[1] > 4 * FACE_W
+            if bad and missing_ok:
+                continue
             if image is None:
                 raise UserError(f"{path}: crop of the deck profile missing, unreadable or too big")
             if image.shape[0] > 4 * FACE_H or image.shape[1] > 4 * FACE_W:
@@ -640,7 +644,7 @@ class ProfileMatcher:
     are then combined as ``cardcrop.combine_corners`` combines them, a crop counting as seeing an index
     where the classifier says so or where it is like a prototype (:data:`SEEN_SIMILARITY`). With the deck's
     lean between twin suits (:meth:`set_lean`, ``vision.twin_bias``), a reading is as sure as it is with the
-    lean taken out, at most, and not sure at all where that would name its twin.
+    lean taken out, at most, and not sure at all where that would name another card (its twin, mostly).
     """
 
     def __init__(
@@ -775,11 +779,11 @@ class ProfileMatcher:
             share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
         return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
 
-    def set_lean(self, offsets: Mapping[str, float]) -> None:
-        """Doubt readings by the deck's lean between twin suits: ``offsets`` per suit letter
+    def set_lean(self, offsets: Mapping[Suit, float]) -> None:
+        """Doubt readings by the deck's lean between twin suits: ``offsets`` per suit
         (``twin_bias.suit_offsets``); all zero (an even-handed classifier): no doubt, reads as without."""
-        # Per card: its suit's offset (the Joker, with no suit, none).
-        lean = np.asarray([offsets.get(n[-1], 0.0) if len(n) == 2 else 0.0 for n in self.card_names], np.float32)
+        suits = [Card.parse(n).suit for n in self.card_names]  # the Joker's is None: no offset
+        lean = np.asarray([offsets.get(s, 0.0) if s is not None else 0.0 for s in suits], np.float32)
         self.lean = lean if bool(np.any(lean != 0.0)) else None
 
     def _vote(self, card_logits: FloatArray, log_proto: FloatArray, w: FloatArray) -> FloatArray:

@@ -12,7 +12,8 @@ the other's, best separates the two suits' crops (logistic loss on the margins p
 zero.
 
 The lean is used to doubt, never to rename (``ProfileMatcher.shares``): a reading that the classifier with
-the lean taken out would give to the twin, or give less surely, keeps its name with the lower share. A
+the lean taken out would give to another card (its twin, mostly), or give less surely, keeps its name with
+the lower share. A
 wrong correction then costs a reading to check, never a suit swap: with the offset added to the logits
 outright, the one deck with a strong lean gained and two decks with a weak one swapped hearts for
 diamonds twice (models/MODEL_CARD.md, "Deck profiles").
@@ -27,15 +28,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from table.cards import Card
+from table.cards import Card, Suit
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
 
 FloatArray = npt.NDArray[np.float32]
 
-# The pairs of twin suits: the offset is added to the first suit's logits and taken from the second's.
-SUIT_PAIRS: tuple[tuple[str, str], ...] = (("c", "s"), ("h", "d"))
+# The pairs of twin suits (``Suit.partner``): the offset is added to the first suit's logits and taken from the
+# second's.
+SUIT_PAIRS: tuple[tuple[Suit, Suit], ...] = tuple((s, s.partner) for s in Suit if s.value < s.partner.value)
 # Shrunk to these fractions and blown up again (the crop of a card far from the camera), and blurred with
 # these Gaussian sigmas (out of focus, moving): four harder copies of each enrolled corner crop.
 SHRINKS = (0.5, 0.375)
@@ -99,23 +101,23 @@ def fit_offset(first: npt.ArrayLike, second: npt.ArrayLike, lam: float = LAM) ->
 
 def twin_margins(
     classifier: LogitClassifier, crops: Sequence[tuple[Card, npt.NDArray[np.uint8]]]
-) -> dict[str, list[float]]:
-    """Per suit letter: the classifier's logit for each crop's card less that for its twin, over the crops
+) -> dict[Suit, list[float]]:
+    """Per suit: the classifier's logit for each crop's card less that for its twin, over the crops
     and their :func:`harder_copies` (``crops``: (card, BGR corner crop as the reader cuts it)); cards
     without a twin (the Joker) or outside the classifier's classes are left out."""
     from vision.cardcrop import normalise_crop
 
     batch: list[FloatArray] = []
-    pairs: list[tuple[str, int, int]] = []
+    pairs: list[tuple[Suit, int, int]] = []
     for card, crop in crops:
-        name, twin = str(card), str(card.twin)
-        if twin == name or name not in classifier.classes or twin not in classifier.classes:
+        twin = card.twin
+        if twin is None or card.suit is None or not {str(card), str(twin)} <= set(classifier.classes):
             continue
-        i, t = classifier.classes.index(name), classifier.classes.index(twin)
+        i, t = classifier.classes.index(str(card)), classifier.classes.index(str(twin))
         for c in [crop, *harder_copies(crop)]:
             batch.append(normalise_crop(c))
-            pairs.append((name[-1], i, t))
-    margins: dict[str, list[float]] = {}
+            pairs.append((card.suit, i, t))
+    margins: dict[Suit, list[float]] = {}
     if not batch:
         return margins
     logits, _ = classifier.run(np.stack(batch).astype(np.float32))
@@ -124,8 +126,8 @@ def twin_margins(
     return margins
 
 
-def suit_offsets(margins: dict[str, list[float]], lam: float = LAM) -> dict[str, float]:
-    """Per suit letter: the offset to add to that suit's logits (half the pair's fitted offset, with
+def suit_offsets(margins: dict[Suit, list[float]], lam: float = LAM) -> dict[Suit, float]:
+    """Per suit: the offset to add to that suit's logits (half the pair's fitted offset, with
     opposite signs for the two suits of a colour; 0.0 for a pair with a suit not enrolled)."""
     out = {s: 0.0 for pair in SUIT_PAIRS for s in pair}
     for first, second in SUIT_PAIRS:
@@ -135,12 +137,13 @@ def suit_offsets(margins: dict[str, list[float]], lam: float = LAM) -> dict[str,
     return out
 
 
-def deck_lean(profile: DeckProfile, classifier: LogitClassifier, lam: float = LAM) -> dict[str, float]:
-    """The enrolled deck's lean between twin suits (:func:`suit_offsets`), from its corner crops (read from
-    the profile's folder where not in memory; a profile without its crops has no lean measured: all 0.0)."""
+def deck_lean(profile: DeckProfile, classifier: LogitClassifier, lam: float = LAM) -> dict[Suit, float]:
+    """The enrolled deck's lean between twin suits (:func:`suit_offsets`), from the corner crops it has
+    (read from the profile's folder where not in memory; one missing there is left out, as the profile reads
+    with its features alone; without any crop, no lean is measured: all 0.0)."""
     from vision.deck_profile import read_images
 
-    read_images(profile)
+    read_images(profile, missing_ok=True)
     crops = [
         (card, profile.images[p.crop])
         for card, entry in profile.cards.items()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from table.cards import Card
+from table.cards import Card, Suit
 from vision import cardcrop
-from vision.deck_profile import CardPrototypes, DeckProfile, ProfileMatcher, Prototype
+from vision.deck_profile import CardPrototypes, DeckProfile, ProfileMatcher, Prototype, load_profile, save_profile
 from vision.twin_bias import (
     SUIT_PAIRS,
     deck_lean,
@@ -36,15 +38,15 @@ def test_the_lean_is_towards_the_suit_read_less_surely() -> None:
     assert fit_offset(spades, clubs) == pytest.approx(-d, abs=1e-6)
     # the penalty pulls it towards none
     assert 0.0 < fit_offset(clubs, spades, lam=50.0) < d
-    offsets = suit_offsets({"c": clubs, "s": spades, "h": [3.0], "d": [3.0]})
-    assert offsets["c"] == pytest.approx(d / 2) and offsets["s"] == pytest.approx(-d / 2)
-    assert offsets["h"] == offsets["d"] == 0.0
+    offsets = suit_offsets({Suit.CLUBS: clubs, Suit.SPADES: spades, Suit.HEARTS: [3.0], Suit.DIAMONDS: [3.0]})
+    assert offsets[Suit.CLUBS] == pytest.approx(d / 2) and offsets[Suit.SPADES] == pytest.approx(-d / 2)
+    assert offsets[Suit.HEARTS] == offsets[Suit.DIAMONDS] == 0.0
     assert {s for pair in SUIT_PAIRS for s in pair} == set(offsets)
 
 
 def test_the_joker_has_no_lean() -> None:
     m = _matcher_with(["Kc", "Ks", "B"], ["Kc", "Ks", "B", "none"])
-    m.set_lean({"c": 0.4, "s": -0.4, "h": 0.0, "d": 0.0})
+    m.set_lean({Suit.CLUBS: 0.4, Suit.SPADES: -0.4, Suit.HEARTS: 0.0, Suit.DIAMONDS: 0.0})
     assert m.lean is not None
     assert m.lean.tolist() == pytest.approx([0.4, -0.4, 0.0])
 
@@ -93,19 +95,34 @@ def _profile_with_crops(width: int = 4) -> DeckProfile:
 def test_the_lean_is_measured_on_the_enrolled_crops() -> None:
     profile = _profile_with_crops()
     even = twin_margins(LeaningClassifier(0.0), [(Card.parse("Kc"), profile.images["crops/Kc-TL.png"])])
-    assert len(even["c"]) == 5  # the crop and its four harder copies
+    assert len(even[Suit.CLUBS]) == 5  # the crop and its four harder copies
     leaning = LeaningClassifier(3.0)
     offsets = deck_lean(profile, leaning)
     assert leaning.calls == 1  # one batch
-    assert offsets["c"] > 0.2 > -0.2 > offsets["s"]
-    assert offsets["h"] == offsets["d"] == 0.0  # no hearts or diamonds enrolled
-    assert abs(deck_lean(profile, LeaningClassifier(0.0))["c"]) < offsets["c"] / 2
+    assert offsets[Suit.CLUBS] > 0.2 > -0.2 > offsets[Suit.SPADES]
+    assert offsets[Suit.HEARTS] == offsets[Suit.DIAMONDS] == 0.0  # no hearts or diamonds enrolled
+    assert abs(deck_lean(profile, LeaningClassifier(0.0))[Suit.CLUBS]) < offsets[Suit.CLUBS] / 2
 
 
 def test_a_profile_without_its_crops_has_no_lean() -> None:
     profile = _profile_with_crops()
     profile.images.clear()
     assert set(deck_lean(profile, LeaningClassifier(3.0)).values()) == {0.0}
+
+
+def test_a_crop_missing_from_the_folder_is_left_out(tmp_path: Path) -> None:
+    """A saved profile reads with its features alone, so a crop gone from its folder does not stop the reader
+    taking it: the lean is measured on the crops that are there."""
+    profile = _profile_with_crops()
+    twice = profile.cards[Card.parse("Kc")]
+    twice.prototypes.append(Prototype("BR", "crops/Kc-BR.png", twice.prototypes[0].features))
+    profile.images["crops/Kc-BR.png"] = profile.images["crops/Kc-TL.png"]
+    save_profile(profile, tmp_path)
+    (tmp_path / "crops" / "Kc-BR.png").unlink()
+    loaded = load_profile(tmp_path)
+    offsets = deck_lean(loaded, LeaningClassifier(3.0))
+    assert offsets[Suit.CLUBS] > 0.2 > -0.2 > offsets[Suit.SPADES]
+    assert "crops/Kc-BR.png" not in loaded.images and "crops/Kc-TL.png" in loaded.images
 
 
 def _matcher_with(names: list[str], classes: list[str]) -> ProfileMatcher:
@@ -127,7 +144,7 @@ def test_the_lean_doubts_a_reading_but_never_renames_it(monkeypatch: pytest.Monk
     m = _matcher()
     plain_spade, plain_club = m.shares(spade, feats), m.shares(club, feats)
     assert plain_spade[0] == "Ks" and plain_club[0] == "Kc"
-    m.set_lean({"c": 1.0, "s": -1.0, "h": 0.0, "d": 0.0})  # the classifier leans to spades by 2 logits
+    m.set_lean({Suit.CLUBS: 1.0, Suit.SPADES: -1.0})  # the classifier leans to spades by 2 logits
     name, share, undoubted = m.shares(spade, feats)
     # taken out, the lean would make it the king of clubs: same name, not sure at all, and what the reading
     # was before any doubt is kept (so it can still be reported to be checked)
@@ -135,7 +152,7 @@ def test_the_lean_doubts_a_reading_but_never_renames_it(monkeypatch: pytest.Monk
     # a club read against the lean is as sure as before (its share with the lean out is higher)
     assert m.shares(club, feats) == pytest.approx(plain_club)
     # a smaller lean lowers the spade's share without taking it away
-    m.set_lean({"c": 0.25, "s": -0.25, "h": 0.0, "d": 0.0})
+    m.set_lean({Suit.CLUBS: 0.25, Suit.SPADES: -0.25})
     name, share, _ = m.shares(spade, feats)
     assert name == "Ks" and 0.0 < share < plain_spade[1]
 
@@ -147,7 +164,7 @@ def test_no_lean_reads_exactly_as_before(monkeypatch: pytest.MonkeyPatch) -> Non
     feats = rng.random((2, 4)).astype(np.float32)
     m = _matcher()
     before = m.shares(logits, feats)
-    m.set_lean({"c": 0.0, "s": 0.0, "h": 0.0, "d": 0.0})
+    m.set_lean(dict.fromkeys(Suit, 0.0))
     assert m.lean is None
     assert m.shares(logits, feats) == before
 
@@ -160,9 +177,9 @@ def test_the_reader_measures_the_lean_when_it_takes_a_profile(monkeypatch: pytes
 
     seen: list[tuple[DeckProfile, object]] = []
 
-    def fake_lean(profile: DeckProfile, classifier: object) -> dict[str, float]:
+    def fake_lean(profile: DeckProfile, classifier: object) -> dict[Suit, float]:
         seen.append((profile, classifier))
-        return {"c": 0.5, "s": -0.5, "h": 0.0, "d": 0.0}
+        return {Suit.CLUBS: 0.5, Suit.SPADES: -0.5, Suit.HEARTS: 0.0, Suit.DIAMONDS: 0.0}
 
     monkeypatch.setattr(twin_bias, "deck_lean", fake_lean)
     det = OnnxDetector(default_model_path(), threads=1)
