@@ -100,6 +100,12 @@ ZOOM_OUT: float | None = 1.8
 # local contrast evened out (CLAHE on the lightness: ``contrast_evened``), for a dim room or a card lit
 # from one side. A frame with no outline at all, such as an empty mat, is not looked at again.
 CONTRAST_LOOK = True
+# A frame in which the finder outlined something but no card is named is looked at again squeezed to these
+# pixel aspects (width over height scaled by each; below 1 narrower, above 1 lower): a picture whose pixels
+# are not square, such as a photo stored at another aspect than its camera's, shows a turned card as a
+# slanted shape that no card outline fits.
+ASPECT_LOOK: tuple[float, ...] = (0.75, 4 / 3)
+ASPECT_LOOK_MIN_CONFIDENCE = 0.8
 CONTRAST_CLIP = 2.0
 CONTRAST_TILES = 8
 # The classifier's second output, read only with a deck profile (vision.deck_profile).
@@ -791,6 +797,7 @@ class OnnxDetector:
         zoom_out: float | None = ZOOM_OUT,
         contrast_look: bool = CONTRAST_LOOK,
         face_reader: bool = True,
+        aspect_look: tuple[float, ...] | None = None,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
@@ -825,6 +832,7 @@ class OnnxDetector:
         self.merge_gap = merge_gap
         self.zoom_out: float | None = zoom_out
         self.contrast_look = contrast_look
+        self.aspect_look: tuple[float, ...] = ASPECT_LOOK if aspect_look is None else aspect_look
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -923,9 +931,42 @@ class OnnxDetector:
                     evened_detail = contrast_evened(detail_bgr) if detail_bgr is not None else None
                     again = self._name(evened, evened_detail, quads, raw.scores, frame)
                     dets = again if self._surely(again) or not dets else dets
+            if not self._surely(dets) and outlined and self.aspect_look:
+                again = self._aspect_looks(frame_bgr, detail_bgr, frame)
+                dets = again if again else dets
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)
         return pp.merge_same_card(dets, self.merge_gap)
+
+    def _aspect_looks(
+        self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int
+    ) -> list[CardDetection]:
+        """The surest of the looks at the frame squeezed to each of :attr:`aspect_look`'s pixel aspects, in the
+        frame's pixels; empty where none names a card from :data:`ASPECT_LOOK_MIN_CONFIDENCE` up."""
+        import cv2
+
+        h, w = frame_bgr.shape[:2]
+        best: list[CardDetection] = []
+        best_conf = ASPECT_LOOK_MIN_CONFIDENCE
+        for aspect in self.aspect_look:
+            sx, sy = (aspect, 1.0) if aspect < 1 else (1.0, 1.0 / aspect)
+            size = (max(1, round(w * sx)), max(1, round(h * sy)))
+            squeezed = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
+            detail = None
+            if detail_bgr is not None:
+                dh, dw = detail_bgr.shape[:2]
+                detail = cv2.resize(detail_bgr, (max(1, round(dw * sx)), max(1, round(dh * sy))),
+                                    interpolation=cv2.INTER_AREA)
+            raw, box = self._candidates(squeezed)
+            quads = pp.frame_quads(raw, box)
+            if not len(quads):
+                continue
+            found = self._name(squeezed, detail, quads, raw.scores, frame)
+            top = max((d.confidence for d in found), default=0.0)
+            if top >= best_conf:
+                best_conf = top
+                best = [scaled_detection(d, w / size[0], h / size[1]) for d in found]
+        return best
 
     def _surely(self, dets: Sequence[CardDetection]) -> bool:
         """Whether any of ``dets`` is named from the reading line up (not only to be checked)."""
