@@ -753,6 +753,15 @@ def _reported_elsewhere(
     return any(c == card and p >= floor for i, per in enumerate(readings) if i != k for _, c, p in per)
 
 
+def _squeezed(image_bgr: npt.NDArray[np.uint8], sx: float, sy: float) -> npt.NDArray[np.uint8]:
+    """``image_bgr`` resized by ``sx`` across and ``sy`` down (each at most 1), averaging as it shrinks."""
+    import cv2
+
+    h, w = image_bgr.shape[:2]
+    size = (max(1, round(w * sx)), max(1, round(h * sy)))
+    return np.asarray(cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
 def contrast_evened(frame_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """``frame_bgr`` with its lightness's local contrast evened out (CLAHE in CIELAB; colours kept)."""
     import cv2
@@ -943,20 +952,14 @@ class OnnxDetector:
     ) -> list[CardDetection]:
         """The surest of the looks at the frame squeezed to each of :attr:`aspect_look`'s pixel aspects, in the
         frame's pixels; empty where none names a card from :data:`ASPECT_LOOK_MIN_CONFIDENCE` up."""
-        import cv2
-
         h, w = frame_bgr.shape[:2]
         best: list[CardDetection] = []
         best_conf = ASPECT_LOOK_MIN_CONFIDENCE
         for aspect in self.aspect_look:
             sx, sy = (aspect, 1.0) if aspect < 1 else (1.0, 1.0 / aspect)
-            size = (max(1, round(w * sx)), max(1, round(h * sy)))
-            squeezed = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA)
-            detail = None
-            if detail_bgr is not None:
-                dh, dw = detail_bgr.shape[:2]
-                detail = cv2.resize(detail_bgr, (max(1, round(dw * sx)), max(1, round(dh * sy))),
-                                    interpolation=cv2.INTER_AREA)
+            squeezed = _squeezed(frame_bgr, sx, sy)
+            detail = None if detail_bgr is None else _squeezed(detail_bgr, sx, sy)
+            size = squeezed.shape[1], squeezed.shape[0]
             raw, box = self._candidates(squeezed)
             quads = pp.frame_quads(raw, box)
             if not len(quads):
