@@ -28,8 +28,9 @@ from vision.onnx_detector import OnnxDetector
 @pytest.fixture(scope="module")
 def detector() -> OnnxDetector:
     # The stand-in finder sees one fixed outline wherever it looks, so its second look "as from further
-    # away" would place that outline elsewhere: the plumbing is tested without it (see test_zoom_out).
-    return OnnxDetector(FINDER, threads=1, zoom_out=None)
+    # away", or at the frame squeezed, would place that outline elsewhere: the plumbing is tested without
+    # those looks (see test_zoom_out and test_aspect_look).
+    return OnnxDetector(FINDER, threads=1, zoom_out=None, aspect_look=())
 
 
 def test_two_stage_model_is_recognised_with_its_classifier(detector: OnnxDetector) -> None:
