@@ -25,7 +25,8 @@ from lab.stream_study import FrameTally, score_frame, sure_cards
 def study(
     deck: str, models: Sequence[Path], seeds: Sequence[int], hands: int, every: int, art: Path | None
 ) -> dict[Path, FrameTally]:
-    """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork)."""
+    """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork),
+    each with how often the reader's later looks ran and named cards (``OnnxDetector.looks``)."""
     from lab import simtable as st
     from table.rules import Rules
     from vision.onnx_detector import OnnxDetector
@@ -47,6 +48,8 @@ def study(
                 found = reader.detect(image, n)
                 tallies[m].seconds.append(time.perf_counter() - t0)
                 score_frame(tallies[m], n, sure_cards(tallies[m], found), in_sight)
+    for m, reader in readers.items():
+        tallies[m].looks = dict(sorted(reader.looks.items()))
     return tallies
 
 

@@ -45,6 +45,7 @@ class FrameTally:
     wrong_cards: list[tuple[int, str]] = field(default_factory=list)  # (frame, card read)
     to_check: int = 0  # readings under the engine's check line: not scored (sure_cards)
     seconds: list[float] = field(default_factory=list)  # the reader's time on each frame
+    looks: dict[str, int] = field(default_factory=dict)  # the reader's later looks run, and named (frame_study)
 
     @property
     def precision(self) -> float:
@@ -61,6 +62,8 @@ class FrameTally:
         )
         if self.seconds:
             text += f" ms/frame {1000 * statistics.median(self.seconds):.1f} (median of {len(self.seconds)})"
+        if self.looks:
+            text += " looks " + " ".join(f"{k}={v}" for k, v in self.looks.items())
         return text
 
 

@@ -23,6 +23,7 @@ happen in ``vision.postprocess``, once, for both backends.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -842,6 +843,9 @@ class OnnxDetector:
         self.zoom_out: float | None = zoom_out
         self.contrast_look = contrast_look
         self.aspect_look: tuple[float, ...] = ASPECT_LOOK if aspect_look is None else aspect_look
+        # How often each look after the first ran, and how often it named the frame's cards ("...-named"), for
+        # measuring what the looks cost and gain (``lab.frame_study`` prints them).
+        self.looks: Counter[str] = Counter()
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -925,23 +929,29 @@ class OnnxDetector:
             if not self._surely(dets) and self.zoom_out is not None:
                 # Nothing named: a card far larger in the frame than at the table (held up to the camera,
                 # photographed from near) is looked for again as from further away.
+                self.looks["zoom-out"] += 1
                 quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
                 outlined = outlined or len(quads) > 0
                 if len(quads):
                     again = self._name(frame_bgr, detail_bgr, quads, scores, frame)
+                    self.looks["zoom-out-named"] += self._surely(again)
                     dets = again if self._surely(again) or not dets else dets
             if not self._surely(dets) and outlined and self.contrast_look:
                 # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
                 # evened out, finder and classifier both.
+                self.looks["contrast"] += 1
                 evened = contrast_evened(frame_bgr)
                 raw, box = self._candidates(evened)
                 quads = pp.frame_quads(raw, box)
                 if len(quads):
                     evened_detail = contrast_evened(detail_bgr) if detail_bgr is not None else None
                     again = self._name(evened, evened_detail, quads, raw.scores, frame)
+                    self.looks["contrast-named"] += self._surely(again)
                     dets = again if self._surely(again) or not dets else dets
             if not self._surely(dets) and outlined and self.aspect_look:
+                self.looks["aspect"] += 1
                 again = self._aspect_looks(frame_bgr, detail_bgr, frame)
+                self.looks["aspect-named"] += bool(again)
                 dets = again if again else dets
         else:
             dets = pp.to_detections(raw, box, self.info.cards, frame)

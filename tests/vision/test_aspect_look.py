@@ -94,8 +94,12 @@ def test_the_aspect_look_runs_only_where_something_is_outlined_and_nothing_named
     # outlines but no name (the classifier silenced): first, zoomed out, evened out, then squeezed both ways
     monkeypatch.setattr(onnx_detector, "name_outlines", lambda *args, **kwargs: [])
     shown.clear()
+    before = detector.looks.copy()
     assert detector.detect(frame) == []
     assert shown[3:] == [(round(w * 0.75), h), (w, round(h * 0.75))]
+    # the detector counts the looks it took, and those that named a card (none here)
+    taken = detector.looks - before
+    assert taken == {"zoom-out": 1, "contrast": 1, "aspect": 1}
 
 
 def test_only_a_sure_reading_of_a_squeezed_frame_stands_and_the_surest_look_wins(
@@ -120,6 +124,8 @@ def test_only_a_sure_reading_of_a_squeezed_frame_stands_and_the_surest_look_wins
     answers = iter([[], [], [], unsure, reading(0.5)])
     assert detector.detect(frame) == []  # neither squeeze is sure enough: nothing
     answers = iter([[], [], [], reading(0.95), reading(0.9)])
+    before = detector.looks.copy()
     found = detector.detect(frame)
     assert found[0].confidence == 0.95
+    assert (detector.looks - before)["aspect-named"] == 1
     assert found[0].box == pytest.approx((10.0 * w / round(w * 0.75), 20.0, 60.0 * w / round(w * 0.75), 100.0))
