@@ -960,8 +960,9 @@ class OnnxDetector:
     def _aspect_looks(
         self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int
     ) -> list[CardDetection]:
-        """The surest of the looks at the frame squeezed to each of :attr:`aspect_look`'s pixel aspects, in the
-        frame's pixels; empty where none names a card from :data:`ASPECT_LOOK_MIN_CONFIDENCE` up."""
+        """The readings of the surest of the looks at the frame squeezed to each of :attr:`aspect_look`'s pixel
+        aspects, in the frame's pixels: all of that look's readings, as the other looks give theirs, where its
+        surest reaches :data:`ASPECT_LOOK_MIN_CONFIDENCE`; else empty."""
         h, w = frame_bgr.shape[:2]
         best: list[CardDetection] = []
         best_conf = ASPECT_LOOK_MIN_CONFIDENCE
