@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
+import pytest
 
 from table.cards import Card
 from vision import cardcrop
 from vision import postprocess as pp
 from vision.detection import CardDetection
+
+T = TypeVar("T")
 
 TINY = Path(__file__).resolve().parent / "data" / "tiny"
 FINDER = TINY / "card-obb.onnx"
@@ -89,3 +94,16 @@ def write_case(folder: Path) -> tuple[Path, Path]:
     labels = folder / "labels.csv"
     labels.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return images, labels
+
+
+def spy_on_finder(detector: Any, monkeypatch: pytest.MonkeyPatch, note: Callable[[np.ndarray], T]) -> list[T]:
+    """Spy on an ``OnnxDetector``'s finder: ``note`` of each frame it is shown, in order, in the list returned."""
+    shown: list[T] = []
+    real = detector._candidates
+
+    def spy(frame: np.ndarray) -> Any:
+        shown.append(note(frame))
+        return real(frame)
+
+    monkeypatch.setattr(detector, "_candidates", spy)
+    return shown

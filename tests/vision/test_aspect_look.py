@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from detector_testkit import spy_on_finder
 
 from vision import onnx_detector
 from vision.detection import CardDetection
@@ -69,15 +69,7 @@ def test_a_card_in_a_stretched_photo_is_named_by_the_aspect_look_in_the_frames_o
 
 def _finder_frames(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """Spy on the finder: the size (width, height) of each frame it is shown."""
-    shown: list[tuple[int, int]] = []
-    real = detector._candidates
-
-    def spy(frame: np.ndarray) -> Any:
-        shown.append((frame.shape[1], frame.shape[0]))
-        return real(frame)
-
-    monkeypatch.setattr(detector, "_candidates", spy)
-    return shown
+    return spy_on_finder(detector, monkeypatch, lambda frame: (frame.shape[1], frame.shape[0]))
 
 
 def test_the_aspect_look_runs_only_where_something_is_outlined_and_nothing_named(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from detector_testkit import spy_on_finder
 
 from table.cards import Card
 from vision import onnx_detector
@@ -40,15 +40,7 @@ def test_contrast_evened_lifts_a_dim_frame_and_keeps_its_colours() -> None:
 
 def _count_looks(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Spy on the finder: the mean lightness of each frame it is shown."""
-    looks: list[float] = []
-    real = detector._candidates
-
-    def spy(frame: np.ndarray) -> Any:
-        looks.append(float(frame.mean()))
-        return real(frame)
-
-    monkeypatch.setattr(detector, "_candidates", spy)
-    return looks
+    return spy_on_finder(detector, monkeypatch, lambda frame: float(frame.mean()))
 
 
 def test_the_contrast_look_runs_only_where_something_is_outlined_and_nothing_named(
