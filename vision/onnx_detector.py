@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -754,12 +755,17 @@ def _reported_elsewhere(
     return any(c == card and p >= floor for i, per in enumerate(readings) if i != k for _, c, p in per)
 
 
+def _squeezed_size(width: int, height: int, sx: float, sy: float) -> tuple[int, int]:
+    """(width, height) of a picture of ``width`` x ``height`` resized by ``sx`` across and ``sy`` down."""
+    return max(1, round(width * sx)), max(1, round(height * sy))
+
+
 def _squeezed(image_bgr: npt.NDArray[np.uint8], sx: float, sy: float) -> npt.NDArray[np.uint8]:
     """``image_bgr`` resized by ``sx`` across and ``sy`` down (each at most 1), averaging as it shrinks."""
     import cv2
 
     h, w = image_bgr.shape[:2]
-    size = (max(1, round(w * sx)), max(1, round(h * sy)))
+    size = _squeezed_size(w, h, sx, sy)
     return np.asarray(cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
@@ -940,14 +946,10 @@ class OnnxDetector:
                 # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
                 # evened out, finder and classifier both.
                 self.looks["contrast"] += 1
-                evened = contrast_evened(frame_bgr)
-                raw, box = self._candidates(evened)
-                quads = pp.frame_quads(raw, box)
-                if len(quads):
-                    evened_detail = contrast_evened(detail_bgr) if detail_bgr is not None else None
-                    again = self._name(evened, evened_detail, quads, raw.scores, frame)
-                    self.looks["contrast-named"] += self._surely(again)
-                    dets = again if self._surely(again) or not dets else dets
+                evened = self._look_at(frame_bgr, detail_bgr, contrast_evened, frame)
+                if evened is not None:
+                    self.looks["contrast-named"] += self._surely(evened)
+                    dets = evened if self._surely(evened) or not dets else dets
             if not self._surely(dets) and outlined and self.aspect_look:
                 self.looks["aspect"] += 1
                 again = self._aspect_looks(frame_bgr, detail_bgr, frame)
@@ -968,19 +970,31 @@ class OnnxDetector:
         best_conf = ASPECT_LOOK_MIN_CONFIDENCE
         for aspect in self.aspect_look:
             sx, sy = (aspect, 1.0) if aspect < 1 else (1.0, 1.0 / aspect)
-            squeezed = _squeezed(frame_bgr, sx, sy)
-            detail = None if detail_bgr is None else _squeezed(detail_bgr, sx, sy)
-            size = squeezed.shape[1], squeezed.shape[0]
-            raw, box = self._candidates(squeezed)
-            quads = pp.frame_quads(raw, box)
-            if not len(quads):
-                continue
-            found = self._name(squeezed, detail, quads, raw.scores, frame)
+            found = self._look_at(frame_bgr, detail_bgr, partial(_squeezed, sx=sx, sy=sy), frame) or []
             top = max((d.confidence for d in found), default=0.0)
             if top >= best_conf:
                 best_conf = top
-                best = [scaled_detection(d, w / size[0], h / size[1]) for d in found]
+                small_w, small_h = _squeezed_size(w, h, sx, sy)
+                best = [scaled_detection(d, w / small_w, h / small_h) for d in found]
         return best
+
+    def _look_at(
+        self,
+        frame_bgr: npt.NDArray[np.uint8],
+        detail_bgr: npt.NDArray[np.uint8] | None,
+        change: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]],
+        frame: int,
+    ) -> list[CardDetection] | None:
+        """Finder and classifier on the frame as ``change`` makes it (its detail picture changed the same way,
+        only where something is outlined): the readings in the changed frame's pixels, or None where the
+        finder outlines nothing there."""
+        changed = change(frame_bgr)
+        raw, box = self._candidates(changed)
+        quads = pp.frame_quads(raw, box)
+        if not len(quads):
+            return None
+        detail = change(detail_bgr) if detail_bgr is not None else None
+        return self._name(changed, detail, quads, raw.scores, frame)
 
     def _surely(self, dets: Sequence[CardDetection]) -> bool:
         """Whether any of ``dets`` is named from the reading line up (not only to be checked)."""

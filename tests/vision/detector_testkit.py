@@ -14,6 +14,7 @@ from table.cards import Card
 from vision import cardcrop
 from vision import postprocess as pp
 from vision.detection import CardDetection
+from vision.onnx_detector import OnnxDetector
 
 T = TypeVar("T")
 
@@ -96,7 +97,7 @@ def write_case(folder: Path) -> tuple[Path, Path]:
     return images, labels
 
 
-def spy_on_finder(detector: Any, monkeypatch: pytest.MonkeyPatch, note: Callable[[np.ndarray], T]) -> list[T]:
+def spy_on_finder(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch, note: Callable[[np.ndarray], T]) -> list[T]:
     """Spy on an ``OnnxDetector``'s finder: ``note`` of each frame it is shown, in order, in the list returned."""
     shown: list[T] = []
     real = detector._candidates

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from detector_testkit import spy_on_finder
@@ -65,6 +66,29 @@ def test_a_card_in_a_stretched_photo_is_named_by_the_aspect_look_in_the_frames_o
     assert found[0].corners is not None
     xs, ys = zip(*found[0].corners, strict=True)
     assert 0 <= np.mean(xs) <= w and 0 <= np.mean(ys) <= h
+
+
+def test_with_a_detail_picture_the_squeezed_crops_are_cut_from_it_squeezed_alike(
+    detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two streams (the Pi camera's ``lores`` and ``main``): the finder reads the small frame, the classifier
+    the detail picture, both squeezed the same way; the reading comes back in the small frame's pixels."""
+    detail = load_image(DEV2 / STRETCHED)
+    dh, dw = detail.shape[:2]
+    small = cv2.resize(detail, (dw // 2, dh // 2), interpolation=cv2.INTER_AREA)
+    named_on: list[tuple[int, int]] = []
+    real = onnx_detector.name_outlines
+
+    def spy(frame: np.ndarray, *args: object, **kwargs: object) -> list[CardDetection]:
+        named_on.append((frame.shape[1], frame.shape[0]))
+        return real(frame, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(onnx_detector, "name_outlines", spy)
+    found = detector.detect(small, detail_bgr=detail)
+    assert [str(d.card) for d in found] == ["Kc"]
+    assert _overlap(found[0].box, _label_box(STRETCHED, dw // 2, dh // 2)) > 0.7
+    assert (round(dw * 0.75), dh) in named_on and (dw, round(dh * 0.75)) in named_on  # the detail, squeezed
+    assert all(size[0] > dw // 2 for size in named_on)  # never the small frame itself
 
 
 def _finder_frames(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
