@@ -209,18 +209,20 @@ def _faces(art: Path, split: str) -> FaceSet:
 _RESTYLE = 0.0
 _NEGATIVES = False
 _MIN_LEGIBLE = 0.0
+_OFFICE = 0.0
 
 
 def _init(
-    art: str, split: str, finder: str, restyle: float = 0.0, negatives: bool = False, min_legible: float = 0.0
+    art: str, split: str, finder: str, restyle: float = 0.0, negatives: bool = False, min_legible: float = 0.0,
+    office: float = 0.0,
 ) -> None:
-    global _FS, _FINDER, _RESTYLE, _NEGATIVES, _MIN_LEGIBLE
+    global _FS, _FINDER, _RESTYLE, _NEGATIVES, _MIN_LEGIBLE, _OFFICE
     from vision.onnx_detector import OnnxDetector
 
     cv2.setNumThreads(1)
     _FS = _faces(Path(art), split)
     _FINDER = OnnxDetector(Path(finder), threads=1)
-    _RESTYLE, _NEGATIVES, _MIN_LEGIBLE = restyle, negatives, min_legible
+    _RESTYLE, _NEGATIVES, _MIN_LEGIBLE, _OFFICE = restyle, negatives, min_legible, office
 
 
 def _job(args: tuple[int, bool, bool, bool, bool]) -> Crops:
@@ -228,7 +230,8 @@ def _job(args: tuple[int, bool, bool, bool, bool]) -> Crops:
     from vision.onnx_detector import OnnxDetector
 
     assert _FS is not None and isinstance(_FINDER, OnnxDetector)
-    scene = render_scene(_FS, seed, hard=hard or strips, strips=strips, closeup=closeup, restyle=_RESTYLE, near=near)
+    scene = render_scene(_FS, seed, hard=hard or strips, strips=strips, closeup=closeup, restyle=_RESTYLE, near=near,
+                         office=_OFFICE)
     outlines, _scores = _FINDER.outlines(scene.image)
     return label_crops(scene, outlines, np.random.default_rng(seed), set(_FS.decks()), negatives=_NEGATIVES,
                        min_legible=_MIN_LEGIBLE)
@@ -249,6 +252,7 @@ def build(
     negatives: bool = False,
     min_legible: float = 0.0,
     near: bool = False,
+    office: float = 0.0,
 ) -> int:
     """Render ``scenes`` scenes of ``split`` ("train" or "heldout"), a third of them hard; write chunks.
 
@@ -256,8 +260,9 @@ def build(
     index corner). ``closeups``: every scene is a close-up scene. ``near``: every scene is a near scene (one
     or two cards filling the frame, under a phone or held up before a person; with ``negatives`` the person,
     the window and the phone give `none` crops). ``restyle``: the chance a scene's deck is
-    printed unlike its artwork. ``negatives``: the finder's false outlines give ``none`` crops. ``min_legible``:
-    an index blurred past reading is labelled ``none`` (``label_crops``). ``first``:
+    printed unlike its artwork. ``office``: the chance a near scene's person sits before an office's window,
+    lights and frames (``render_scene``). ``negatives``: the finder's false outlines give ``none`` crops.
+    ``min_legible``: an index blurred past reading is labelled ``none`` (``label_crops``). ``first``:
     scene *i* is rendered from seed base + ``first`` + *i*, so a second run with another finder can cut new
     scenes; the chunk names carry base + ``first``.
     """
@@ -271,7 +276,7 @@ def build(
         base = SEED_TRAIN if split == "train" else SEED_HELDOUT
     base += first
     jobs = [(base + i, i % 3 == 2, strips, closeups, near) for i in range(scenes)]
-    initargs = (str(art), split, str(finder), restyle, negatives, min_legible)
+    initargs = (str(art), split, str(finder), restyle, negatives, min_legible, office)
     pending: Crops = []
     written = total = 0
     with mp.get_context("spawn").Pool(procs, _init, initargs) if procs > 1 else nullcontext() as pool:
@@ -305,19 +310,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--near", action="store_true", help="near scenes only (render_scene(near=True))")
     ap.add_argument("--restyle", type=float, default=0.0, help="chance a scene's deck is restyled (0..1)")
     ap.add_argument("--negatives", action="store_true", help="the finder's false outlines give `none` crops")
+    ap.add_argument("--office", type=float, default=0.0,
+                    help="chance a near scene's person sits before an office's window, lights and frames (0..1)")
     ap.add_argument("--first-seed", type=int, default=0, help="offset of the first scene's seed from its base")
     ap.add_argument("--min-legible", type=float, default=0.0,
                     help="label the index of a card blurred below this legibility `none` (lab.synth.crops.legibility)")
     args = ap.parse_args(argv)
     if not 0.0 <= args.restyle <= 1.0:
         ap.error("--restyle must be in 0..1")
+    if not 0.0 <= args.office <= 1.0:
+        ap.error("--office must be in 0..1")
     if args.first_seed < 0 or args.first_seed >= 1_000_000:
         ap.error("--first-seed must be in 0..999999 (each split's seeds span a million)")
     args.out.mkdir(parents=True, exist_ok=True)
     for split, n in (("heldout", args.heldout_scenes), ("train", args.scenes)):
         crops = build(args.art, args.finder, args.out, split, n, args.procs, strips=args.strips, first=args.first_seed,
                       closeups=args.closeups, restyle=args.restyle, negatives=args.negatives,
-                      min_legible=args.min_legible, near=args.near)
+                      min_legible=args.min_legible, near=args.near, office=args.office)
         print(f"{split}: scenes={n} crops={crops}", flush=True)
     return 0
 

@@ -651,10 +651,75 @@ def near_surface(rng: Rng, h: int, w: int) -> Image:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def person_background(rng: Rng, h: int, w: int) -> Image:
+def office_details(rng: Rng, img: npt.NDArray[np.float32]) -> None:
+    """What an office or a pub behind a webcam holds, drawn in place (float32 BGR): a window or glass
+    partition in a dark frame with mullions and a transom, often a band of frosted dashes across the glass
+    (the marks on a glass door), rows of ceiling strip lights, blinds, and a door frame's post. Real
+    webcam photos show these sharp enough that a frame bar under a strip of dashes, cut as a card's
+    corner, was read as an index; the renderer's rooms had only soft blocks and bright bars.
+    """
+    h, w = img.shape[:2]
+
+    def grey(lo: float, hi: float) -> tuple[float, float, float]:
+        b, g, r = rng.uniform(lo, hi) * rng.uniform(0.9, 1.08, 3)
+        return float(b), float(g), float(r)
+
+    def bar() -> int:
+        return max(2, int(round(float(rng.uniform(0.006, 0.025)) * w)))
+
+    if rng.random() < 0.8:  # a window or a glass partition in its frame
+        x0, y0 = int(rng.uniform(-0.3, 0.8) * w), int(rng.uniform(-0.3, 0.4) * h)
+        ww, wh = int(rng.uniform(0.25, 0.9) * w), int(rng.uniform(0.4, 1.2) * h)
+        glass = grey(150, 245)
+        cv2.rectangle(img, (x0, y0), (x0 + ww, y0 + wh), glass, -1)
+        frame = grey(15, 90)
+        cv2.rectangle(img, (x0, y0), (x0 + ww, y0 + wh), frame, bar())
+        for _ in range(int(rng.integers(1, 5))):  # mullions
+            x = x0 + int(rng.uniform(0.1, 0.9) * ww)
+            cv2.line(img, (x, y0), (x, y0 + wh), frame, bar())
+        for _ in range(int(rng.integers(0, 3))):  # transoms
+            y = y0 + int(rng.uniform(0.1, 0.9) * wh)
+            cv2.line(img, (x0, y), (x0 + ww, y), frame, bar())
+        if rng.random() < 0.6:  # a band of dashes (or frosting) across the glass
+            y = y0 + int(rng.uniform(0.2, 0.8) * wh)
+            band = max(3, round(rng.uniform(0.015, 0.06) * h))
+            period = max(4, round(rng.uniform(0.01, 0.05) * w))
+            duty = rng.uniform(0.3, 0.7)
+            light, dark = grey(200, 255), grey(20, 110)
+            cv2.rectangle(img, (x0, y), (x0 + ww, y + band), light, -1)
+            if rng.random() < 0.75:
+                for x in range(x0, x0 + ww, period):
+                    cv2.rectangle(img, (x, y), (x + max(1, round(duty * period)), y + band), dark, -1)
+    for _ in range(int(rng.integers(0, 3))):  # rows of ceiling strip lights, smaller towards the back
+        x, y = rng.uniform(-0.1, 0.8) * w, rng.uniform(0.0, 0.45) * h
+        length, thick = rng.uniform(0.06, 0.22) * w, rng.uniform(0.006, 0.02) * h
+        angle = rng.uniform(-0.35, 0.35)
+        shrink, gap = rng.uniform(0.6, 0.9), rng.uniform(0.3, 1.0)
+        for _ in range(int(rng.integers(2, 7))):
+            x1, y1 = x + length * math.cos(angle), y + length * math.sin(angle)
+            cv2.line(img, (int(x), int(y)), (int(x1), int(y1)), grey(235, 255), max(1, round(thick)), cv2.LINE_AA)
+            x, y = x1 + gap * length * math.cos(angle), y1 + gap * length * math.sin(angle)
+            length, thick = length * shrink, thick * shrink
+    if rng.random() < 0.3:  # blinds
+        x0, y0 = int(rng.uniform(-0.2, 0.8) * w), int(rng.uniform(-0.2, 0.5) * h)
+        ww, wh = int(rng.uniform(0.15, 0.5) * w), int(rng.uniform(0.2, 0.6) * h)
+        period = max(3, round(rng.uniform(0.008, 0.03) * h))
+        light, dark = grey(150, 250), grey(40, 140)
+        for y in range(y0, y0 + wh, period):
+            cv2.rectangle(img, (x0, y), (x0 + ww, y + period // 2), light, -1)
+            cv2.rectangle(img, (x0, y + period // 2), (x0 + ww, y + period), dark, -1)
+    if rng.random() < 0.4:  # a door frame or a partition's post
+        x = int(rng.uniform(0.0, 1.0) * w)
+        cv2.line(img, (x, 0), (x + int(rng.uniform(-0.05, 0.05) * w), h), grey(10, 80), bar() * 2)
+
+
+def person_background(rng: Rng, h: int, w: int, office: Rng | None = None) -> Image:
     """A webcam's view behind a card held up: a room with a bright window, and a person drawn large (head
-    with eyes, brows, nose and mouth, hair, ears, neck, shoulders in a shirt), often lit from behind."""
+    with eyes, brows, nose and mouth, hair, ears, neck, shoulders in a shirt), often lit from behind.
+    ``office``: a generator of its own for :func:`office_details`, drawn behind the person (None: none)."""
     img = room_background(rng, h, w).astype(np.float32)
+    if office is not None:
+        office_details(office, img)
     if rng.random() < 0.6:  # a bright window with its frame
         x0, y0 = int(rng.uniform(-0.2, 0.7) * w), int(rng.uniform(-0.2, 0.3) * h)
         ww, wh = int(rng.uniform(0.2, 0.6) * w), int(rng.uniform(0.3, 0.8) * h)
@@ -956,6 +1021,7 @@ def render_scene(
     restyle: float = 0.0,
     near: bool = False,
     stretch: float = 0.0,
+    office: float = 0.0,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -980,6 +1046,9 @@ def render_scene(
     ``stretch``: the chance that the picture's pixels are not square (:func:`stretch_scene`: a 4:3 camera's
     picture shown at 16:9, a landscape photo stored as portrait); drawn from a generator of its own, so a
     scene with ``stretch=0`` is the same as before the option existed.
+    ``office``: the chance that a near scene's person sits before an office's window, lights and frames
+    (:func:`office_details`); drawn from a generator of its own, so a scene with ``office=0`` is the same as
+    before the option existed.
     """
     closeup = closeup or near
     hard = hard or strips or edges or closeup
@@ -990,7 +1059,10 @@ def render_scene(
     mat: MatPlacement | None = None
     held_up = near and rng.random() < 0.5
     if near:
-        img = (person_background(rng, h, w) if held_up else near_surface(rng, h, w)).astype(np.float32)
+        office_rng = np.random.default_rng([seed, 9]) if office > 0 else None
+        if office_rng is not None and office_rng.random() >= office:
+            office_rng = None
+        img = (person_background(rng, h, w, office_rng) if held_up else near_surface(rng, h, w)).astype(np.float32)
     elif closeup:
         img = room_background(rng, h, w).astype(np.float32)
     elif on_mat:
