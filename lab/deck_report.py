@@ -61,8 +61,11 @@ def parse_decks(text: str | None) -> list[str]:
     return decks
 
 
-def ensure_inputs(art: Path, deck: str, tests: Path, profiles: Path, model: Path, count: int) -> None:
-    """Build the deck's test scenes and its rendered profile where they are missing."""
+def ensure_inputs(
+    art: Path, deck: str, tests: Path, profiles: Path, model: Path, count: int, first: int = 0, enrol_seed: int = 0
+) -> None:
+    """Build the deck's test scenes (from ``first``, ``lab.synth.build.build_test``) and its rendered profile
+    (enrolled with ``enrol_seed``) where they are missing."""
     from lab.profile_synth import enrol_deck
     from lab.synth.build import build_test
     from vision.deck_profile import save_profile
@@ -70,10 +73,10 @@ def ensure_inputs(art: Path, deck: str, tests: Path, profiles: Path, model: Path
 
     folder = tests / deck
     if not (folder / "labels.csv").is_file():
-        build_test(str(art), folder, count, procs=1, deck=deck)
+        build_test(str(art), folder, count, procs=1, deck=deck, first=first)
         print(f"deck_report: built {count} test scenes in {folder}", flush=True)
     if not (profiles / deck / "profile.json").is_file():
-        profile, missed = enrol_deck(deck, art, OnnxDetector(model, threads=1))
+        profile, missed = enrol_deck(deck, art, OnnxDetector(model, threads=1), seed=enrol_seed)
         save_profile(profile, profiles / deck)
         print(f"deck_report: enrolled {deck} into {profiles / deck} (never outlined: {' '.join(missed) or '-'})",
               flush=True)
@@ -102,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profiles", type=Path, default=Path("work-data/profiles"))
     ap.add_argument("--model", type=Path, default=None, help="the finder (its classifier beside it)")
     ap.add_argument("--count", type=int, default=200, help="test scenes per deck, where they are built")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="where the scenes are built: offset of their seeds (0: the test sets; another, with "
+                    "other --tests and --profiles folders: a validation set kept apart, to choose between models)")
+    ap.add_argument("--enrol-seed", type=int, default=0, help="where a profile is built: its enrolment's seed")
     args = ap.parse_args(argv)
     try:
         decks = parse_decks(args.decks)
@@ -109,6 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     if args.count < 1:
         ap.error("--count must be at least 1")
+    from lab.synth.build import MAX_FIRST_SEED
+
+    if not 0 <= args.first_seed <= MAX_FIRST_SEED - args.count:
+        ap.error(f"--first-seed must be in 0..{MAX_FIRST_SEED - args.count} with --count {args.count} "
+                 "(the scenes' seeds lie within a million of their kind's base)")
     if not (args.art / "manifest.csv").is_file():
         print(f"deck_report: {args.art}/manifest.csv not found: fetch the artwork first (scripts/fetch-art)",
               file=sys.stderr)
@@ -116,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     model = args.model if args.model is not None else default_model_path()
     met = 0
     for deck in decks:
-        ensure_inputs(args.art, deck, args.tests, args.profiles, model, args.count)
+        ensure_inputs(args.art, deck, args.tests, args.profiles, model, args.count, args.first_seed, args.enrol_seed)
         print(score_deck(deck, args.tests, args.profiles, model, with_profile=False).line(), flush=True)
         enrolled = score_deck(deck, args.tests, args.profiles, model, with_profile=True)
         print(enrolled.line(), flush=True)

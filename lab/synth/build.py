@@ -35,6 +35,7 @@ T = TypeVar("T")
 SEED_TRAIN = 1_000_000
 SEED_VAL = 2_000_000
 SEED_TEST = 3_000_000
+MAX_FIRST_SEED = 1_000_000  # a test or validation set's seeds lie within this of its kind's base
 SEED_MAT_TRAIN = 4_000_000  # scenes on the product's printed mat
 SEED_MAT_VAL = 5_000_000
 SEED_HARD_TRAIN = 6_000_000  # spreads of overlapping cards, cards cut by the frame
@@ -217,16 +218,22 @@ def build_test(
     restyle: float = 0.0,
     near: bool = False,
     stretch: float = 0.0,
+    first: int = 0,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
     scenes, each kind from its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same
-    layouts per deck)."""
+    layouts per deck). ``first``: scene *i* is rendered from its kind's base seed + ``first`` + *i*, so that a
+    validation set kept apart from the test sets (0) can be drawn the same way (:data:`MAX_FIRST_SEED`)."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
+    if not 0 <= first <= MAX_FIRST_SEED - count:
+        raise SystemExit(f"--first-seed {first} with --count {count}: the scenes' seeds must stay within "
+                         f"0..{MAX_FIRST_SEED - 1} of the kind's base (each kind's seeds span a million)")
     (out / "images").mkdir(parents=True, exist_ok=True)
     base = SEED_NEAR_TEST if near else SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
-    jobs = [(base + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near) for i in range(count)]
+    jobs = [(base + first + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near)
+            for i in range(count)]
     rows: list[TestRow] = []
     readable: list[tuple[str, str]] = []
     decks = f"deck:{deck}" if deck else "held-out"
@@ -281,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
                     "(a 4:3 camera's picture shown at 16:9; default 0: square pixels)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--deck", default=None, help="test: one held-out deck alone (default: all five)")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="test: offset of the first scene's seed from its kind's base (0: the test sets; another "
+                    "offset draws a validation set kept apart from them)")
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
     art = None if args.procedural else args.art
@@ -292,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
-                       deck=args.deck, restyle=args.restyle, near=args.near > 0, stretch=args.stretch)
+                       deck=args.deck, restyle=args.restyle, near=args.near > 0, stretch=args.stretch,
+                       first=args.first_seed)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

@@ -37,3 +37,10 @@ def test_without_the_artwork_it_says_so_in_one_line(tmp_path: Path, capsys: pyte
     with pytest.raises(SystemExit) as exit_info:
         main(["--decks", "not-a-deck"])
     assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("first", ["-1", "999900"])
+def test_a_validation_offset_that_leaves_its_kind_s_seeds_is_refused(first: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--first-seed", first, "--count", "200"])
+    assert exit_info.value.code == 2

@@ -480,6 +480,25 @@ def test_test_set_csv_matches_the_real_photo_format(tmp_path: Path) -> None:
         assert all(0.0 <= float(v) <= 1.0 for v in nums)
 
 
+def test_a_validation_set_is_drawn_from_seeds_kept_apart_from_the_test_set(tmp_path: Path) -> None:
+    build.build_test(None, tmp_path / "test", count=2, procs=1)
+    build.build_test(None, tmp_path / "val", count=2, procs=1, first=500_000)
+    build.build_test(None, tmp_path / "val-again", count=2, procs=1, first=500_000)
+    for k in range(2):
+        name = f"synth_{k:05d}.jpg"
+        test, val, again = (cv2.imread(str(tmp_path / d / "images" / name)) for d in ("test", "val", "val-again"))
+        assert test.shape != val.shape or not np.array_equal(test, val)
+        assert np.array_equal(val, again)  # the same seeds, the same pixels
+    # scene i of a set drawn from offset F is the kind's base + F + i
+    scene = render_scene(procedural_faceset(), build.SEED_TEST + 500_000 + 1)
+    with open(tmp_path / "val" / "labels.csv", newline="") as fh:
+        cards = sorted(row[1] for row in list(csv.reader(fh))[1:] if row[0] == "synth_00001.jpg")
+    assert cards == sorted(c.card for c in scene.cards)
+    for bad in (-1, build.MAX_FIRST_SEED - 1):
+        with pytest.raises(SystemExit, match="--first-seed"):
+            build.build_test(None, tmp_path / "bad", count=2, procs=1, first=bad)
+
+
 def test_test_sets_list_unlabelled_cards_whose_index_shows(tmp_path: Path) -> None:
     # Cards too covered (or too far off the frame) to be labelled whose index corner is still in sight go to
     # ignore.csv (``eval-vision --ignore``), never a labelled one.
