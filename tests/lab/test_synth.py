@@ -486,7 +486,8 @@ def test_a_validation_set_is_drawn_from_seeds_kept_apart_from_the_test_set(tmp_p
     build.build_test(None, tmp_path / "val-again", count=2, procs=1, first=500_000)
     for k in range(2):
         name = f"synth_{k:05d}.jpg"
-        test, val, again = (cv2.imread(str(tmp_path / d / "images" / name)) for d in ("test", "val", "val-again"))
+        test, val, again = (np.asarray(cv2.imread(str(tmp_path / d / "images" / name)))
+                            for d in ("test", "val", "val-again"))
         assert test.shape != val.shape or not np.array_equal(test, val)
         assert np.array_equal(val, again)  # the same seeds, the same pixels
     # scene i of a set drawn from offset F is the kind's base + F + i
