@@ -67,11 +67,14 @@ def ensure_inputs(
     """Build the deck's test scenes (from ``first``, ``lab.synth.build.build_test``) and its rendered profile
     (enrolled with ``enrol_seed``) where they are missing."""
     from lab.profile_synth import enrol_deck
-    from lab.synth.build import build_test
+    from lab.synth.build import build_test, recorded_first_seed
     from vision.deck_profile import save_profile
     from vision.onnx_detector import OnnxDetector
 
     folder = tests / deck
+    if (folder / "labels.csv").is_file() and recorded_first_seed(folder) != first:
+        raise ValueError(f"{folder}: its scenes were drawn from --first-seed {recorded_first_seed(folder)}, not "
+                         f"{first}: give another --tests folder (and --profiles) for another draw")
     if not (folder / "labels.csv").is_file():
         build_test(str(art), folder, count, procs=1, deck=deck, first=first)
         print(f"deck_report: built {count} test scenes in {folder}", flush=True)
@@ -116,11 +119,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     if args.count < 1:
         ap.error("--count must be at least 1")
-    from lab.synth.build import MAX_FIRST_SEED
+    from lab.synth.build import first_seed_error
 
-    if not 0 <= args.first_seed <= MAX_FIRST_SEED - args.count:
-        ap.error(f"--first-seed must be in 0..{MAX_FIRST_SEED - args.count} with --count {args.count} "
-                 "(the scenes' seeds lie within a million of their kind's base)")
+    problem = first_seed_error(args.first_seed, args.count)
+    if problem is not None:
+        ap.error(problem)
     if not (args.art / "manifest.csv").is_file():
         print(f"deck_report: {args.art}/manifest.csv not found: fetch the artwork first (scripts/fetch-art)",
               file=sys.stderr)
@@ -128,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     model = args.model if args.model is not None else default_model_path()
     met = 0
     for deck in decks:
-        ensure_inputs(args.art, deck, args.tests, args.profiles, model, args.count, args.first_seed, args.enrol_seed)
+        try:
+            ensure_inputs(args.art, deck, args.tests, args.profiles, model, args.count, args.first_seed,
+                          args.enrol_seed)
+        except ValueError as exc:
+            print(f"deck_report: {exc}", file=sys.stderr)
+            return 2
         print(score_deck(deck, args.tests, args.profiles, model, with_profile=False).line(), flush=True)
         enrolled = score_deck(deck, args.tests, args.profiles, model, with_profile=True)
         print(enrolled.line(), flush=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import multiprocessing as mp
 import os
 import sys
@@ -36,6 +37,7 @@ SEED_TRAIN = 1_000_000
 SEED_VAL = 2_000_000
 SEED_TEST = 3_000_000
 MAX_FIRST_SEED = 1_000_000  # a test or validation set's seeds lie within this of its kind's base
+SEEDS_FILE = "seeds.json"  # beside a test set's labels: the offset its scenes were drawn from
 SEED_MAT_TRAIN = 4_000_000  # scenes on the product's printed mat
 SEED_MAT_VAL = 5_000_000
 SEED_HARD_TRAIN = 6_000_000  # spreads of overlapping cards, cards cut by the frame
@@ -212,6 +214,23 @@ def _map(
         yield from pool.imap(job, jobs, chunksize=8)
 
 
+def first_seed_error(first: int, count: int) -> str | None:
+    """Why ``count`` scenes drawn from offset ``first`` would leave their kind's seeds (None: they do not)."""
+    if 0 <= first <= MAX_FIRST_SEED - count:
+        return None
+    return (f"--first-seed {first} with --count {count}: must be in 0..{MAX_FIRST_SEED - count} (the scenes' seeds "
+            f"lie within {MAX_FIRST_SEED:,} of their kind's base)")
+
+
+def recorded_first_seed(folder: Path) -> int:
+    """The offset a test set in ``folder`` was drawn from (:func:`build_test`; a set built before it was
+    recorded: 0, the test sets)."""
+    path = folder / SEEDS_FILE
+    if not path.is_file():
+        return 0
+    return int(json.loads(path.read_text(encoding="utf-8"))["first"])
+
+
 def build_test(
     art: str | None, out: Path, count: int, procs: int, edges: bool = False, closeup: bool = False,
     deck: str | None = None,
@@ -227,9 +246,9 @@ def build_test(
     validation set kept apart from the test sets (0) can be drawn the same way (:data:`MAX_FIRST_SEED`)."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
-    if not 0 <= first <= MAX_FIRST_SEED - count:
-        raise SystemExit(f"--first-seed {first} with --count {count}: the scenes' seeds must stay within "
-                         f"0..{MAX_FIRST_SEED - 1} of the kind's base (each kind's seeds span a million)")
+    problem = first_seed_error(first, count)
+    if problem is not None:
+        raise SystemExit(problem)
     (out / "images").mkdir(parents=True, exist_ok=True)
     base = SEED_NEAR_TEST if near else SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
     jobs = [(base + first + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near)
@@ -240,6 +259,7 @@ def build_test(
     for labelled, unlabelled in _map(procs, (art, decks, restyle, stretch), _job_test, jobs):
         rows += labelled
         readable += unlabelled
+    (out / SEEDS_FILE).write_text(json.dumps({"first": first}) + "\n", encoding="utf-8")
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
         wr.writerow(["image", "class", "x_center", "y_center", "width", "height"])

@@ -44,3 +44,19 @@ def test_a_validation_offset_that_leaves_its_kind_s_seeds_is_refused(first: str)
     with pytest.raises(SystemExit) as exit_info:
         main(["--first-seed", first, "--count", "200"])
     assert exit_info.value.code == 2
+
+
+def test_a_scenes_folder_drawn_from_another_offset_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the test scenes (built before the offset was recorded: 0) asked for as a validation draw
+    art, tests = tmp_path / "art", tmp_path / "tests"
+    art.mkdir()
+    (art / "manifest.csv").write_text("", encoding="utf-8")
+    (tests / "gnome-orell").mkdir(parents=True)
+    (tests / "gnome-orell" / "labels.csv").write_text("image,class,x_center,y_center,width,height\n", "utf-8")
+    argv = ["--art", str(art), "--tests", str(tests), "--profiles", str(tmp_path / "profiles"),
+            "--decks", "gnome-orell", "--first-seed", "500000"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "gnome-orell" in err[0] and "--first-seed 0, not 500000" in err[0]

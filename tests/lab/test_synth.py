@@ -495,6 +495,8 @@ def test_a_validation_set_is_drawn_from_seeds_kept_apart_from_the_test_set(tmp_p
     with open(tmp_path / "val" / "labels.csv", newline="") as fh:
         cards = sorted(row[1] for row in list(csv.reader(fh))[1:] if row[0] == "synth_00001.jpg")
     assert cards == sorted(c.card for c in scene.cards)
+    assert build.recorded_first_seed(tmp_path / "val") == 500_000
+    assert build.recorded_first_seed(tmp_path / "test") == 0
     for bad in (-1, build.MAX_FIRST_SEED - 1):
         with pytest.raises(SystemExit, match="--first-seed"):
             build.build_test(None, tmp_path / "bad", count=2, procs=1, first=bad)
