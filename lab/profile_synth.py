@@ -1,7 +1,9 @@
 """A deck profile from a rendered enrolment of one deck (never from the test scenes).
 
     python -m lab.profile_synth --deck gnome-orell --out work-data/profiles/gnome-orell [--seed 0]
-    python -m lab.profile_synth --fit TESTS --deck D1,D2,... --out PROFILES [--write models/classes.json]
+    python -m lab.profile_synth --fit TESTS --deck D1,D2,... --out PROFILES [--model M] [--write models/classes.json]
+
+(``--fit`` reads a draw of scenes of its own, never the test scenes: ``lab.synth.build test --first-seed F``.)
 
 The deck's faces (``work-data/art``) are laid face up on the product's
 printed mat, a few at a time in rows (as players lay the deck out for
@@ -25,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from lab.synth.build import recorded_first_seed
 from lab.synth.faces import load_manifest
 from lab.synth.scenes import _warp_face, card_quad, degrade, mat_background, photometric
 from vision.deck_profile import DeckProfile, ProfileBuilder, save_profile
@@ -106,22 +109,44 @@ def _lay_out(
     return {c for c in faces if tries[c] >= 3}
 
 
-def fit_profile_calibration(tests: Path, profiles: Path, decks: list[str], write: Path | None) -> None:
+def fit_draw_error(tests: Path, decks: list[str]) -> str | None:
+    """Why the scenes in ``tests/<deck>`` may not be fitted on (None: they may): a deck's folder that holds
+    the test scenes (drawn from seed offset 0, ``lab.synth.build.recorded_first_seed``), on which the
+    figures with a profile are measured."""
+    on_test = [deck for deck in decks if recorded_first_seed(tests / deck) == 0]
+    if not on_test:
+        return None
+    return (f"--fit {tests}: {', '.join(on_test)} hold the test scenes (seed offset 0), which measure the reader: "
+            "fit on a draw of its own (python -m lab.synth.build test --deck D --first-seed F, F > 0)")
+
+
+def fit_profile_calibration(
+    tests: Path, profiles: Path, decks: list[str], write: Path | None, model: Path | None = None
+) -> None:
     """Refit the reading confidence for reading with a profile: the readings (``OnnxDetector.readings``) of
-    each deck's test scenes (``tests/<deck>/images``, ``labels.csv``) read with its enrolled profile
-    (``profiles/<deck>``), as ``euchre-table train calibrate`` fits the shipped one; written into
-    ``write`` (a classes.json) under ``"profile_calibration"`` when given."""
+    each deck's scenes (``tests/<deck>/images``, ``labels.csv``: a draw of its own, never the test scenes
+    the figures are measured on) read with its enrolled profile (``profiles/<deck>``) by ``model`` (default:
+    the shipped finder and the classifier beside it), as ``euchre-table train calibrate`` fits the shipped
+    one; written into ``write`` (a classes.json) under ``"profile_calibration"`` when given."""
     import json
 
     from lab.calibration_fit import collect_readings, fit_calibration, ignore_beside, reliability
     from vision.deck_profile import PROFILE_CALIBRATION_KEY
 
+    problem = fit_draw_error(tests, decks)
+    if problem is not None:
+        raise SystemExit(problem)
     samples = []
     for deck in decks:
-        detector = OnnxDetector(default_model_path(), threads=1, profile=profiles / deck)
+        detector = OnnxDetector(model or default_model_path(), threads=1, profile=profiles / deck)
         labels = tests / deck / "labels.csv"
         samples += collect_readings(detector, tests / deck / "images", labels, ignore_beside(labels))
-    cal = fit_calibration(samples, fitted_on=f"held-out decks read with their rendered enrolment ({len(decks)})")
+    offsets = sorted({recorded_first_seed(tests / deck) for deck in decks})
+    cal = fit_calibration(
+        samples,
+        fitted_on=f"held-out decks read with their rendered enrolment ({len(decks)}), scenes from seed offset "
+        + ", ".join(str(o) for o in offsets),
+    )
     bins = " ".join(f"{p:.2f}/{r:.2f}({n})" for p, r, n in reliability(cal, samples))
     print(f"profile calibration: {cal.to_json()}; bins predicted/right(n): {bins}")
     if write is not None:
@@ -146,11 +171,14 @@ def main(argv: list[str] | None = None) -> int:
         help="refit the profile calibration on TESTS/<deck> read with OUT/<deck>",
     )
     parser.add_argument("--write", type=Path, default=None, help="with --fit: the classes.json to write it into")
+    parser.add_argument(
+        "--model", type=Path, default=None, help="the finder, its classifier beside it (default: the shipped one)"
+    )
     args = parser.parse_args(argv)
     if args.fit is not None:
-        fit_profile_calibration(args.fit, args.out, args.deck.split(","), args.write)
+        fit_profile_calibration(args.fit, args.out, args.deck.split(","), args.write, args.model)
         return 0
-    detector = OnnxDetector(default_model_path(), threads=1)
+    detector = OnnxDetector(args.model or default_model_path(), threads=1)
     profile, missed = enrol_deck(args.deck, args.art, detector, args.seed, args.views)
     save_profile(profile, args.out)
     print(f"deck={args.deck} cards={len(profile)} missed={' '.join(missed) or '-'} out={args.out}")
