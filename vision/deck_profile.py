@@ -634,6 +634,7 @@ TWINS_POOLED = True
 # 500000) 18 / 18 / 18 / 15 and 6 / 2 / 2 / 0. The simulated table's drawn Joker is still read by its face
 # (British rules, models/MODEL_CARD.md, "Deck profiles").
 BENNY_FACE_MARGIN = 0.06
+# Under the share right at 0.06 on either draw (21 of 22, 18 of 20), and above the Joker's line (0.8): sure.
 BENNY_FACE_CONFIDENCE = 0.85
 
 
