@@ -341,17 +341,23 @@ def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joke
     assert m.combine(joker, feats, evidence=np.array([1.0, 1.0, 0.01], np.float32)) == m.combine(joker, feats)
 
 
-def test_the_joker_is_read_by_its_face() -> None:
-    classes = ["Qh", "Qd", "B", "none"]
+def _qh_and_joker(joker_faces: list[int]) -> DeckProfile:
+    """A profile of the Qh (its face: axis 0) and the Joker (its faces: these axes), in 4 features."""
     eye = np.eye(4, dtype=np.float32)
-    profile = DeckProfile(
+    return DeckProfile(
         name="t",
         features=4,
         cards={
             Card.parse("Qh"): CardPrototypes([Prototype("TL", "crops/Qh-TL.png", eye[0])], None, eye[[0]]),
-            Card.parse("B"): CardPrototypes([Prototype("TL", "crops/B-TL.png", eye[2])], None, eye[[2, 3]]),
+            Card.parse("B"): CardPrototypes([Prototype("TL", "crops/B-TL.png", eye[2])], None, eye[joker_faces]),
         },
     )
+
+
+def test_the_joker_is_read_by_its_face() -> None:
+    classes = ["Qh", "Qd", "B", "none"]
+    eye = np.eye(4, dtype=np.float32)
+    profile = _qh_and_joker([2, 3])
     m = ProfileMatcher(profile, classes)
     assert m.reads_benny_faces
     margins = m.benny_margin(np.stack([eye[2], eye[3], eye[0], eye[1]]))
@@ -536,17 +542,7 @@ def test_a_face_a_little_more_like_the_joker_than_any_other_card_is_not_read_as_
     # margin of 0.04, and 21 and 1 at the shipped 0.06: a face only 0.05 more like the Joker keeps its name.
     from vision import onnx_detector as od
 
-    classes = ["Qh", "Qd", "B", "none"]
-    eye = np.eye(4, dtype=np.float32)
-    profile = DeckProfile(
-        name="t",
-        features=4,
-        cards={
-            Card.parse("Qh"): CardPrototypes([Prototype("TL", "crops/Qh-TL.png", eye[0])], None, eye[[0]]),
-            Card.parse("B"): CardPrototypes([Prototype("TL", "crops/B-TL.png", eye[2])], None, eye[[2]]),
-        },
-    )
-    matcher = ProfileMatcher(profile, classes)
+    matcher = ProfileMatcher(_qh_and_joker([2]), ["Qh", "Qd", "B", "none"])
 
     def face(margin: float) -> npt.NDArray[np.float32]:
         """A unit vector whose cosine to the Joker's face exceeds its cosine to the Qh's by ``margin``."""
