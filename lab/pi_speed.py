@@ -153,11 +153,15 @@ def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
     classifier = _Counting(detector.classifier.session)
     detector.session = finder
     detector.classifier.session = classifier
+    unenrolled = None
+    if detector.classifier.unenrolled_session is not None:  # the demo reads without a profile
+        unenrolled = _Counting(detector.classifier.unenrolled_session)
+        detector.classifier.unenrolled_session = unenrolled
     face = None
     if detector.classifier.face is not None:
         face = _Counting(detector.classifier.face.session)
         detector.classifier.face.session = face
-    counters = [c for c in (finder, classifier, face) if c is not None]
+    counters = [c for c in (finder, classifier, unenrolled, face) if c is not None]
     capture = cv2.VideoCapture(str(video))
     images: list[npt.NDArray[np.uint8]] = []
     for _ in range(frames):
@@ -181,7 +185,7 @@ def profile_frames(frames: int, video: Path = DEMO_VIDEO) -> FrameProfile:
     return FrameProfile(
         frames=n,
         finder_runs=finder.items,
-        crops=classifier.items,
+        crops=classifier.items + (unenrolled.items if unenrolled is not None else 0),
         faces=face.items if face is not None else 0,
         ms_per_frame=1000 * elapsed / n,
         ms_in_networks=1000 * sum(c.seconds for c in counters) / n,

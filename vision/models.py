@@ -4,7 +4,10 @@ The weights are not Python package data: they live in the repository's
 ``models/`` folder next to ``vision/`` (``models/MODEL_CARD.md`` describes
 them): the card finder ``card-obb.onnx`` (also ``card-obb.pt``), and the
 corner-index classifier ``corner-cls.onnx`` with its class list in
-``classes.json`` (key ``"classifier"``). The classifier and class list are
+``classes.json`` (key ``"classifier"``), and, where there is one, the
+classifier that reads a deck no profile describes,
+``corner-cls-unenrolled.onnx`` (same classes; see
+``vision.onnx_detector.CornerClassifier``). The classifiers and class list are
 looked for next to whichever finder model is used, so ``--model
 other/card-obb.onnx`` picks up ``other/corner-cls.onnx``.
 
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
 DEFAULT_MODEL_NAME = "card-obb.onnx"
 CLASSIFIER_NAME = "corner-cls.onnx"
+UNENROLLED_CLASSIFIER_NAME = "corner-cls-unenrolled.onnx"
 CLASSES_NAME = "classes.json"
 REPO_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -65,6 +69,13 @@ def _models_dir_of(model: Path) -> Path:
 def classifier_path_for(model: Path) -> Path | None:
     """The corner-index classifier that goes with the finder ``model``, if there is one beside it."""
     path = _models_dir_of(model) / CLASSIFIER_NAME
+    return path if path.is_file() else None
+
+
+def unenrolled_classifier_path_for(model: Path) -> Path | None:
+    """The classifier that names the cards of a deck read without a profile, where one lies beside the
+    finder ``model`` (else the corner classifier reads both ways)."""
+    path = _models_dir_of(model) / UNENROLLED_CLASSIFIER_NAME
     return path if path.is_file() else None
 
 

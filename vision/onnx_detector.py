@@ -225,7 +225,15 @@ def surer_reading(first: _R, second: _R, margin: float = POLARITY_MARGIN) -> _R 
 
 
 class CornerClassifier:
-    """Names the card inside each outline from its four corner crops (``vision.cardcrop``), in one batch."""
+    """Names the card inside each outline from its four corner crops (``vision.cardcrop``), in one batch.
+
+    ``path`` is the corner classifier: it makes and reads deck profiles (its features output), and names the
+    cards where no other is given. ``unenrolled``: a classifier with the same classes that names the cards of
+    a deck read without a profile (``corner-cls-unenrolled.onnx``, ``vision.models``); a profile is always
+    read with ``path``'s, the network its features and prototypes come from. The two are kept apart because
+    training that widens what the reader knows of unseen decks (rooms behind a held card: model card,
+    "Training", twenty-second round) moves the features a profile compares and cost precision with profiles.
+    """
 
     def __init__(
         self,
@@ -235,6 +243,7 @@ class CornerClassifier:
         calibration: ConfidenceCalibration | None = None,
         profile: DeckProfile | None = None,
         face: FaceReader | None = None,
+        unenrolled: Path | None = None,
     ) -> None:
         from vision import cardcrop
 
@@ -255,6 +264,19 @@ class CornerClassifier:
             raise UserError(f"{self.path}: classifier output {out_shape} does not match {len(self.classes)} classes")
         if cardcrop.NONE_CLASS not in self.classes:
             raise UserError(f"{self.path}: the classifier's classes lack {cardcrop.NONE_CLASS!r}")
+        # The network that names the cards without a profile (None: this one), and its logits' name.
+        self.unenrolled_path = Path(unenrolled) if unenrolled is not None else None
+        self.unenrolled_session: Any = None
+        self._unenrolled_io = ("", "")
+        if self.unenrolled_path is not None:
+            session = ort_session(self.unenrolled_path, threads, "corner-index classifier")
+            shape = session.get_outputs()[0].shape
+            if len(shape) != 2 or (isinstance(shape[1], int) and shape[1] != len(self.classes)):
+                raise UserError(
+                    f"{self.unenrolled_path}: classifier output {shape} does not match {len(self.classes)} classes"
+                )
+            self.unenrolled_session = session
+            self._unenrolled_io = (session.get_inputs()[0].name, session.get_outputs()[0].name)
         self.cards: dict[str, Card] = {}
         for name in self.classes:
             if name == cardcrop.NONE_CLASS:
@@ -306,9 +328,13 @@ class CornerClassifier:
     def _outputs(
         self, crops: npt.NDArray[np.float32]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
-        """Logits, and features where a profile reads them."""
+        """Logits, and features where a profile reads them: with a profile the corner classifier's, else the
+        unenrolled classifier's where there is one."""
         if self.profile is not None:
             return self.run(crops)
+        if self.unenrolled_session is not None:
+            input_name, logits_name = self._unenrolled_io
+            return np.asarray(self.unenrolled_session.run([logits_name], {input_name: crops})[0], np.float32), None
         return np.asarray(self.session.run([self.logits_name], {self.input_name: crops})[0], np.float32), None
 
     def _name(
@@ -817,7 +843,12 @@ class OnnxDetector:
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
-        from vision.models import calibration_for, classifier_classes_for, classifier_path_for
+        from vision.models import (
+            calibration_for,
+            classifier_classes_for,
+            classifier_path_for,
+            unenrolled_classifier_path_for,
+        )
 
         self.path = Path(model)
         self.session = ort_session(self.path, threads, "ONNX model")
@@ -839,6 +870,8 @@ class OnnxDetector:
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path),
                 resolve_profile(profile), load_face_reader(face_path, threads) if face_path is not None else None,
+                # A classifier given by hand reads both ways; the shipped pair is looked for beside the finder.
+                unenrolled=unenrolled_classifier_path_for(self.path) if classifier is None else None,
             )
         elif profile is not None:
             raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")

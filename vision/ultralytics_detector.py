@@ -23,7 +23,12 @@ from vision import postprocess as pp
 from vision.detection import CardDetection
 from vision.errors import UserError
 from vision.face_reader import face_reader_path_for
-from vision.models import calibration_for, classifier_classes_for, classifier_path_for
+from vision.models import (
+    calibration_for,
+    classifier_classes_for,
+    classifier_path_for,
+    unenrolled_classifier_path_for,
+)
 from vision.onnx_detector import (
     DEFAULT_CONF,
     DEFAULT_IOU,
@@ -96,6 +101,7 @@ class UltralyticsDetector:
             self.classifier = CornerClassifier(
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path), None,
                 load_face_reader(face_path, threads) if face_path is not None else None,
+                unenrolled=unenrolled_classifier_path_for(self.path) if classifier is None else None,
             )
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:

@@ -264,7 +264,7 @@ def _with_detections(
         "script": hashlib.sha256(truth.encode()).hexdigest(), "detail": renderer.detail,
     }  # fmt: skip
     identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "face-cls.onnx",
-                                       model.parent / "classes.json"])
+                                       model.parent / "corner-cls-unenrolled.onnx", model.parent / "classes.json"])
     if args.detections.exists():
         frames = RecordedFrames(args.detections, identity, script.frames)
         print(f"simulate: replaying the detections recorded in {args.detections} (nothing drawn or read)",

@@ -13,6 +13,8 @@ metadata (names {0: 'card'}, imgsz [64, 64], task obb):
 logits are a linear function of each crop's mean colour, so a corner with
 red ink reads ``Kh``, one with black ink ``As``, and blank paper ``none``.
 ``tiny/classes.json`` lists its classes as the shipped model's does.
+``tiny/blind-cls.onnx`` is a classifier with the same classes that calls
+every corner ``none`` (for tests that need a second, different classifier).
 
     .venv-train/bin/python tests/vision/data/make_tiny_models.py
 """
@@ -63,14 +65,22 @@ def finder() -> onnx.ModelProto:
     return model
 
 
-def classifier() -> onnx.ModelProto:
+def classifier(blind: bool = False) -> onnx.ModelProto:
     n = len(CLASSIFIER_CLASSES)
     weights = np.zeros((3, n), np.float32)
     bias = np.full(n, -10.0, np.float32)
     kh, as_, none = (CLASSIFIER_CLASSES.index(c) for c in ("Kh", "As", "none"))
+    if blind:
+        bias[none] = 10.0  # whatever the crop, no index
+        return _linear_classifier(weights, bias)
     weights[:, kh] = [100.0, -100.0, 0.0]  # red ink: red stays, green drops
     weights[:, as_], bias[as_] = [-30.0, -30.0, -30.0], 81.0  # black ink: every channel drops (blank paper ~2.85)
     bias[kh], bias[none] = 0.0, 1.0
+    return _linear_classifier(weights, bias)
+
+
+def _linear_classifier(weights: np.ndarray, bias: np.ndarray) -> onnx.ModelProto:
+    n = len(CLASSIFIER_CLASSES)
     nodes = [
         helper.make_node("ReduceMean", ["crops"], ["colour"], axes=[2, 3], keepdims=0),
         helper.make_node("MatMul", ["colour", "weights"], ["scaled"]),
@@ -93,6 +103,7 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     onnx.save(finder(), OUT / "card-obb.onnx")
     onnx.save(classifier(), OUT / "corner-cls.onnx")
+    onnx.save(classifier(blind=True), OUT / "blind-cls.onnx")
     classes = {"detector": ["card"], "classifier": list(CLASSIFIER_CLASSES)}
     (OUT / "classes.json").write_text(json.dumps(classes, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
