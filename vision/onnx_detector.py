@@ -275,6 +275,11 @@ class CornerClassifier:
                 raise UserError(
                     f"{self.unenrolled_path}: classifier output {shape} does not match {len(self.classes)} classes"
                 )
+            crop, own = session.get_inputs()[0].shape, self.session.get_inputs()[0].shape
+            if len(crop) != len(own) or any(
+                isinstance(a, int) and isinstance(b, int) and a != b for a, b in zip(crop[1:], own[1:], strict=False)
+            ):
+                raise UserError(f"{self.unenrolled_path}: its crops {crop[1:]} are not {self.path.name}'s {own[1:]}")
             self.unenrolled_session = session
             self._unenrolled_io = (session.get_inputs()[0].name, session.get_outputs()[0].name)
         self.cards: dict[str, Card] = {}

@@ -60,6 +60,12 @@ def test_an_unenrolled_classifier_of_other_classes_is_one_clear_error(tmp_path: 
         OnnxDetector(finder, threads=1)
 
 
+def test_an_unenrolled_classifier_of_other_crops_is_one_clear_error(tmp_path: Path) -> None:
+    finder = _models(tmp_path / "m", TINY, TINY_FILES, TINY / "square-cls.onnx")
+    with pytest.raises(UserError, match=UNENROLLED_CLASSIFIER_NAME + r".*crops \[3, 32, 32\] are not corner-cls"):
+        OnnxDetector(finder, threads=1)
+
+
 def test_no_unenrolled_classifier_beside_the_tiny_finder() -> None:
     assert unenrolled_classifier_path_for(FINDER) is None
 

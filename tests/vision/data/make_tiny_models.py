@@ -14,7 +14,8 @@ logits are a linear function of each crop's mean colour, so a corner with
 red ink reads ``Kh``, one with black ink ``As``, and blank paper ``none``.
 ``tiny/classes.json`` lists its classes as the shipped model's does.
 ``tiny/blind-cls.onnx`` is a classifier with the same classes that calls
-every corner ``none`` (for tests that need a second, different classifier).
+every corner ``none`` (for tests that need a second, different classifier);
+``tiny/square-cls.onnx`` the same for 32 x 32 crops (a classifier of other input).
 
     .venv-train/bin/python tests/vision/data/make_tiny_models.py
 """
@@ -65,21 +66,21 @@ def finder() -> onnx.ModelProto:
     return model
 
 
-def classifier(blind: bool = False) -> onnx.ModelProto:
+def classifier(blind: bool = False, crop: tuple[int, int] = (CROP_H, CROP_W)) -> onnx.ModelProto:
     n = len(CLASSIFIER_CLASSES)
     weights = np.zeros((3, n), np.float32)
     bias = np.full(n, -10.0, np.float32)
     kh, as_, none = (CLASSIFIER_CLASSES.index(c) for c in ("Kh", "As", "none"))
     if blind:
         bias[none] = 10.0  # whatever the crop, no index
-        return _linear_classifier(weights, bias)
+        return _linear_classifier(weights, bias, crop)
     weights[:, kh] = [100.0, -100.0, 0.0]  # red ink: red stays, green drops
     weights[:, as_], bias[as_] = [-30.0, -30.0, -30.0], 81.0  # black ink: every channel drops (blank paper ~2.85)
     bias[kh], bias[none] = 0.0, 1.0
-    return _linear_classifier(weights, bias)
+    return _linear_classifier(weights, bias, crop)
 
 
-def _linear_classifier(weights: np.ndarray, bias: np.ndarray) -> onnx.ModelProto:
+def _linear_classifier(weights: np.ndarray, bias: np.ndarray, crop: tuple[int, int]) -> onnx.ModelProto:
     n = len(CLASSIFIER_CLASSES)
     nodes = [
         helper.make_node("ReduceMean", ["crops"], ["colour"], axes=[2, 3], keepdims=0),
@@ -89,7 +90,7 @@ def _linear_classifier(weights: np.ndarray, bias: np.ndarray) -> onnx.ModelProto
     graph = helper.make_graph(
         nodes,
         "tiny-corner-classifier",
-        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["batch", 3, CROP_H, CROP_W])],
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["batch", 3, *crop])],
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", n])],
         initializer=[numpy_helper.from_array(weights, "weights"), numpy_helper.from_array(bias, "bias")],
     )
@@ -104,6 +105,7 @@ def main() -> None:
     onnx.save(finder(), OUT / "card-obb.onnx")
     onnx.save(classifier(), OUT / "corner-cls.onnx")
     onnx.save(classifier(blind=True), OUT / "blind-cls.onnx")
+    onnx.save(classifier(blind=True, crop=(32, 32)), OUT / "square-cls.onnx")
     classes = {"detector": ["card"], "classifier": list(CLASSIFIER_CLASSES)}
     (OUT / "classes.json").write_text(json.dumps(classes, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
