@@ -224,6 +224,13 @@ def surer_reading(first: _R, second: _R, margin: float = POLARITY_MARGIN) -> _R 
     return None
 
 
+def _check_outputs(session: Any, path: Path, classes: int) -> None:
+    """UserError unless the classifier ``session`` (of ``path``) gives one logit per class of ``classes``."""
+    shape = session.get_outputs()[0].shape
+    if len(shape) != 2 or (isinstance(shape[1], int) and shape[1] != classes):
+        raise UserError(f"{path}: classifier output {shape} does not match {classes} classes")
+
+
 class CornerClassifier:
     """Names the card inside each outline from its four corner crops (``vision.cardcrop``), in one batch.
 
@@ -259,9 +266,7 @@ class CornerClassifier:
         self.logits_name = outputs[0]
         # The features output (the input of the last layer, lab/classifier_features.py) serves deck profiles.
         self.features_name = FEATURES_OUTPUT if FEATURES_OUTPUT in outputs else None
-        out_shape = self.session.get_outputs()[0].shape
-        if len(out_shape) != 2 or (isinstance(out_shape[1], int) and out_shape[1] != len(self.classes)):
-            raise UserError(f"{self.path}: classifier output {out_shape} does not match {len(self.classes)} classes")
+        _check_outputs(self.session, self.path, len(self.classes))
         if cardcrop.NONE_CLASS not in self.classes:
             raise UserError(f"{self.path}: the classifier's classes lack {cardcrop.NONE_CLASS!r}")
         # The network that names the cards without a profile (None: this one), and its logits' name.
@@ -270,11 +275,7 @@ class CornerClassifier:
         self._unenrolled_io = ("", "")
         if self.unenrolled_path is not None:
             session = ort_session(self.unenrolled_path, threads, "corner-index classifier")
-            shape = session.get_outputs()[0].shape
-            if len(shape) != 2 or (isinstance(shape[1], int) and shape[1] != len(self.classes)):
-                raise UserError(
-                    f"{self.unenrolled_path}: classifier output {shape} does not match {len(self.classes)} classes"
-                )
+            _check_outputs(session, self.unenrolled_path, len(self.classes))
             crop, own = session.get_inputs()[0].shape, self.session.get_inputs()[0].shape
             if len(crop) != len(own) or any(
                 isinstance(a, int) and isinstance(b, int) and a != b for a, b in zip(crop[1:], own[1:], strict=False)

@@ -240,6 +240,16 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     return result, deck_name, (w, h)
 
 
+def reader_files(model: Path) -> list[Path]:
+    """The files that decide what the reader of finder ``model`` reads: the finder and what lies beside it
+    (``vision.models``, ``vision.face_reader``); a recording of detections is another run's if one changes."""
+    from vision.face_reader import FACE_READER_NAME
+    from vision.models import CLASSES_NAME, CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME
+
+    beside = (CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME, FACE_READER_NAME, CLASSES_NAME)
+    return [model, *(model.parent / name for name in beside)]
+
+
 def _with_detections(
     args: argparse.Namespace, script: Any, renderer: Any, rules: Any, faces: Any, back: Any, deck_name: str,
     size: tuple[int, int],
@@ -263,8 +273,7 @@ def _with_detections(
         "turned_in_front": args.turned_in_front, "steal_rate": args.steal_rate, "enrol": enrol,
         "script": hashlib.sha256(truth.encode()).hexdigest(), "detail": renderer.detail,
     }  # fmt: skip
-    identity = run_identity(settings, [model, model.parent / "corner-cls.onnx", model.parent / "face-cls.onnx",
-                                       model.parent / "corner-cls-unenrolled.onnx", model.parent / "classes.json"])
+    identity = run_identity(settings, reader_files(model))
     if args.detections.exists():
         frames = RecordedFrames(args.detections, identity, script.frames)
         print(f"simulate: replaying the detections recorded in {args.detections} (nothing drawn or read)",

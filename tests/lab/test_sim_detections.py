@@ -157,3 +157,12 @@ def test_a_recorder_hands_the_detail_picture_on_and_records_what_came_back(tmp_p
     assert inner.details == [(96, 128, 3)] and [str(d.card) for d in found] == ["Qh"]
     lines = (tmp_path / "det.jsonl").read_text().splitlines()
     assert len(lines) == 2 and '"Qh"' in lines[1]
+
+
+def test_a_recording_names_every_file_the_reader_reads(tmp_path: Path) -> None:
+    from lab.commands.simulate import reader_files
+
+    model = tmp_path / "card-obb.onnx"
+    names = [p.name for p in reader_files(model)]
+    assert names == ["card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json"]
+    assert all(p.parent == tmp_path for p in reader_files(model))
