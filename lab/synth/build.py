@@ -38,6 +38,10 @@ SEED_VAL = 2_000_000
 SEED_TEST = 3_000_000
 MAX_FIRST_SEED = 1_000_000  # a test or validation set's seeds lie within this of its kind's base
 SEEDS_FILE = "seeds.json"  # beside a test set's labels: the offset its scenes were drawn from
+# Beside a test set built with --restyle: per image, how its deck is printed (``image,style``; a style of
+# ``scenes.DECK_STYLES``, or AS_DRAWN), for ``python -m lab.style_report``.
+STYLES_FILE = "styles.csv"
+AS_DRAWN = "as-drawn"
 SEED_MAT_TRAIN = 4_000_000  # scenes on the product's printed mat
 SEED_MAT_VAL = 5_000_000
 SEED_HARD_TRAIN = 6_000_000  # spreads of overlapping cards, cards cut by the frame
@@ -122,7 +126,7 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> 
 TestRow = tuple[str, str, float, float, float, float]
 
 
-def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]]]:
+def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]], str]:
     seed, img_path, edges, closeup, near = args
     assert _FS is not None
     scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near, stretch=_STRETCH)
@@ -133,7 +137,7 @@ def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], l
     for c in scene.cards:
         x1, y1, x2, y2 = c.visible_box
         rows.append((name, c.card, (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h))
-    return rows, [(name, card) for card in scene.readable_unlabelled]
+    return rows, [(name, card) for card in scene.readable_unlabelled], scene.deck_style or AS_DRAWN
 
 
 def build_obb(
@@ -255,10 +259,14 @@ def build_test(
             for i in range(count)]
     rows: list[TestRow] = []
     readable: list[tuple[str, str]] = []
+    styles: list[tuple[str, str]] = []
     decks = f"deck:{deck}" if deck else "held-out"
-    for labelled, unlabelled in _map(procs, (art, decks, restyle, stretch), _job_test, jobs):
+    for (_, img_path, *_), (labelled, unlabelled, style) in zip(
+        jobs, _map(procs, (art, decks, restyle, stretch), _job_test, jobs), strict=True
+    ):
         rows += labelled
         readable += unlabelled
+        styles.append((Path(img_path).name, style))
     (out / SEEDS_FILE).write_text(json.dumps({"first": first}) + "\n", encoding="utf-8")
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
@@ -270,6 +278,11 @@ def build_test(
         wr = csv.writer(fh)
         wr.writerow(["image", "class"])
         wr.writerows(readable)
+    if restyle > 0:
+        with open(out / STYLES_FILE, "w", newline="") as fh:
+            wr = csv.writer(fh)
+            wr.writerow(["image", "style"])
+            wr.writerows(styles)
     return len(rows)
 
 

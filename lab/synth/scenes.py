@@ -114,6 +114,9 @@ class Scene:
     readable_unlabelled: list[str] = field(default_factory=list)
     # What the camera effects did to the whole picture (blur, resolution loss), where render_scene drew it.
     degradation: Degradation | None = None
+    # How the deck is printed: one of DECK_STYLES where render_scene(restyle=) reprinted it, else None (the
+    # artwork as it is).
+    deck_style: str | None = None
 
 
 # ---------------------------------------------------------------- backgrounds
@@ -1073,10 +1076,11 @@ def render_scene(
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
     placements = layout(rng, fs, w, h, mat, hard, strips, closeup, near)
+    deck_style: str | None = None
     if restyle > 0:
         style_rng = np.random.default_rng([seed, 7])
         if style_rng.random() < restyle:
-            restyle_deck(style_rng, placements)
+            deck_style = restyle_deck(style_rng, placements)
     if edges or (closeup and rng.random() < 0.3):
         _onto_edges(rng, placements, w, h)
     cut = edges or closeup
@@ -1123,7 +1127,7 @@ def render_scene(
         img = low_light(rng, img)
     done = Degradation()
     out = degrade(rng, img, effects, record=done)
-    scene = Scene(out, [], seed, owner, degradation=done)
+    scene = Scene(out, [], seed, owner, degradation=done, deck_style=deck_style)
     for i, p in enumerate(placements):
         if p.card is None or areas[i] < 1:
             continue
