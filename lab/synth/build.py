@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from lab.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
-from lab.synth.scenes import Scene, frame_polygon, in_frame_fraction, render_scene
+from lab.synth.scenes import DECK_STYLES, Scene, frame_polygon, in_frame_fraction, render_scene
 
 T = TypeVar("T")
 
@@ -93,12 +93,16 @@ def aligned_box(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 _RESTYLE = 0.0  # the chance a scene's deck is printed unlike the artwork (scenes.restyle_deck)
 _STRETCH = 0.0  # the chance a scene's picture is stretched along one side (scenes.stretch_scene)
+_STYLES: tuple[str, ...] = DECK_STYLES  # the styles a restyled deck is drawn from
 
 
-def _init(art: str | None, decks: str, restyle: float = 0.0, stretch: float = 0.0) -> None:
-    global _FS, _RESTYLE, _STRETCH
+def _init(
+    art: str | None, decks: str, restyle: float = 0.0, stretch: float = 0.0, styles: tuple[str, ...] = DECK_STYLES
+) -> None:
+    global _FS, _RESTYLE, _STRETCH, _STYLES
     _RESTYLE = restyle
     _STRETCH = stretch
+    _STYLES = styles
     cv2.setNumThreads(1)
     if art is None:
         _FS = procedural_faceset()
@@ -117,7 +121,7 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> 
     seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup, near = args
     assert _FS is not None
     scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup,
-                         restyle=_RESTYLE, near=near, stretch=_STRETCH)
+                         restyle=_RESTYLE, near=near, stretch=_STRETCH, styles=_STYLES)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -129,7 +133,8 @@ TestRow = tuple[str, str, float, float, float, float]
 def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]], str]:
     seed, img_path, edges, closeup, near = args
     assert _FS is not None
-    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near, stretch=_STRETCH)
+    scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near, stretch=_STRETCH,
+                         styles=_STYLES)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     name = Path(img_path).name
@@ -154,6 +159,7 @@ def build_obb(
     restyle: float = 0.0,
     n_near: int = 0,
     stretch: float = 0.0,
+    styles: tuple[str, ...] = DECK_STYLES,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
@@ -161,7 +167,8 @@ def build_obb(
     ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``), and
     ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``), and
     ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
-    ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``);
+    ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``),
+    in one of ``styles``;
     ``stretch``: the chance that a scene's picture is stretched along one side (``render_scene(stretch=)``)."""
     jobs = []
     # One row per scene kind: its train and val names, counts and seeds, then the render_scene switches it sets.
@@ -192,7 +199,7 @@ def build_obb(
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
                          str(out / "labels" / split / f"{name}.txt"), *switches))
     total = 0
-    for k, n in enumerate(_map(procs, (art, "train", restyle, stretch), _job_obb, jobs)):
+    for k, n in enumerate(_map(procs, (art, "train", restyle, stretch, styles), _job_obb, jobs)):
         total += n
         if (k + 1) % 500 == 0:
             print(f"rendered {k + 1}/{len(jobs)}", flush=True)
@@ -203,7 +210,8 @@ def build_obb(
 
 
 def _map(
-    procs: int, initargs: tuple[str | None, str, float, float], job: Callable[[Any], T], jobs: list[Any]
+    procs: int, initargs: tuple[str | None, str, float, float, tuple[str, ...]], job: Callable[[Any], T],
+    jobs: list[Any],
 ) -> Iterator[T]:
     """Run ``job`` over ``jobs`` in this process (``procs`` <= 1) or in a pool of fresh processes.
 
@@ -242,12 +250,15 @@ def build_test(
     near: bool = False,
     stretch: float = 0.0,
     first: int = 0,
+    styles: tuple[str, ...] = DECK_STYLES,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
     scenes, each kind from its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same
     layouts per deck). ``first``: scene *i* is rendered from its kind's base seed + ``first`` + *i*, so that a
-    validation set kept apart from the test sets (0) can be drawn the same way (:data:`MAX_FIRST_SEED`)."""
+    validation set kept apart from the test sets (0) can be drawn the same way (:data:`MAX_FIRST_SEED`).
+    ``restyle`` and ``styles``: as :func:`build_obb`'s; a restyled set names each scene's style in
+    :data:`STYLES_FILE`."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
     problem = first_seed_error(first, count)
@@ -259,14 +270,14 @@ def build_test(
             for i in range(count)]
     rows: list[TestRow] = []
     readable: list[tuple[str, str]] = []
-    styles: list[tuple[str, str]] = []
+    style_rows: list[tuple[str, str]] = []
     decks = f"deck:{deck}" if deck else "held-out"
     for (_, img_path, *_), (labelled, unlabelled, style) in zip(
-        jobs, _map(procs, (art, decks, restyle, stretch), _job_test, jobs), strict=True
+        jobs, _map(procs, (art, decks, restyle, stretch, styles), _job_test, jobs), strict=True
     ):
         rows += labelled
         readable += unlabelled
-        styles.append((Path(img_path).name, style))
+        style_rows.append((Path(img_path).name, style))
     (out / SEEDS_FILE).write_text(json.dumps({"first": first}) + "\n", encoding="utf-8")
     with open(out / "labels.csv", "w", newline="") as fh:
         wr = csv.writer(fh)
@@ -282,7 +293,7 @@ def build_test(
         with open(out / STYLES_FILE, "w", newline="") as fh:
             wr = csv.writer(fh)
             wr.writerow(["image", "style"])
-            wr.writerows(styles)
+            wr.writerows(style_rows)
     return len(rows)
 
 
@@ -316,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--restyle", type=float, default=0.0,
                     help="the chance that a scene's deck is printed unlike its artwork: dark paper with gold or "
                     "silver print, coloured paper, four-colour suits (default 0: the artwork as it is)")
+    ap.add_argument("--styles", default=",".join(DECK_STYLES),
+                    help="with --restyle: the styles a restyled deck is drawn from, comma-separated (default: "
+                    f"{','.join(DECK_STYLES)}; 'dark' alone draws decks printed light on dark paper)")
     ap.add_argument("--stretch", type=float, default=0.0,
                     help="the chance that a scene's picture is stretched along one side, its pixels not square "
                     "(a 4:3 camera's picture shown at 16:9; default 0: square pixels)")
@@ -326,17 +340,22 @@ def main(argv: list[str] | None = None) -> int:
                     "offset draws a validation set kept apart from them)")
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
+    styles = tuple(x.strip() for x in args.styles.split(",") if x.strip())
+    unknown = [x for x in styles if x not in DECK_STYLES]
+    if unknown or not styles:
+        ap.error(f"--styles: not deck styles: {', '.join(unknown) or repr(args.styles)} "
+                 f"(styles: {', '.join(DECK_STYLES)})")
     art = None if args.procedural else args.art
     out = Path(args.out)
     if args.what == "obb":
         n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
-                      args.closeups, args.restyle, args.near, args.stretch)
+                      args.closeups, args.restyle, args.near, args.stretch, styles)
         extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups, args.near))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
                        deck=args.deck, restyle=args.restyle, near=args.near > 0, stretch=args.stretch,
-                       first=args.first_seed)
+                       first=args.first_seed, styles=styles)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

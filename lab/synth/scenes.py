@@ -17,6 +17,7 @@ pixels. Pure numpy + OpenCV; the same seed gives the same pixels.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
@@ -337,9 +338,10 @@ def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, f
     return restyled
 
 
-def restyle_deck(rng: Rng, placements: list[Placement]) -> str:
-    """Print every face-up card of a scene in one style of :data:`DECK_STYLES` (in place); returns it."""
-    style = str(rng.choice(DECK_STYLES))
+def restyle_deck(rng: Rng, placements: list[Placement], styles: Sequence[str] = DECK_STYLES) -> str:
+    """Print every face-up card of a scene in one style of ``styles`` (by default any of :data:`DECK_STYLES`),
+    in place; returns it."""
+    style = str(rng.choice(list(styles)))
     if style == "dark":
         darks = np.array([(15, 15, 15), (60, 25, 10), (20, 10, 60), (25, 55, 20)], np.float64)
         inks = np.array([GOLD, (200, 200, 200), (240, 240, 240)], np.float64)
@@ -1025,6 +1027,7 @@ def render_scene(
     near: bool = False,
     stretch: float = 0.0,
     office: float = 0.0,
+    styles: Sequence[str] = DECK_STYLES,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -1045,7 +1048,9 @@ def render_scene(
     :func:`person_background`).
     ``restyle``: the chance that the scene's cards are printed unlike any artwork (:func:`restyle_deck`:
     dark paper with gold or silver print, coloured paper, four-colour suits); drawn from a generator of
-    its own, so a scene with ``restyle=0`` is the same as before the option existed.
+    its own, so a scene with ``restyle=0`` is the same as before the option existed. ``styles``: the styles
+    a restyled deck is drawn from (default all of :data:`DECK_STYLES`; ``("dark",)``: a black-and-gold kind
+    of deck in every restyled scene).
     ``stretch``: the chance that the picture's pixels are not square (:func:`stretch_scene`: a 4:3 camera's
     picture shown at 16:9, a landscape photo stored as portrait); drawn from a generator of its own, so a
     scene with ``stretch=0`` is the same as before the option existed.
@@ -1080,7 +1085,7 @@ def render_scene(
     if restyle > 0:
         style_rng = np.random.default_rng([seed, 7])
         if style_rng.random() < restyle:
-            deck_style = restyle_deck(style_rng, placements)
+            deck_style = restyle_deck(style_rng, placements, styles)
     if edges or (closeup and rng.random() < 0.3):
         _onto_edges(rng, placements, w, h)
     cut = edges or closeup

@@ -37,6 +37,20 @@ def test_a_set_printed_as_drawn_has_no_styles_file_and_its_scenes_no_style(tmp_p
     assert build.AS_DRAWN in styles.values()
 
 
+def test_a_set_can_be_restyled_in_chosen_styles_only(tmp_path: Path) -> None:
+    build.build_test(None, tmp_path, count=4, procs=1, restyle=1.0, styles=("dark",))
+    styles = style_report.read_styles(tmp_path / build.STYLES_FILE)
+    assert set(styles.values()) == {"dark"}
+    fs = procedural_faceset()
+    scene = render_scene(fs, build.SEED_TEST, restyle=1.0, styles=("dark",))
+    assert scene.deck_style == "dark"
+    # the default draws from every style, as before the option existed: the same pixels
+    assert (render_scene(fs, build.SEED_TEST + 1, restyle=1.0).image
+            == render_scene(fs, build.SEED_TEST + 1, restyle=1.0, styles=DECK_STYLES).image).all()
+    with pytest.raises(SystemExit):
+        build.main(["test", "--procedural", "--out", str(tmp_path / "bad"), "--restyle", "1", "--styles", "gold"])
+
+
 def _score(image: str, labelled: str, reported: str) -> ImageScore:
     lab = frozenset(Card.parse(c) for c in labelled.split())
     rep = frozenset(Card.parse(c) for c in reported.split())
