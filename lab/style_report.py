@@ -24,39 +24,37 @@ from pathlib import Path
 
 from lab.evaluate import EvalResult, ImageScore
 from lab.synth.build import STYLES_FILE
-
-
-class StyleFileError(ValueError):
-    """A styles file that cannot be read, or that does not cover the images read."""
+from vision.errors import UserError
 
 
 def read_styles(path: Path) -> dict[str, str]:
-    """Per image, its deck style, from a ``styles.csv`` (header ``image,style``)."""
+    """Per image, its deck style, from a ``styles.csv`` (header ``image,style``); a file that cannot be read
+    is a ``UserError`` naming it (and the line)."""
     try:
         with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.reader(fh))
     except (OSError, UnicodeDecodeError) as exc:
-        raise StyleFileError(f"{path}: cannot read the deck styles: {exc}") from exc
+        raise UserError(f"{path}: cannot read the deck styles: {exc}") from exc
     if not rows or [c.strip() for c in rows[0]] != ["image", "style"]:
-        raise StyleFileError(f"{path}: expected the header 'image,style'")
+        raise UserError(f"{path}: expected the header 'image,style'")
     styles: dict[str, str] = {}
     for line, row in enumerate(rows[1:], start=2):
         if not row:
             continue
         if len(row) != 2 or not row[0].strip() or not row[1].strip():
-            raise StyleFileError(f"{path}, line {line}: expected 'image,style', got {','.join(row)!r}")
+            raise UserError(f"{path}, line {line}: expected 'image,style', got {','.join(row)!r}")
         styles[row[0].strip()] = row[1].strip()
     return styles
 
 
 def by_style(scores: Sequence[ImageScore], styles: Mapping[str, str], where: Path) -> dict[str, EvalResult]:
     """The images' scores grouped by their deck style, styles in name order. An image ``styles`` does not
-    name is a :class:`StyleFileError` (``where``: the styles file, for the message)."""
+    name is a ``UserError`` (``where``: the styles file, for the message)."""
     groups: dict[str, EvalResult] = {}
     for score in scores:
         style = styles.get(score.image)
         if style is None:
-            raise StyleFileError(f"{where}: no style for {score.image}")
+            raise UserError(f"{where}: no style for {score.image}")
         groups.setdefault(style, EvalResult()).per_image.append(score)
     return dict(sorted(groups.items()))
 
@@ -77,7 +75,6 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from lab.evaluate import evaluate, read_ignore
-    from vision.errors import UserError
     from vision.models import default_model_path
     from vision.onnx_detector import OnnxDetector
 
@@ -89,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         detector = OnnxDetector(args.model or default_model_path(), threads=args.threads, profile=args.profile)
         result = evaluate(detector, folder / "images", folder / "labels.csv", ignore=ignore)
         groups = by_style(result.per_image, styles, folder / STYLES_FILE)
-    except (StyleFileError, UserError) as exc:
+    except UserError as exc:
         print(f"style_report: {exc}", file=sys.stderr)
         return 2
     for style, part in groups.items():
