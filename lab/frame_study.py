@@ -1,14 +1,17 @@
 """Per-frame readings at the simulated table, several card readers (finders) on the very same pixels.
 
     python -m lab.frame_study --deck gnome-orell --models models/card-obb.onnx,DIR/card-obb.onnx \
-        [--seeds 0,1,2] [--hands 2] [--every 4]
+        [--seeds 0,1,2] [--hands 2] [--every 4] [--restyle dark|tinted|four_colour]
 
 Renders games of ``--deck`` as ``euchre-table simulate`` draws them (``lab.simtable.TableRenderer``, one
 640x480 stream) and reads every ``--every``-th frame with each model in turn (each with the classifier and
 calibration beside it, one ONNX Runtime thread). Scored per frame as ``lab.stream_study`` scores it (a
 reading is right when its card lies face up in the frame; the cards to find are those at least
-``stream_study.MIN_VISIBLE`` in sight). A quicker look than full games: the tracker and the engine are not
-run, so a reader that gains here still needs ``simulate``'s full runs.
+``stream_study.MIN_VISIBLE`` in sight). ``--restyle`` prints the deck another way before each game
+(``lab.synth.scenes.restyle_face``; its paper and ink drawn from the game's seed): ``dark`` is a
+black-and-gold kind of deck at the table, on the mat at the camera's own scale. A quicker look than full
+games: the tracker and the engine are not run, so a reader that gains here still needs ``simulate``'s full
+runs.
 """
 
 from __future__ import annotations
@@ -16,17 +19,35 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from lab.stream_study import FrameTally, score_frame, sure_cards
+from lab.synth.scenes import DECK_STYLES
+from table.cards import Card
+
+
+def reprinted(
+    faces: Mapping[Card, npt.NDArray[np.uint8]], style: str, seed: int
+) -> dict[Card, npt.NDArray[np.uint8]]:
+    """Every face of a deck printed in ``style`` (one of ``scenes.DECK_STYLES``), one paper and ink for the
+    whole deck, drawn from ``seed``."""
+    from lab.synth.scenes import deck_print, restyle_face
+
+    paper, ink = deck_print(np.random.default_rng(seed), style)
+    return {card: restyle_face(face, str(card), style, paper, ink) for card, face in faces.items()}
 
 
 def study(
-    deck: str, models: Sequence[Path], seeds: Sequence[int], hands: int, every: int, art: Path | None
+    deck: str, models: Sequence[Path], seeds: Sequence[int], hands: int, every: int, art: Path | None,
+    restyle: str | None = None,
 ) -> dict[Path, FrameTally]:
-    """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork),
-    each with how often the reader's later looks ran and named cards (``OnnxDetector.looks``)."""
+    """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork;
+    ``restyle``: the deck printed in that style, :func:`reprinted`), each with how often the reader's later
+    looks ran and named cards (``OnnxDetector.looks``)."""
     from lab import simtable as st
     from table.rules import Rules
     from vision.onnx_detector import OnnxDetector
@@ -39,7 +60,8 @@ def study(
     tallies = {m: FrameTally() for m in models}
     for seed in seeds:
         script = st.build_script(seed, hands, 0.3, rules=rules)
-        renderer = st.TableRenderer(script, faces, back, seed=seed)
+        printed = faces if restyle is None else reprinted(faces, restyle, seed)
+        renderer = st.TableRenderer(script, printed, back, seed=seed)
         for n in range(0, script.frames, every):
             image = renderer.render(n)
             in_sight = [(c.card, c.visible) for c in renderer.visible(n)]
@@ -61,15 +83,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=2, help="hands per game (default 2)")
     ap.add_argument("--every", type=int, default=4, help="read every Nth frame (default 4)")
     ap.add_argument("--art", type=Path, default=Path("work-data/art"))
+    ap.add_argument("--restyle", choices=DECK_STYLES, default=None,
+                    help="print the deck another way (dark: light print on dark paper; default: its artwork)")
     args = ap.parse_args(argv)
     models = [Path(m) for m in args.models.split(",") if m.strip()]
     for m in models:
         if not m.is_file():
             raise SystemExit(f"--models: {m}: no such file")
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    tallies = study(args.deck, models, seeds, args.hands, max(1, args.every), args.art)
+    tallies = study(args.deck, models, seeds, args.hands, max(1, args.every), args.art, args.restyle)
+    deck = args.deck if args.restyle is None else f"{args.deck} ({args.restyle})"
     for m, tally in tallies.items():
-        print(f"{args.deck} seeds {','.join(map(str, seeds))}: {m}: {tally.line()}", flush=True)
+        print(f"{deck} seeds {','.join(map(str, seeds))}: {m}: {tally.line()}", flush=True)
     return 0
 
 

@@ -338,10 +338,9 @@ def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, f
     return restyled
 
 
-def restyle_deck(rng: Rng, placements: list[Placement], styles: Sequence[str] = DECK_STYLES) -> str:
-    """Print every face-up card of a scene in one style of ``styles`` (by default any of :data:`DECK_STYLES`),
-    in place; returns it."""
-    style = str(rng.choice(list(styles)))
+def deck_print(rng: Rng, style: str) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """The paper and ink (BGR) of one deck printed in ``style`` (:func:`restyle_face`), drawn from ``rng``:
+    ``dark``: black, navy, wine or green paper with gold, silver or white print; otherwise a light paper."""
     if style == "dark":
         darks = np.array([(15, 15, 15), (60, 25, 10), (20, 10, 60), (25, 55, 20)], np.float64)
         inks = np.array([GOLD, (200, 200, 200), (240, 240, 240)], np.float64)
@@ -350,7 +349,14 @@ def restyle_deck(rng: Rng, placements: list[Placement], styles: Sequence[str] = 
     else:
         pb, pg, pr = rng.uniform(170, 255, 3)
         ib = ig = ir = 0.0
-    paper, ink = (float(pb), float(pg), float(pr)), (float(ib), float(ig), float(ir))
+    return (float(pb), float(pg), float(pr)), (float(ib), float(ig), float(ir))
+
+
+def restyle_deck(rng: Rng, placements: list[Placement], styles: Sequence[str] = DECK_STYLES) -> str:
+    """Print every face-up card of a scene in one style of ``styles`` (by default any of :data:`DECK_STYLES`),
+    in place; returns it."""
+    style = str(rng.choice(list(styles)))
+    paper, ink = deck_print(rng, style)
     for p in placements:
         if p.card is not None:
             p.face = restyle_face(p.face, p.card, style, paper, ink)

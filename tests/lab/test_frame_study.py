@@ -5,9 +5,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from lab import frame_study
+from table.cards import Card
 from vision.models import default_model_path
 
 
@@ -29,3 +32,44 @@ def test_readers_are_scored_on_the_same_frames(tmp_path: Path) -> None:
 def test_a_missing_model_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no such file"):
         frame_study.main(["--deck", "procedural", "--models", str(tmp_path / "nope.onnx")])
+
+
+def _faces() -> dict[Card, npt.NDArray[np.uint8]]:
+    from lab.synth.faces import procedural_face
+
+    return {Card.parse(c): procedural_face(c, 2) for c in ("As", "9h", "Jd")}
+
+
+def _paper(face: npt.NDArray[np.uint8]) -> float:
+    """The median brightness of the face's opaque pixels near its middle edge (paper, not print)."""
+    h, w = face.shape[:2]
+    strip = face[h // 2 - 3 : h // 2 + 3, 2:8, :3]
+    return float(np.median(strip))
+
+
+def test_a_deck_reprinted_dark_has_dark_paper_and_keeps_its_shape() -> None:
+    faces = _faces()
+    dark = frame_study.reprinted(faces, "dark", seed=3)
+    assert dark.keys() == faces.keys()
+    for card, face in faces.items():
+        assert _paper(face) > 180  # the drawn deck is printed on white
+        assert _paper(dark[card]) < 110  # the reprinted one on dark paper
+        assert dark[card].shape == face.shape
+        assert np.array_equal(dark[card][:, :, 3], face[:, :, 3])  # the card's outline is kept
+
+
+def test_a_reprint_is_drawn_from_the_games_seed() -> None:
+    faces = _faces()
+    a = frame_study.reprinted(faces, "tinted", seed=1)
+    b = frame_study.reprinted(faces, "tinted", seed=1)
+    c = frame_study.reprinted(faces, "tinted", seed=2)
+    card = Card.parse("As")
+    assert np.array_equal(a[card], b[card])
+    assert not np.array_equal(a[card], c[card])  # another game, another paper
+
+
+def test_an_unknown_style_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        frame_study.main(["--deck", "procedural", "--models", "x.onnx", "--restyle", "gold"])
+    assert e.value.code == 2
+    assert "--restyle" in capsys.readouterr().err
