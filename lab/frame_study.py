@@ -1,7 +1,7 @@
 """Per-frame readings at the simulated table, several card readers (finders) on the very same pixels.
 
     python -m lab.frame_study --deck gnome-orell --models models/card-obb.onnx,DIR/card-obb.onnx \
-        [--seeds 0,1,2] [--hands 2] [--every 4] [--restyle dark|tinted|four_colour]
+        [--seeds 0,1,2] [--hands 2] [--every 4] [--restyle dark|tinted|four_colour|one_ink]
 
 Renders games of ``--deck`` as ``euchre-table simulate`` draws them (``lab.simtable.TableRenderer``, one
 640x480 stream) and reads every ``--every``-th frame with each model in turn (each with the classifier and
@@ -26,14 +26,14 @@ import numpy as np
 import numpy.typing as npt
 
 from lab.stream_study import FrameTally, score_frame, sure_cards
-from lab.synth.scenes import DECK_STYLES
+from lab.synth.scenes import ALL_STYLES
 from table.cards import Card
 
 
 def reprinted(
     faces: Mapping[Card, npt.NDArray[np.uint8]], style: str, seed: int
 ) -> dict[Card, npt.NDArray[np.uint8]]:
-    """Every face of a deck printed in ``style`` (one of ``scenes.DECK_STYLES``), one paper and ink for the
+    """Every face of a deck printed in ``style`` (one of ``scenes.ALL_STYLES``), one paper and ink for the
     whole deck, drawn from ``seed``."""
     from lab.synth.scenes import deck_print, restyle_face
 
@@ -83,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=2, help="hands per game (default 2)")
     ap.add_argument("--every", type=int, default=4, help="read every Nth frame (default 4)")
     ap.add_argument("--art", type=Path, default=Path("work-data/art"))
-    ap.add_argument("--restyle", choices=DECK_STYLES, default=None,
-                    help="print the deck another way (dark: light print on dark paper; default: its artwork)")
+    ap.add_argument("--restyle", choices=ALL_STYLES, default=None,
+                    help="print the deck another way (dark: light print on dark paper, red kept red; one_ink: "
+                    "every suit in the one ink; default: its artwork)")
     args = ap.parse_args(argv)
     models = [Path(m) for m in args.models.split(",") if m.strip()]
     for m in models:

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from lab.synth.faces import HELD_OUT_DECKS, FaceSet, load_manifest, procedural_faceset
-from lab.synth.scenes import DECK_STYLES, Scene, frame_polygon, in_frame_fraction, render_scene
+from lab.synth.scenes import ALL_STYLES, DECK_STYLES, MORE_STYLES, Scene, frame_polygon, in_frame_fraction, render_scene
 
 T = TypeVar("T")
 
@@ -329,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                     "silver print, coloured paper, four-colour suits (default 0: the artwork as it is)")
     ap.add_argument("--styles", default=",".join(DECK_STYLES),
                     help="with --restyle: the styles a restyled deck is drawn from, comma-separated (default: "
-                    f"{','.join(DECK_STYLES)}; 'dark' alone draws decks printed light on dark paper)")
+                    f"{','.join(DECK_STYLES)}; 'dark' alone draws decks printed light on dark paper; also "
+                    f"{','.join(MORE_STYLES)}: every suit in one ink)")
     ap.add_argument("--stretch", type=float, default=0.0,
                     help="the chance that a scene's picture is stretched along one side, its pixels not square "
                     "(a 4:3 camera's picture shown at 16:9; default 0: square pixels)")
@@ -341,10 +342,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=2)
     args = ap.parse_args(argv)
     styles = tuple(x.strip() for x in args.styles.split(",") if x.strip())
-    unknown = [x for x in styles if x not in DECK_STYLES]
+    unknown = [x for x in styles if x not in ALL_STYLES]
     if unknown or not styles:
         ap.error(f"--styles: not deck styles: {', '.join(unknown) or repr(args.styles)} "
-                 f"(styles: {', '.join(DECK_STYLES)})")
+                 f"(styles: {', '.join(ALL_STYLES)})")
     art = None if args.procedural else args.art
     out = Path(args.out)
     if args.what == "obb":

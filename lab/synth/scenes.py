@@ -299,6 +299,11 @@ def low_light(rng: Rng, img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]
 
 
 DECK_STYLES = ("dark", "tinted", "four_colour")
+# Styles drawn only when asked for (``--styles``, ``frame_study --restyle``), never by default, so the sets and
+# training data built before them stay as they were. ``one_ink``: dark paper with every suit in the one ink,
+# hearts and diamonds gold as well: its suits told apart by their shapes alone.
+MORE_STYLES = ("one_ink",)
+ALL_STYLES = DECK_STYLES + MORE_STYLES
 GOLD = (70.0, 175.0, 215.0)  # BGR
 
 
@@ -315,7 +320,8 @@ def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, f
     """One face printed another way, its alpha kept.
 
     ``dark``: dark paper (``paper``), the black print in ``ink`` (gold, silver, white), the red print a
-    lighter red (a black-and-gold or a navy deck). ``tinted``: coloured paper (``paper``), the print kept.
+    lighter red (a black-and-gold or a navy deck). ``one_ink``: as ``dark`` with the red print in ``ink``
+    too (an all-gold deck). ``tinted``: coloured paper (``paper``), the print kept.
     ``four_colour``: white paper, diamonds in blue and clubs in green (``ink`` unused).
     """
     bgr = face[:, :, :3].astype(np.float32)
@@ -323,8 +329,8 @@ def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, f
     b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
     red = ((r - np.maximum(g, b)) > 40)[..., None]
     out: npt.NDArray[np.float32]
-    if style == "dark":
-        light_red = np.array([90.0, 90.0, 235.0], np.float32)
+    if style in ("dark", "one_ink"):
+        light_red = np.array([90.0, 90.0, 235.0] if style == "dark" else ink, np.float32)
         ink_col = np.where(red, light_red, np.array(ink, np.float32))
         out = _f32(np.array(paper, np.float32) * (1 - alpha) + ink_col * alpha)
     elif style == "tinted":
@@ -340,8 +346,9 @@ def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, f
 
 def deck_print(rng: Rng, style: str) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     """The paper and ink (BGR) of one deck printed in ``style`` (:func:`restyle_face`), drawn from ``rng``:
-    ``dark``: black, navy, wine or green paper with gold, silver or white print; otherwise a light paper."""
-    if style == "dark":
+    ``dark`` and ``one_ink``: black, navy, wine or green paper with gold, silver or white print; otherwise a
+    light paper."""
+    if style in ("dark", "one_ink"):
         darks = np.array([(15, 15, 15), (60, 25, 10), (20, 10, 60), (25, 55, 20)], np.float64)
         inks = np.array([GOLD, (200, 200, 200), (240, 240, 240)], np.float64)
         pb, pg, pr = darks[int(rng.integers(len(darks)))] * rng.uniform(0.6, 1.3)

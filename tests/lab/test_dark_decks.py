@@ -129,3 +129,39 @@ def test_a_dark_card_is_read_surer_with_its_two_ways_apart(detector: OnnxDetecto
     right_pooled = [c for (r, c), card in zip(pooled, cards, strict=True) if r == card]
     assert len(right_apart) >= len(right_pooled), (apart, pooled)
     assert float(np.mean(right_apart)) > float(np.mean(right_pooled)) + 0.05, (apart, pooled)
+
+
+def test_a_one_ink_deck_prints_its_red_suits_in_its_ink() -> None:
+    face = procedural_face("9h", 1)
+    two_ink = restyle_face(face, "9h", "dark", (15.0, 15.0, 15.0), GOLD)
+    one_ink = restyle_face(face, "9h", "one_ink", (15.0, 15.0, 15.0), GOLD)
+    inside = face[:, :, 3] > 200
+    ink = inside & (face[:, :, :3].max(axis=2).astype(int) - face[:, :, :3].min(axis=2) > 100)  # the red pips
+    assert ink.sum() > 50
+    red = two_ink[:, :, :3][ink].astype(int)
+    gold = one_ink[:, :, :3][ink].astype(int)
+    assert np.median(red[:, 2] - red[:, 1]) > 100  # the two-ink deck keeps its hearts red
+    assert abs(np.median(gold[:, 2] - gold[:, 1]) - (GOLD[2] - GOLD[1])) < 15  # the one-ink deck prints them gold
+    paper = inside & ~ink & (face[:, :, :3].min(axis=2) > 215)  # the drawn deck's cream paper
+    assert np.median(one_ink[:, :, :3][paper]) < 40  # on the dark paper
+
+
+def test_gold_print_turned_over_reads_as_black_print() -> None:
+    crop = np.zeros((64, 48, 3), np.uint8)
+    crop[:] = (15, 15, 15)
+    crop[10:20, 10:20] = tuple(int(v) for v in GOLD)  # a gold pip
+    out = cardcrop.lightness_inverted(crop)
+    b, g, r = (int(v) for v in out[15, 15])
+    assert max(b, g, r) < 110 and max(b, g, r) - min(b, g, r) < 12  # dark and grey, not a brown the reader calls red
+
+
+def test_a_dark_card_outlined_loosely_on_a_light_mat_is_still_dark() -> None:
+    """The finder's outline of a dark card on a light mat is often a few percent loose: its margin is mat."""
+    for card in ("9s", "Kd", "Ah"):
+        white = procedural_face(card, 1)
+        dark = restyle_face(white, card, "dark", (25.0, 55.0, 20.0), GOLD)
+        frame, quad = frame_with(dark, table=235)
+        loose = (quad - quad.mean(axis=0)) * 1.2 + quad.mean(axis=0)  # a tenth of the card loose each side
+        assert cardcrop.is_dark_card(frame, loose), card
+        frame_w, quad_w = frame_with(white, table=235)
+        assert not cardcrop.is_dark_card(frame_w, (quad_w - quad_w.mean(axis=0)) * 1.2 + quad_w.mean(axis=0))
