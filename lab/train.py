@@ -208,15 +208,39 @@ def load_classifier(checkpoint: Path) -> Any:
     return model
 
 
-def _augment(x: Any, rng: Any) -> Any:
-    """Cheap extra variety per batch: shifts of a few pixels and brightness/contrast changes."""
+def _augment(x: Any, rng: Any, mono: float = 0.0) -> Any:
+    """Cheap extra variety per batch: shifts of a few pixels and brightness/contrast changes; and where
+    ``mono`` > 0, that share of the crops with their print turned to one ink (:func:`_one_ink`)."""
     import numpy as np
 
+    if mono > 0:
+        x = _one_ink(x, rng, mono)
     dy, dx = (int(v) for v in rng.integers(-3, 4, 2))
     x = np.roll(x, (dy, dx), axis=(2, 3))
     a = rng.uniform(0.75, 1.2, (len(x), 1, 1, 1)).astype(np.float32)
     b = rng.uniform(-0.12, 0.12, (len(x), 1, 1, 1)).astype(np.float32)
     return np.clip(x * a + b, 0.0, 1.2).astype(np.float32)
+
+
+def _one_ink(x: Any, rng: Any, share: float) -> Any:
+    """``share`` of the crops (N, 3, H, W, RGB, paper near 1) with every print in one ink: grey, or half of
+    them a random colour, so red and black print look alike and a suit must be told by its shape, as on a
+    deck printed all in gold (read turned over, ``cardcrop.lightness_inverted``: grey print on white) or a
+    four-colour deck."""
+    import numpy as np
+
+    pick = np.flatnonzero(rng.random(len(x)) < share)
+    if len(pick) == 0:
+        return x
+    x = x.copy()
+    sub = x[pick]
+    grey = 0.299 * sub[:, 0] + 0.587 * sub[:, 1] + 0.114 * sub[:, 2]  # (n, H, W)
+    ink = np.clip(1.0 - grey, 0.0, 1.0)[:, None]
+    colour = rng.uniform(0.0, 0.7, (len(pick), 3, 1, 1))
+    colour -= colour.min(axis=1, keepdims=True)  # a hue, and the ink still dark in one channel
+    colour *= rng.random((len(pick), 1, 1, 1)) < 0.5
+    x[pick] = (grey[:, None] + ink * colour).astype(np.float32)
+    return x
 
 
 def train_classifier(
@@ -235,6 +259,7 @@ def train_classifier(
     temperature: float = 2.0,
     blocks: int | None = None,
     classes: Sequence[str] = CLASSIFIER_CLASSES,
+    mono_ink: float = 0.0,
 ) -> Path:
     """Train the corner classifier on the crop chunks in ``crops`` (``python -m lab.synth.crops``).
 
@@ -257,6 +282,9 @@ def train_classifier(
     ``blocks``: residual blocks at the end of the body (:func:`build_classifier`); None: as many as
     ``init_weights`` has (0 from scratch). Starting from weights with fewer, the new ones start as the
     identity, so the deeper classifier starts out reading as the one it came from.
+
+    ``mono_ink``: the share of training crops shown with all their print in one ink (:func:`_one_ink`), so
+    that suits are learnt by their shapes as well as their colours (0: none, as before the option).
     """
     _passive_omp()
     import numpy as np
@@ -309,7 +337,7 @@ def train_classifier(
             total_loss = 0.0
             for k in range(steps_per_epoch):
                 idx = perm[k * batch:(k + 1) * batch]
-                xb = torch.from_numpy(_augment(x[idx], rng))
+                xb = torch.from_numpy(_augment(x[idx], rng, mono_ink))
                 yb = torch.from_numpy(y[idx])
                 opt.zero_grad()
                 logits = model(xb)
