@@ -257,12 +257,15 @@ def outline_hypotheses(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, re
 DARK_PAPER_RATIO = 0.4
 # The paper is judged on this many bands round the card's edge, each a step further in (the margin, then two
 # more within it, each about 7% of the card's height and width; together they reach about a fifth in):
-# the card is dark where any of them is. The finder's outline of a dark card on a light mat is often a few
-# percent loose, and a loose outline's margin is the mat (at the simulated table 27% of a dark deck's
-# outlined cards were judged dark on the margin alone, 62% with the bands within; white decks 1% either
-# way). Courts' pictures and pips lie further in than the bands reach on the decks measured (model card,
+# the card is dark where the margin is under DARK_PAPER_RATIO, or a band within it under DARK_INNER_RATIO.
+# The finder's outline of a dark card on a light mat is often a few percent loose, and a loose outline's
+# margin is the mat: at the simulated table 27% of a dark deck's outlined cards were judged dark on the margin
+# alone. The bands within are held to a stricter ratio because a pile of cards face down, a white margin
+# round a dense pattern, comes down to 0.37 there (read turned over, one was named a king of spades).
+# Courts' pictures and pips lie further in than the bands reach on the decks measured (model card,
 # "How a frame is read").
 DARK_BANDS = 3
+DARK_INNER_RATIO = 0.3
 
 
 def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
@@ -282,7 +285,7 @@ def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
         band = np.concatenate(
             [inner[:4].ravel(), inner[-4:].ravel(), inner[4:-4, :3].ravel(), inner[4:-4, -3:].ravel()]
         )
-        if float(np.median(band)) < DARK_PAPER_RATIO * top:
+        if float(np.median(band)) < (DARK_PAPER_RATIO if k == 0 else DARK_INNER_RATIO) * top:
             return True
     return False
 

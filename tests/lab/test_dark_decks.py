@@ -165,3 +165,15 @@ def test_a_dark_card_outlined_loosely_on_a_light_mat_is_still_dark() -> None:
         assert cardcrop.is_dark_card(frame, loose), card
         frame_w, quad_w = frame_with(white, table=235)
         assert not cardcrop.is_dark_card(frame_w, (quad_w - quad_w.mean(axis=0)) * 1.2 + quad_w.mean(axis=0))
+
+
+def test_a_white_margined_back_of_middling_tone_is_not_dark_but_dark_paper_is() -> None:
+    """Within the margin the paper must be clearly dark: a pile face down (a white margin round a dense
+    pattern, middling on average) was judged dark at the margin's own ratio and read turned over."""
+    h, w = 336, 240
+    for tone, dark in ((0.36, False), (0.12, True)):
+        back = np.full((h, w, 4), 255, np.uint8)
+        m = int(0.1 * h)  # a white margin a tenth of the card wide: the margin's band is white
+        back[m:-m, m:-m, :3] = int(tone * 255)
+        frame, quad = frame_with(back, table=235)
+        assert cardcrop.is_dark_card(frame, quad) is dark, tone
