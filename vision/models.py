@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 DEFAULT_MODEL_NAME = "card-obb.onnx"
 CLASSIFIER_NAME = "corner-cls.onnx"
 UNENROLLED_CLASSIFIER_NAME = "corner-cls-unenrolled.onnx"
+DARK_CLASSIFIER_NAME = "corner-cls-dark.onnx"
 CLASSES_NAME = "classes.json"
 REPO_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -76,6 +77,13 @@ def unenrolled_classifier_path_for(model: Path) -> Path | None:
     """The classifier that names the cards of a deck read without a profile, where one lies beside the
     finder ``model`` (else the corner classifier reads both ways)."""
     path = _models_dir_of(model) / UNENROLLED_CLASSIFIER_NAME
+    return path if path.is_file() else None
+
+
+def dark_classifier_path_for(model: Path) -> Path | None:
+    """The classifier that reads a dark card's corners turned over (``cardcrop.lightness_inverted``) where no
+    profile is in use, where one lies beside the finder ``model`` (else the unenrolled one reads them too)."""
+    path = _models_dir_of(model) / DARK_CLASSIFIER_NAME
     return path if path.is_file() else None
 
 

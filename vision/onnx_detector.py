@@ -251,6 +251,7 @@ class CornerClassifier:
         profile: DeckProfile | None = None,
         face: FaceReader | None = None,
         unenrolled: Path | None = None,
+        dark: Path | None = None,
     ) -> None:
         from vision import cardcrop
 
@@ -271,18 +272,10 @@ class CornerClassifier:
             raise UserError(f"{self.path}: the classifier's classes lack {cardcrop.NONE_CLASS!r}")
         # The network that names the cards without a profile (None: this one), and its logits' name.
         self.unenrolled_path = Path(unenrolled) if unenrolled is not None else None
-        self.unenrolled_session: Any = None
-        self._unenrolled_io = ("", "")
-        if self.unenrolled_path is not None:
-            session = ort_session(self.unenrolled_path, threads, "corner-index classifier")
-            _check_outputs(session, self.unenrolled_path, len(self.classes))
-            crop, own = session.get_inputs()[0].shape, self.session.get_inputs()[0].shape
-            if len(crop) != len(own) or any(
-                isinstance(a, int) and isinstance(b, int) and a != b for a, b in zip(crop[1:], own[1:], strict=False)
-            ):
-                raise UserError(f"{self.unenrolled_path}: its crops {crop[1:]} are not {self.path.name}'s {own[1:]}")
-            self.unenrolled_session = session
-            self._unenrolled_io = (session.get_inputs()[0].name, session.get_outputs()[0].name)
+        self.unenrolled_session, self._unenrolled_io = self._second_classifier(self.unenrolled_path, threads)
+        # The network that reads a dark card's corners turned over without a profile (None: as the rest).
+        self.dark_path = Path(dark) if dark is not None else None
+        self.dark_session, self._dark_io = self._second_classifier(self.dark_path, threads)
         self.cards: dict[str, Card] = {}
         for name in self.classes:
             if name == cardcrop.NONE_CLASS:
@@ -295,6 +288,20 @@ class CornerClassifier:
         self.shipped_calibration = calibration
         if profile is not None:
             self.use_profile(profile)
+
+    def _second_classifier(self, path: Path | None, threads: int | None) -> tuple[Any, tuple[str, str]]:
+        """A session of another classifier of this one's classes and crops (None where ``path`` is None), and
+        its input's and logits' names; UserError where it does not fit."""
+        if path is None:
+            return None, ("", "")
+        session = ort_session(path, threads, "corner-index classifier")
+        _check_outputs(session, path, len(self.classes))
+        crop, own = session.get_inputs()[0].shape, self.session.get_inputs()[0].shape
+        if len(crop) != len(own) or any(
+            isinstance(a, int) and isinstance(b, int) and a != b for a, b in zip(crop[1:], own[1:], strict=False)
+        ):
+            raise UserError(f"{path}: its crops {crop[1:]} are not {self.path.name}'s {own[1:]}")
+        return session, (session.get_inputs()[0].name, session.get_outputs()[0].name)
 
     def use_profile(self, profile: DeckProfile | None) -> None:
         """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
@@ -390,6 +397,15 @@ class CornerClassifier:
                     for q, d, h in zip(quads, dark, hypotheses, strict=True)]
         crops = np.concatenate(per_card).astype(np.float32)
         logits, feats = self._outputs(crops)
+        if self.dark_session is not None and self.profile is None and any(dark):
+            # a dark card's turned-over crops (the second half of its block) read by the dark classifier
+            ends = np.cumsum([len(b) for b in per_card])
+            turned = np.concatenate([np.arange(e - len(b) // 2, e) for e, b, d in zip(ends, per_card, dark, strict=True)
+                                     if d])
+            input_name, logits_name = self._dark_io
+            logits = logits.copy()
+            read = self.dark_session.run([logits_name], {input_name: crops[turned]})[0]
+            logits[turned] = np.asarray(read, np.float32)
         evidence = self._face_evidence(frame_bgr, hypotheses, dark)
         answers: list[tuple[Card | None, float, float]] = []
         start = 0
@@ -853,6 +869,7 @@ class OnnxDetector:
             calibration_for,
             classifier_classes_for,
             classifier_path_for,
+            dark_classifier_path_for,
             unenrolled_classifier_path_for,
         )
 
@@ -878,6 +895,7 @@ class OnnxDetector:
                 resolve_profile(profile), load_face_reader(face_path, threads) if face_path is not None else None,
                 # A classifier given by hand reads both ways; the shipped pair is looked for beside the finder.
                 unenrolled=unenrolled_classifier_path_for(self.path) if classifier is None else None,
+                dark=dark_classifier_path_for(self.path) if classifier is None else None,
             )
         elif profile is not None:
             raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")

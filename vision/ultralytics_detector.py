@@ -27,6 +27,7 @@ from vision.models import (
     calibration_for,
     classifier_classes_for,
     classifier_path_for,
+    dark_classifier_path_for,
     unenrolled_classifier_path_for,
 )
 from vision.onnx_detector import (
@@ -102,6 +103,7 @@ class UltralyticsDetector:
                 cls_path, classifier_classes_for(self.path), threads, calibration_for(self.path), None,
                 load_face_reader(face_path, threads) if face_path is not None else None,
                 unenrolled=unenrolled_classifier_path_for(self.path) if classifier is None else None,
+                dark=dark_classifier_path_for(self.path) if classifier is None else None,
             )
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:

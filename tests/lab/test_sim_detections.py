@@ -164,5 +164,8 @@ def test_a_recording_names_every_file_the_reader_reads(tmp_path: Path) -> None:
 
     model = tmp_path / "card-obb.onnx"
     names = [p.name for p in reader_files(model)]
-    assert names == ["card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json"]
+    assert names == [
+        "card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "corner-cls-dark.onnx", "face-cls.onnx",
+        "classes.json",
+    ]
     assert all(p.parent == tmp_path for p in reader_files(model))

@@ -1,0 +1,123 @@
+"""The classifier that reads a dark card's corners turned over (``corner-cls-dark.onnx``).
+
+Without a profile, the crops of a card judged printed light on dark paper (``cardcrop.is_dark_card``) that are
+cut with their lightness turned over are read by it, where it lies beside the finder; the crops as they are,
+and every white card, by the unenrolled classifier as before; with a profile, by the corner classifier alone.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from lab.synth.faces import procedural_face
+from lab.synth.scenes import GOLD, _warp_face, card_quad, restyle_face
+from vision import cardcrop
+from vision.enrol_photos import enrol_from_photos
+from vision.errors import UserError
+from vision.models import DARK_CLASSIFIER_NAME, REPO_MODELS_DIR, dark_classifier_path_for
+from vision.onnx_detector import OnnxDetector
+
+DEV = Path(__file__).resolve().parent / "data" / "dev-photos"
+PHOTOS = ["edje_test_IMG_2580.jpg", "edje_test_cam_image2.jpg", "edje_test_cam_image6.jpg"]
+SHIPPED = ("card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json")
+
+
+def _frame(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    frame = np.full((480, 640, 3), 200, np.float32)
+    quad = card_quad(320, 240, 260, face.shape[1] / face.shape[0], 0.3)
+    patch, x0, y0 = _warp_face(face, quad, 640, 480)
+    ph, pw = patch.shape[:2]
+    frame[y0 : y0 + ph, x0 : x0 + pw] = frame[y0 : y0 + ph, x0 : x0 + pw] * (1 - patch[:, :, 3:4]) + patch[:, :, :3]
+    return np.clip(frame, 0, 255).astype(np.uint8), quad.astype(np.float32)
+
+
+def _models(folder: Path, dark: Path | None) -> Path:
+    folder.mkdir()
+    for name in SHIPPED:
+        shutil.copy(REPO_MODELS_DIR / name, folder / name)
+    if dark is not None:
+        shutil.copy(dark, folder / DARK_CLASSIFIER_NAME)
+    return folder / "card-obb.onnx"
+
+
+class Naming:
+    """Stands in for the dark classifier's session: every crop asked of it names ``card``; it records how many
+    crops each call held."""
+
+    def __init__(self, session: Any, classes: list[str], card: str) -> None:
+        self.session, self.classes, self.card = session, classes, card
+        self.asked: list[int] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        (crops,) = feeds.values()
+        self.asked.append(len(crops))
+        logits = np.full((len(crops), len(self.classes)), -8.0, np.float32)
+        logits[:, self.classes.index(self.card)] = 8.0
+        return [logits]
+
+
+@pytest.fixture(scope="module")
+def paired(tmp_path_factory: pytest.TempPathFactory) -> OnnxDetector:
+    finder = _models(tmp_path_factory.mktemp("m") / "models", REPO_MODELS_DIR / "corner-cls-unenrolled.onnx")
+    assert dark_classifier_path_for(finder) == finder.parent / DARK_CLASSIFIER_NAME
+    return OnnxDetector(finder, threads=1)
+
+
+def test_a_dark_cards_turned_over_crops_are_read_by_the_dark_classifier(paired: OnnxDetector) -> None:
+    classifier = paired.classifier
+    assert classifier is not None and classifier.dark_session is not None
+    spy = Naming(classifier.dark_session, classifier.classes, "Qs")
+    classifier.dark_session = spy
+    dark = restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD)
+    frame, quad = _frame(dark)
+    assert cardcrop.is_dark_card(frame, quad)
+    ((card, conf, _),) = classifier.classify(frame, quad[None])
+    block = len(cardcrop.corner_crops(frame, quad, dark=True))
+    assert spy.asked == [block // 2]  # the turned-over half of the card's crops, and only those
+    assert str(card) == "Qs" and conf > 0.5  # what it named is what the reader reads
+    white = procedural_face("9c", 2)
+    frame, quad = _frame(white)
+    assert not cardcrop.is_dark_card(frame, quad)
+    ((card, _, _),) = classifier.classify(frame, quad[None])
+    assert spy.asked == [block // 2] and str(card) != "Qs"  # a white card never asks it
+
+
+def test_with_a_profile_the_dark_classifier_is_not_asked(paired: OnnxDetector, tmp_path: Path) -> None:
+    classifier = paired.classifier
+    assert classifier is not None
+    spy = Naming(classifier.dark_session, classifier.classes, "Qs")
+    classifier.dark_session = spy
+    profile = enrol_from_photos(
+        DEV, DEV / "labels.csv", "house", detector=paired, out=tmp_path / "house", images=PHOTOS
+    ).profile
+    classifier.use_profile(profile)
+    try:
+        frame, quad = _frame(restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD))
+        classifier.classify(frame, quad[None])
+        assert spy.asked == []
+    finally:
+        classifier.use_profile(None)
+    classifier.classify(frame, quad[None])
+    assert len(spy.asked) == 1  # asked again once the profile is dropped
+
+
+def test_a_dark_classifier_of_other_classes_is_one_clear_error(tmp_path: Path) -> None:
+    # The face reader has the classifier's input and 29 outputs, not the 34 classes of classes.json.
+    finder = _models(tmp_path / "m", REPO_MODELS_DIR / "face-cls.onnx")
+    with pytest.raises(UserError, match=DARK_CLASSIFIER_NAME + ".*does not match 34 classes"):
+        OnnxDetector(finder, threads=1)
+
+
+def test_without_a_dark_classifier_the_reader_reads_as_before(tmp_path: Path) -> None:
+    finder = _models(tmp_path / "m", None)
+    assert dark_classifier_path_for(finder) is None
+    detector = OnnxDetector(finder, threads=1)
+    assert detector.classifier is not None and detector.classifier.dark_session is None
