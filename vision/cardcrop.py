@@ -259,9 +259,9 @@ DARK_PAPER_RATIO = 0.4
 # more within it, each about 7% of the card's height and width; together they reach about a fifth in):
 # the card is dark where the margin is under DARK_PAPER_RATIO, or a band within it under DARK_INNER_RATIO.
 # The finder's outline of a dark card on a light mat is often a few percent loose, and a loose outline's
-# margin is the mat: at the simulated table 27% of a dark deck's outlined cards were judged dark on the margin
+# margin is the mat: at the simulated table 32% of a dark deck's outlined cards were judged dark on the margin
 # alone. The bands within are held to a stricter ratio because a pile of cards face down, a white margin
-# round a dense pattern, comes down to 0.37 there (read turned over, one was named a king of spades).
+# round a dense pattern, comes down to 0.37 there (read turned over, it was named a king and a queen of spades).
 # Courts' pictures and pips lie further in than the bands reach on the decks measured (model card,
 # "How a frame is read").
 DARK_BANDS = 3

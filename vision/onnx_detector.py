@@ -147,6 +147,22 @@ def ort_session(path: Path, threads: int | None, what: str) -> Any:
         raise UserError(f"{path}: cannot load this {what} ({str(exc).splitlines()[0]})") from None
 
 
+# A classifier's crops go through ONNX Runtime this many at a time: its memory for the network's activations
+# grows with the batch, and a frame of many cards, each cut from several outlines and, judged dark, both ways,
+# makes hundreds of crops (reader peak RSS on the dev photos 383 MB in one batch, 2026-12-05).
+CLASSIFIER_CHUNK = 64
+
+
+def run_in_chunks(
+    session: Any, outputs: list[str], input_name: str, crops: npt.NDArray[np.float32], chunk: int = CLASSIFIER_CHUNK
+) -> list[npt.NDArray[np.float32]]:
+    """``session.run(outputs, {input_name: crops})``, ``chunk`` crops at a time, each output joined back."""
+    if len(crops) <= chunk:
+        return [np.asarray(o, np.float32) for o in session.run(outputs, {input_name: crops})]
+    parts = [session.run(outputs, {input_name: crops[i : i + chunk]}) for i in range(0, len(crops), chunk)]
+    return [np.concatenate([np.asarray(p[k], np.float32) for p in parts]) for k in range(len(outputs))]
+
+
 def load_face_reader(path: Path, threads: int | None) -> FaceReader:
     """The face reader (``vision.face_reader``) in ``path``, on an ONNX Runtime session of its own."""
     from vision.face_reader import FaceReader
@@ -335,8 +351,8 @@ class CornerClassifier:
         """The classifier's logits (n, classes) and features (n, width) for a batch of crops."""
         if self.features_name is None:
             raise UserError(f"{self.path}: this classifier has no features output")
-        logits, feats = self.session.run([self.logits_name, self.features_name], {self.input_name: crops})
-        return np.asarray(logits, np.float32), np.asarray(feats, np.float32)
+        logits, feats = run_in_chunks(self.session, [self.logits_name, self.features_name], self.input_name, crops)
+        return logits, feats
 
     def _outputs(
         self, crops: npt.NDArray[np.float32]
@@ -347,8 +363,8 @@ class CornerClassifier:
             return self.run(crops)
         if self.unenrolled_session is not None:
             input_name, logits_name = self._unenrolled_io
-            return np.asarray(self.unenrolled_session.run([logits_name], {input_name: crops})[0], np.float32), None
-        return np.asarray(self.session.run([self.logits_name], {self.input_name: crops})[0], np.float32), None
+            return run_in_chunks(self.unenrolled_session, [logits_name], input_name, crops)[0], None
+        return run_in_chunks(self.session, [self.logits_name], self.input_name, crops)[0], None
 
     def _name(
         self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
@@ -404,8 +420,7 @@ class CornerClassifier:
                                      if d])
             input_name, logits_name = self._dark_io
             logits = logits.copy()
-            read = self.dark_session.run([logits_name], {input_name: crops[turned]})[0]
-            logits[turned] = np.asarray(read, np.float32)
+            logits[turned] = run_in_chunks(self.dark_session, [logits_name], input_name, crops[turned])[0]
         evidence = self._face_evidence(frame_bgr, hypotheses, dark)
         answers: list[tuple[Card | None, float, float]] = []
         start = 0
