@@ -412,15 +412,21 @@ class CornerClassifier:
         per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h)
                     for q, d, h in zip(quads, dark, hypotheses, strict=True)]
         crops = np.concatenate(per_card).astype(np.float32)
-        logits, feats = self._outputs(crops)
         if self.dark_session is not None and self.profile is None and any(dark):
-            # a dark card's turned-over crops (the second half of its block) read by the dark classifier
+            # A dark card's turned-over crops (the second half of its block) are read by the dark classifier,
+            # every other crop as without it.
             ends = np.cumsum([len(b) for b in per_card])
-            turned = np.concatenate([np.arange(e - len(b) // 2, e) for e, b, d in zip(ends, per_card, dark, strict=True)
-                                     if d])
+            turned = np.zeros(len(crops), bool)
+            for end, block, d in zip(ends, per_card, dark, strict=True):
+                if d:
+                    turned[end - len(block) // 2 : end] = True
             input_name, logits_name = self._dark_io
-            logits = logits.copy()
+            logits = np.empty((len(crops), len(self.classes)), np.float32)
+            logits[~turned] = self._outputs(crops[~turned])[0]
             logits[turned] = run_in_chunks(self.dark_session, [logits_name], input_name, crops[turned])[0]
+            feats = None
+        else:
+            logits, feats = self._outputs(crops)
         evidence = self._face_evidence(frame_bgr, hypotheses, dark)
         answers: list[tuple[Card | None, float, float]] = []
         start = 0
