@@ -108,3 +108,17 @@ def spy_on_finder(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch, note:
 
     monkeypatch.setattr(detector, "_candidates", spy)
     return shown
+
+
+def models_folder(folder: Path, source: Path, names: tuple[str, ...], extras: dict[str, Path | None]) -> Path:
+    """A models folder holding ``names`` copied from ``source`` and each of ``extras`` (file name -> file,
+    None: left out); its finder's path."""
+    import shutil
+
+    folder.mkdir()
+    for name in names:
+        shutil.copy(source / name, folder / name)
+    for name, path in extras.items():
+        if path is not None:
+            shutil.copy(path, folder / name)
+    return folder / "card-obb.onnx"

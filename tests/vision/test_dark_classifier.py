@@ -7,12 +7,12 @@ and every white card, by the unenrolled classifier as before; with a profile, by
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from detector_testkit import models_folder
 
 from lab.synth.faces import procedural_face
 from lab.synth.scenes import GOLD, _warp_face, card_quad, restyle_face
@@ -37,12 +37,7 @@ def _frame(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _models(folder: Path, dark: Path | None) -> Path:
-    folder.mkdir()
-    for name in SHIPPED:
-        shutil.copy(REPO_MODELS_DIR / name, folder / name)
-    if dark is not None:
-        shutil.copy(dark, folder / DARK_CLASSIFIER_NAME)
-    return folder / "card-obb.onnx"
+    return models_folder(folder, REPO_MODELS_DIR, SHIPPED, {DARK_CLASSIFIER_NAME: dark})
 
 
 class Naming:

@@ -7,12 +7,11 @@ prototypes always come from, and are compared by, one network.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from detector_testkit import FINDER, TINY, card_frame
+from detector_testkit import FINDER, TINY, card_frame, models_folder
 
 from vision.enrol_photos import enrol_from_photos
 from vision.errors import UserError
@@ -28,12 +27,7 @@ PHOTOS = ["edje_test_IMG_2580.jpg", "edje_test_cam_image2.jpg", "edje_test_cam_i
 def _models(folder: Path, source: Path, names: tuple[str, ...], unenrolled: Path | None) -> Path:
     """A models folder holding ``names`` copied from ``source``, and ``unenrolled`` as the unenrolled
     classifier; its finder's path."""
-    folder.mkdir()
-    for name in names:
-        shutil.copy(source / name, folder / name)
-    if unenrolled is not None:
-        shutil.copy(unenrolled, folder / UNENROLLED_CLASSIFIER_NAME)
-    return folder / "card-obb.onnx"
+    return models_folder(folder, source, names, {UNENROLLED_CLASSIFIER_NAME: unenrolled})
 
 
 TINY_FILES = ("card-obb.onnx", "corner-cls.onnx", "classes.json")
