@@ -52,6 +52,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--deck-style", default=None, help="card deck to draw (default: gnome-neoclassical, held out)")
     parser.add_argument("--art", type=Path, default=None, help="artwork folder (default work-data/art)")
     parser.add_argument(
+        "--deck-print", choices=("dark", "tinted", "four_colour", "one_ink"), default=None,
+        help="the deck printed another way, one paper and ink drawn from --seed (lab.synth.scenes.restyle_face): "
+        "dark: light print on dark paper, red kept red; one_ink: every suit in the one ink (default: as drawn)",
+    )  # fmt: skip
+    parser.add_argument(
         "--detector", choices=("model", "oracle", "noisy"), default="model",
         help="model: the ONNX detector (--model); oracle: perfect readings from the renderer's ground truth; "
         "noisy: the oracle with a detector's faults (10%% of readings missed, 3%% misread, jitter)",
@@ -195,6 +200,11 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     rules = table_rules(args)
     style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
     faces, back, deck_name = st.load_deck(style, args.art, rules.deck_size)
+    if args.deck_print is not None:
+        from lab.frame_study import reprinted
+
+        faces = reprinted(faces, args.deck_print, args.seed)
+        print(f"simulate: the deck printed {args.deck_print} (--deck-print)", file=sys.stderr)
     if rules.has_benny and st.joker_stand_in(style, args.art):
         print(f"simulate: {style!r} has no Joker; a plain drawn one stands in for the Benny", file=sys.stderr)
     if deck_name != style and not style.startswith("procedural"):
@@ -272,6 +282,7 @@ def _with_detections(
         "rules": repr(rules), "deck": deck_name, "size": list(size), "pace": args.pace,
         "turned_in_front": args.turned_in_front, "steal_rate": args.steal_rate, "enrol": enrol,
         "script": hashlib.sha256(truth.encode()).hexdigest(), "detail": renderer.detail,
+        "deck_print": args.deck_print,
     }  # fmt: skip
     identity = run_identity(settings, reader_files(model))
     if args.detections.exists():
