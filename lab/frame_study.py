@@ -8,7 +8,7 @@ Renders games of ``--deck`` as ``euchre-table simulate`` draws them (``lab.simta
 calibration beside it, one ONNX Runtime thread). Scored per frame as ``lab.stream_study`` scores it (a
 reading is right when its card lies face up in the frame; the cards to find are those at least
 ``stream_study.MIN_VISIBLE`` in sight). ``--restyle`` prints the deck another way before each game
-(``lab.synth.scenes.restyle_face``; its paper and ink drawn from the game's seed): ``dark`` is a
+(``lab.synth.scenes.reprint_faces``; its paper and ink drawn from the game's seed): ``dark`` is a
 black-and-gold kind of deck at the table, on the mat at the camera's own scale. A quicker look than full
 games: the tracker and the engine are not run, so a reader that gains here still needs ``simulate``'s full
 runs.
@@ -19,26 +19,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
 from lab.stream_study import FrameTally, score_frame, sure_cards
-from lab.synth.scenes import ALL_STYLES
-from table.cards import Card
-
-
-def reprinted(
-    faces: Mapping[Card, npt.NDArray[np.uint8]], style: str, seed: int
-) -> dict[Card, npt.NDArray[np.uint8]]:
-    """Every face of a deck printed in ``style`` (one of ``scenes.ALL_STYLES``), one paper and ink for the
-    whole deck, drawn from ``seed``."""
-    from lab.synth.scenes import deck_print, restyle_face
-
-    paper, ink = deck_print(np.random.default_rng(seed), style)
-    return {card: restyle_face(face, str(card), style, paper, ink) for card, face in faces.items()}
+from lab.synth.scenes import ALL_STYLES, reprint_faces
 
 
 def study(
@@ -46,7 +31,7 @@ def study(
     restyle: str | None = None,
 ) -> dict[Path, FrameTally]:
     """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork;
-    ``restyle``: the deck printed in that style, :func:`reprinted`), each with how often the reader's later
+    ``restyle``: the deck printed in that style, ``scenes.reprint_faces``), each with how often the reader's later
     looks ran and named cards (``OnnxDetector.looks``)."""
     from lab import simtable as st
     from table.rules import Rules
@@ -60,7 +45,7 @@ def study(
     tallies = {m: FrameTally() for m in models}
     for seed in seeds:
         script = st.build_script(seed, hands, 0.3, rules=rules)
-        printed = faces if restyle is None else reprinted(faces, restyle, seed)
+        printed = faces if restyle is None else reprint_faces(faces, restyle, seed)
         renderer = st.TableRenderer(script, printed, back, seed=seed)
         for n in range(0, script.frames, every):
             image = renderer.render(n)

@@ -51,9 +51,11 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--deck-style", default=None, help="card deck to draw (default: gnome-neoclassical, held out)")
     parser.add_argument("--art", type=Path, default=None, help="artwork folder (default work-data/art)")
+    # The choices are lab.synth.scenes.ALL_STYLES, written out so that the command line does not load the
+    # scene renderer to build its help (tests/lab/test_deck_print.py holds them to it).
     parser.add_argument(
         "--deck-print", choices=("dark", "tinted", "four_colour", "one_ink"), default=None,
-        help="the deck printed another way, one paper and ink drawn from --seed (lab.synth.scenes.restyle_face): "
+        help="the deck printed another way, one paper and ink drawn from --seed (lab.synth.scenes.reprint_faces): "
         "dark: light print on dark paper, red kept red; one_ink: every suit in the one ink (default: as drawn)",
     )  # fmt: skip
     parser.add_argument(
@@ -201,9 +203,9 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
     style = args.deck_style if args.deck_style is not None else st.DEFAULT_DECK
     faces, back, deck_name = st.load_deck(style, args.art, rules.deck_size)
     if args.deck_print is not None:
-        from lab.frame_study import reprinted
+        from lab.synth.scenes import reprint_faces
 
-        faces = reprinted(faces, args.deck_print, args.seed)
+        faces = reprint_faces(faces, args.deck_print, args.seed)
         print(f"simulate: the deck printed {args.deck_print} (--deck-print)", file=sys.stderr)
     if rules.has_benny and st.joker_stand_in(style, args.art):
         print(f"simulate: {style!r} has no Joker; a plain drawn one stands in for the Benny", file=sys.stderr)

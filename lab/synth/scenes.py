@@ -17,9 +17,9 @@ pixels. Pure numpy + OpenCV; the same seed gives the same pixels.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import cv2
 import numpy as np
@@ -29,6 +29,8 @@ from lab.synth.faces import BGRA, FaceSet
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
+
+K = TypeVar("K")  # what a deck's faces are keyed by (a card, or its name)
 
 MIN_VISIBLE = 0.25  # a card less visible than this is not labelled (too little of it to find)
 MIN_IN_FRAME = 0.45  # a card cut by the frame's edge is labelled while this much of it is in the frame
@@ -304,6 +306,7 @@ DECK_STYLES = ("dark", "tinted", "four_colour")
 # hearts and diamonds gold as well: its suits told apart by their shapes alone.
 MORE_STYLES = ("one_ink",)
 ALL_STYLES = DECK_STYLES + MORE_STYLES
+DARK_PAPER_STYLES = ("dark", "one_ink")  # printed light on dark paper
 GOLD = (70.0, 175.0, 215.0)  # BGR
 
 
@@ -329,7 +332,7 @@ def restyle_face(face: BGRA, card: str, style: str, paper: tuple[float, float, f
     b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
     red = ((r - np.maximum(g, b)) > 40)[..., None]
     out: npt.NDArray[np.float32]
-    if style in ("dark", "one_ink"):
+    if style in DARK_PAPER_STYLES:
         light_red = np.array([90.0, 90.0, 235.0] if style == "dark" else ink, np.float32)
         ink_col = np.where(red, light_red, np.array(ink, np.float32))
         out = _f32(np.array(paper, np.float32) * (1 - alpha) + ink_col * alpha)
@@ -348,7 +351,7 @@ def deck_print(rng: Rng, style: str) -> tuple[tuple[float, float, float], tuple[
     """The paper and ink (BGR) of one deck printed in ``style`` (:func:`restyle_face`), drawn from ``rng``:
     ``dark`` and ``one_ink``: black, navy, wine or green paper with gold, silver or white print; otherwise a
     light paper."""
-    if style in ("dark", "one_ink"):
+    if style in DARK_PAPER_STYLES:
         darks = np.array([(15, 15, 15), (60, 25, 10), (20, 10, 60), (25, 55, 20)], np.float64)
         inks = np.array([GOLD, (200, 200, 200), (240, 240, 240)], np.float64)
         pb, pg, pr = darks[int(rng.integers(len(darks)))] * rng.uniform(0.6, 1.3)
@@ -357,6 +360,14 @@ def deck_print(rng: Rng, style: str) -> tuple[tuple[float, float, float], tuple[
         pb, pg, pr = rng.uniform(170, 255, 3)
         ib = ig = ir = 0.0
     return (float(pb), float(pg), float(pr)), (float(ib), float(ig), float(ir))
+
+
+def reprint_faces(faces: Mapping[K, BGRA], style: str, seed: int) -> dict[K, BGRA]:
+    """Every face of a whole deck (keyed by its card, whose name ``str`` gives) printed in ``style`` (one of
+    :data:`ALL_STYLES`), one paper and ink for the deck drawn from ``seed``: the table's deck printed another
+    way (``lab.frame_study --restyle``, ``simulate --deck-print``)."""
+    paper, ink = deck_print(np.random.default_rng(seed), style)
+    return {card: restyle_face(face, str(card), style, paper, ink) for card, face in faces.items()}
 
 
 def restyle_deck(rng: Rng, placements: list[Placement], styles: Sequence[str] = DECK_STYLES) -> str:

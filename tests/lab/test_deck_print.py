@@ -4,6 +4,7 @@ reprinted as ``lab.frame_study --restyle`` reprints them, so whole games can be 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,3 +53,16 @@ def test_every_style_and_only_those_is_offered(capsys: pytest.CaptureFixture[str
     offered = err[err.index("choose from") :]
     assert all(f"'{s}'" in offered for s in ALL_STYLES)
     assert offered.count("'") == 2 * len(ALL_STYLES)
+
+
+@pytest.mark.slow
+def test_a_recording_of_the_deck_as_drawn_is_refused_for_the_deck_reprinted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recording = tmp_path / "run.jsonl"
+    base = ["simulate", "--hands", "1", "--seed", "3", "--deck-style", "procedural", "--size", "320x240",
+            "--threads", "1", "--detections", str(recording)]  # fmt: skip
+    assert main(base) == 0 and recording.exists()
+    capsys.readouterr()
+    assert main([*base, "--deck-print", "dark"]) == 2
+    assert "recorded for another run (it differs in deck_print)" in capsys.readouterr().err

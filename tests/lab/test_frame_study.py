@@ -10,6 +10,7 @@ import numpy.typing as npt
 import pytest
 
 from lab import frame_study
+from lab.synth.scenes import reprint_faces
 from table.cards import Card
 from vision.models import default_model_path
 
@@ -49,7 +50,7 @@ def _paper(face: npt.NDArray[np.uint8]) -> float:
 
 def test_a_deck_reprinted_dark_has_dark_paper_and_keeps_its_shape() -> None:
     faces = _faces()
-    dark = frame_study.reprinted(faces, "dark", seed=3)
+    dark = reprint_faces(faces, "dark", seed=3)
     assert dark.keys() == faces.keys()
     for card, face in faces.items():
         assert _paper(face) > 180  # the drawn deck is printed on white
@@ -60,9 +61,9 @@ def test_a_deck_reprinted_dark_has_dark_paper_and_keeps_its_shape() -> None:
 
 def test_a_reprint_is_drawn_from_the_games_seed() -> None:
     faces = _faces()
-    a = frame_study.reprinted(faces, "tinted", seed=1)
-    b = frame_study.reprinted(faces, "tinted", seed=1)
-    c = frame_study.reprinted(faces, "tinted", seed=2)
+    a = reprint_faces(faces, "tinted", seed=1)
+    b = reprint_faces(faces, "tinted", seed=1)
+    c = reprint_faces(faces, "tinted", seed=2)
     card = Card.parse("As")
     assert np.array_equal(a[card], b[card])
     assert not np.array_equal(a[card], c[card])  # another game, another paper
