@@ -78,12 +78,15 @@ def order_corners(quad: npt.ArrayLike) -> FloatArray:
     return q.astype(np.float32)
 
 
-def _region_homography(quad: FloatArray, u0: float, u1: float, v0: float, v1: float) -> npt.NDArray[np.float64]:
-    """Homography from crop pixels to frame pixels for the card region [u0,u1] x [v0,v1]."""
+def _region_homography(
+    quad: FloatArray, u0: float, u1: float, v0: float, v1: float, size: tuple[int, int] = (CROP_W, CROP_H)
+) -> npt.NDArray[np.float64]:
+    """Homography from the pixels of a picture of ``size`` (width, height; default a crop's) to frame pixels
+    for the card region [u0,u1] x [v0,v1]."""
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     card = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))  # card (u, v) -> frame
     crop_to_uv = np.array(
-        [[(u1 - u0) / CROP_W, 0, u0], [0, (v1 - v0) / CROP_H, v0], [0, 0, 1]], np.float64
+        [[(u1 - u0) / size[0], 0, u0], [0, (v1 - v0) / size[1], v0], [0, 0, 1]], np.float64
     )  # crop pixel (x, y) -> (u, v); pixel centres handled by OpenCV's convention
     h: npt.NDArray[np.float64] = card @ crop_to_uv
     return h
@@ -172,6 +175,19 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     rough outline is returned unchanged, ordered.
     """
     q = order_corners(quad)
+    snapped = snapped_outline(frame_bgr, q)
+    return q if snapped is None else snapped
+
+
+def snapped_outline(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, dark_paper: bool = False,
+    area: tuple[float, float] = REFINE_AREA,
+) -> FloatArray | None:
+    """:func:`refine_quad`'s snapped outline, or None where it cannot snap. ``dark_paper``: the card is the
+    darkest-and-greyest pixels instead (the maximum of B, G, R under its Otsu threshold), for a card printed
+    light on dark paper, whose light print and pictures the white-paper look takes for the card. ``area``: the
+    snapped outline's area over the box's, the range accepted."""
+    q = order_corners(quad)
     fh, fw = frame_bgr.shape[:2]
     long_side = max(float(np.linalg.norm(q[3] - q[0])), float(np.linalg.norm(q[1] - q[0])), 1.0)
     pad = 0.3 * long_side
@@ -179,7 +195,7 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
     x1, y1 = (np.ceil(q.max(axis=0) + pad)).astype(int)
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(fw, x1), min(fh, y1)
     if x1 - x0 < 16 or y1 - y0 < 16:
-        return q
+        return None
     roi = frame_bgr[y0:y1, x0:x1]
     # work at ~160 px on the long side: enough for the edge, cheap
     scale = min(1.0, 160.0 / max(roi.shape[:2]))
@@ -187,11 +203,15 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
         small = cv2.resize(roi, (max(8, round(roi.shape[1] * scale)), max(8, round(roi.shape[0] * scale))),
                            interpolation=cv2.INTER_AREA)
         roi = cast(npt.NDArray[np.uint8], small)
-    # the darkest channel per pixel (OpenCV's per-element min: numpy's reduction over the channel axis is
-    # several times slower on these small images, and the result is the same)
-    darkest = cv2.min(cv2.min(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
-    grey = cv2.GaussianBlur(darkest, (3, 3), 0)
-    _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # the darkest channel per pixel, or on dark paper the brightest (OpenCV's per-element min and max: numpy's
+    # reduction over the channel axis is several times slower on these small images, and the result is the same)
+    if dark_paper:
+        channel = cv2.max(cv2.max(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
+    else:
+        channel = cv2.min(cv2.min(roi[:, :, 0], roi[:, :, 1]), roi[:, :, 2])
+    grey = cv2.GaussianBlur(channel, (3, 3), 0)
+    polarity = cv2.THRESH_BINARY_INV if dark_paper else cv2.THRESH_BINARY
+    _, otsu = cv2.threshold(grey, 0, 255, polarity + cv2.THRESH_OTSU)
     k = max(3, round(0.04 * long_side * scale) | 1)
     closed = cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cast(npt.NDArray[np.uint8], closed)
@@ -212,24 +232,24 @@ def refine_quad(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> FloatA
         if overlap > best_overlap:
             best, best_overlap = c, overlap
     if best is None:
-        return q
+        return None
     hull = cv2.convexHull(best)
     hull_area = float(cv2.contourArea(hull))
     det_area = float(cv2.contourArea(local))
-    if det_area <= 0 or not REFINE_AREA[0] <= hull_area / det_area <= REFINE_AREA[1]:
-        return q
+    if det_area <= 0 or not area[0] <= hull_area / det_area <= area[1]:
+        return None
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     cand = approx.reshape(-1, 2).astype(np.float32) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(hull))
     cand_area = abs(float(cv2.contourArea(cand.astype(np.float32))))
     if cand_area <= 0 or hull_area / cand_area < 0.9:  # not a clean quadrilateral blob
-        return q
+        return None
     cand = order_corners(cand)
     short = min(float(np.linalg.norm(cand[1] - cand[0])), float(np.linalg.norm(cand[2] - cand[3])))
     long_ = max(float(np.linalg.norm(cand[3] - cand[0])), float(np.linalg.norm(cand[2] - cand[1])))
     if long_ <= 0 or not 0.55 <= short / long_ <= 0.85:
-        return q
+        return None
     if float(np.linalg.norm(cand.mean(axis=0) - local.mean(axis=0))) > 0.2 * long_side * scale:
-        return q
+        return None
     return order_corners(cand / scale + np.array([x0, y0], np.float32))
 
 
@@ -272,7 +292,7 @@ def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
     """Whether the card inside ``quad`` is printed light on dark paper (see :data:`DARK_PAPER_RATIO` and
     :data:`DARK_BANDS`)."""
     q = order_corners(quad)
-    h = _region_homography(q, 0.02, 0.98, 0.02, 0.98)
+    h = _region_homography(q, 0.02, 0.98, 0.02, 0.98, (40, 56))
     face = cv2.warpPerspective(frame_bgr, h, (40, 56), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
     light = cv2.cvtColor(cast(npt.NDArray[np.uint8], face), cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -288,6 +308,52 @@ def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
         if float(np.median(band)) < (DARK_PAPER_RATIO if k == 0 else DARK_INNER_RATIO) * top:
             return True
     return False
+
+
+# A dark card's outline snapped to its dark paper covers most of the finder's box (a loose box is at most a
+# few percent too large each side); a smaller dark blob inside the box is a picture or pips, not the card.
+DARK_SNAP_AREA = (0.65, REFINE_AREA[1])
+# The ring just inside a snapped outline, as a share of the card's height and width: a court's picture can
+# reach this near the edge (a deck whose pictures fill the face), but the paper always shows round it.
+DARK_EDGE = (0.01, 0.04)
+
+
+def _dark_edge(frame_bgr: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
+    """Whether the thin ring of paper just inside ``quad`` (:data:`DARK_EDGE`) is dark: its median lightness
+    under :data:`DARK_PAPER_RATIO` of the card's brightest print."""
+    h = _region_homography(order_corners(quad), 0.0, 1.0, 0.0, 1.0, (80, 112))
+    face = cv2.warpPerspective(frame_bgr, h, (80, 112), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    light = cv2.cvtColor(cast(npt.NDArray[np.uint8], face), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    top = float(np.percentile(light, 97))
+    if top < 40.0:
+        return False
+    (x0, y0), (x1, y1) = [(round(f * 80), round(f * 112)) for f in DARK_EDGE]
+    ring = np.zeros(light.shape, bool)
+    ring[y0:y1, x0 : 80 - x0] = ring[112 - y1 : 112 - y0, x0 : 80 - x0] = True
+    ring[y0 : 112 - y0, x0:x1] = ring[y0 : 112 - y0, 80 - x1 : 80 - x0] = True
+    return float(np.median(light[ring])) < DARK_PAPER_RATIO * top
+
+
+def judged_outline(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True
+) -> tuple[list[FloatArray], bool]:
+    """The outlines whose corners are read for one finder box (:func:`outline_hypotheses`), and whether the
+    card is printed light on dark paper (:func:`is_dark_card`).
+
+    With ``refine``, the box is also snapped as a dark card (:func:`snapped_outline` with ``dark_paper``), and
+    where that outline's paper is dark it stands for the card: it is the first hypothesis, and the card is
+    dark. The white-paper snap cannot find a dark card (its light print and pictures are what it takes for
+    paper), and the finder's box round a dark card on a light mat runs loose (model card, "How a frame is
+    read"): judged on the loose box, the margin is the mat.
+    """
+    q = order_corners(quad)
+    if refine:
+        snapped = snapped_outline(frame_bgr, q, dark_paper=True, area=DARK_SNAP_AREA)
+        if snapped is not None and (is_dark_card(frame_bgr, snapped) or _dark_edge(frame_bgr, snapped)):
+            ctr = q.mean(axis=0)
+            return [snapped] + [((q - ctr) * s + ctr).astype(np.float32) for s in HYPOTHESIS_SCALES], True
+    return outline_hypotheses(frame_bgr, q, refine), is_dark_card(frame_bgr, q)
 
 
 # Turned over, print keeps its hue only where it is red (CIELAB a* this far above neutral and more, fully from

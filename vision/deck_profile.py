@@ -535,19 +535,24 @@ class ProfileBuilder:
     def add(self, card: Card | str, frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> None:
         """Add ``card`` as seen in ``frame_bgr`` inside ``quad`` ((4, 2) outline in frame pixels).
 
-        The outline is snapped to the card's paper edge (``cardcrop.refine_quad``) and its four corners
-        are cut as the reader cuts them; the two diagonal corners that show the index more surely (by
-        the classifier) are kept. A card already added gains a view, up to :data:`MAX_VIEWS`.
+        The outline is snapped to the card's paper edge (``cardcrop.judged_outline``, as the reader snaps
+        it) and its four corners are cut as the reader cuts them; the two diagonal corners that show the
+        index more surely (by the classifier) are kept. A card printed light on dark paper is kept as the
+        classifier reads it, its corners' lightness turned over (``cardcrop.lightness_inverted``): read as
+        printed, the classifier sees no index there, and a prototype of a crop it sees no index in never
+        counts. A card already added gains a view, up to :data:`MAX_VIEWS`.
         """
         from vision import cardcrop
 
         card = card if isinstance(card, Card) else Card.parse(card)
         frame_bgr = np.ascontiguousarray(frame_bgr)
-        q = cardcrop.refine_quad(frame_bgr, np.asarray(quad, np.float32).reshape(4, 2))
-        crops = cardcrop.corner_crops_bgr(frame_bgr, q)  # as seen, for the PNGs
-        # The classifier's input exactly as the reader cuts it (cardcrop.corner_crops): the snapped outline's
-        # four corners come first.
-        batch = list(cardcrop.corner_crops(frame_bgr, q, refine=False)[:4])
+        hypotheses, dark = cardcrop.judged_outline(frame_bgr, np.asarray(quad, np.float32).reshape(4, 2))
+        q = hypotheses[0]
+        # The PNGs are the crops as the classifier reads them (refeaturise cuts its input from them).
+        crops = cardcrop.corner_crops_bgr(frame_bgr, q)
+        if dark:
+            crops = [cardcrop.lightness_inverted(c) for c in crops]
+        batch = [cardcrop.normalise_crop(c) for c in crops]
         fc = face_crop(frame_bgr, q)
         # The face both ways up: the reader may see the card turned half round.
         batch += [cardcrop.normalise_crop(fc), cardcrop.normalise_crop(np.ascontiguousarray(fc[::-1, ::-1]))]

@@ -406,8 +406,9 @@ class CornerClassifier:
 
         if len(quads) == 0:
             return []
-        hypotheses = [cardcrop.outline_hypotheses(frame_bgr, q, refine) for q in quads]
-        dark = [cardcrop.is_dark_card(frame_bgr, q) for q in quads]
+        judged = [cardcrop.judged_outline(frame_bgr, q, refine) for q in quads]
+        hypotheses = [h for h, _ in judged]
+        dark = [d for _, d in judged]
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
         per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h)
                     for q, d, h in zip(quads, dark, hypotheses, strict=True)]

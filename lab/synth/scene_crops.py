@@ -19,7 +19,8 @@ is a hypothesis whose corners do not correspond to the card's.
 With ``negatives``, an outline over no face-up card at all (a face, a window, a hand, a card back: the
 finder's false outlines) gives ``none`` crops from each of its hypotheses, so the classifier learns to say
 "no index" there instead of naming its favourite court card. A card printed light on dark paper
-(``cardcrop.is_dark_card``) also gives its crops lightness-inverted, as the reader cuts them.
+(``cardcrop.judged_outline``, which also snaps its outline as the reader does) also gives its crops
+lightness-inverted, as the reader cuts them.
 
     python -m lab.synth.scene_crops --finder models/card-obb.onnx --scenes 3000 --out work-data/datasets/crops
 
@@ -166,7 +167,8 @@ def label_crops(
             continue  # near the line: whether it can be read depends on the deck's print
         holds = set(index_corners(card.deck))  # the same set for either upright turn of the card
         shown = cardcrop.corner_crops_bgr(visible_bgr, truth)  # how visible each true corner is
-        for hyp in cardcrop.outline_hypotheses(scene.image, quad):
+        hypotheses, dark = cardcrop.judged_outline(scene.image, quad)  # as the reader snaps and judges it
+        for hyp in hypotheses:
             ordered = cardcrop.order_corners(hyp)
             # which of the card's two upright turns the hypothesis's corners follow
             errors = [float(np.linalg.norm(ordered - np.roll(truth, -r, axis=0), axis=1).mean()) for r in (0, 2)]
@@ -174,7 +176,6 @@ def label_crops(
                 continue  # this outline's corners are not the card's
             turn = 0 if errors[0] <= errors[1] else 2
             crops = cardcrop.corner_crops_bgr(scene.image, ordered)
-            dark = cardcrop.is_dark_card(scene.image, quad)
             for k, crop in enumerate(crops):
                 vis = shown[(k + turn) % 4]
                 covered = 1.0 - float(vis[ZONE][:, :, 0].mean()) / 255.0

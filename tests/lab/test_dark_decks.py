@@ -177,3 +177,89 @@ def test_a_white_margined_back_of_middling_tone_is_not_dark_but_dark_paper_is() 
         back[m:-m, m:-m, :3] = int(tone * 255)
         frame, quad = frame_with(back, table=235)
         assert cardcrop.is_dark_card(frame, quad) is dark, tone
+
+
+def _filled_face(paper: int, picture: int, inset: float, h: int = 336, w: int = 240) -> np.ndarray:
+    """A card of ``paper`` tone with a rectangle of ``picture`` tone ``inset`` (a share of each side) in from
+    its edge all round: a court whose picture nearly fills the face, or a dark picture on a white card."""
+    face = np.full((h, w, 4), paper, np.uint8)
+    face[:, :, 3] = 255
+    my, mx = round(inset * h), round(inset * w)
+    face[my : h - my, mx : w - mx, :3] = picture
+    return face
+
+
+def _corner_error(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.abs(cardcrop.order_corners(a) - cardcrop.order_corners(b)).max())
+
+
+def test_a_dark_card_whose_picture_fills_the_face_is_snapped_and_judged_dark() -> None:
+    """Dark paper shows only in a thin rim round a light picture (as on a dark-printed deck of big courts):
+    judged on the finder's loose box, the bands are mat and picture. Snapped to its dark paper, it is dark."""
+    face = _filled_face(paper=25, picture=225, inset=0.04)
+    frame, quad = frame_with(face, table=235)
+    loose = (quad - quad.mean(axis=0)) * 1.16 + quad.mean(axis=0)  # 8% loose each side
+    assert not cardcrop.is_dark_card(frame, loose)  # what the bands alone make of it
+    hypotheses, dark = cardcrop.judged_outline(frame, loose)
+    assert dark
+    assert _corner_error(hypotheses[0], quad) < 6.0  # snapped to the card (it is 260 px tall), not the box
+    assert len(hypotheses) == len(cardcrop.outline_hypotheses(frame, loose))  # the crops per card are as ever
+
+
+def test_a_framed_picture_on_a_white_card_is_not_taken_for_a_dark_card() -> None:
+    """A white court whose picture is framed by a dark line: filled, the frame is a dark card-shaped blob
+    inside the box, with a dark rim, but far smaller than the box (:data:`cardcrop.DARK_SNAP_AREA`), so the
+    card stays white; so does a white card on a black cloth, where the dark blob is the cloth."""
+    face = _filled_face(paper=240, picture=30, inset=0.15)
+    my, mx = round(0.18 * face.shape[0]), round(0.18 * face.shape[1])
+    face[my:-my, mx:-mx, :3] = 215  # the picture inside its frame: light
+    frame, quad = frame_with(face, table=235)
+    assert not cardcrop.is_dark_card(frame, quad)
+    hypotheses, dark = cardcrop.judged_outline(frame, quad)
+    assert not dark
+    assert _corner_error(hypotheses[0], quad) < 6.0  # the white-paper snap, to the card
+    white = procedural_face("Kd", 1)
+    for table in (10, 235):
+        frame, quad = frame_with(white, table=table)
+        assert not cardcrop.judged_outline(frame, quad)[1], table
+
+
+def test_the_paper_is_judged_on_the_whole_card() -> None:
+    """The darkness test cuts the card at its own picture size: the region's corners land on the card's (with
+    a crop's size, a smaller picture only reached 0.82 of the way across and 0.86 down, inside the card)."""
+    quad = cardcrop.order_corners(np.array([[100, 50], [300, 70], [280, 350], [90, 330]], np.float32))
+    for size in ((40, 56), (80, 112), (cardcrop.CROP_W, cardcrop.CROP_H)):
+        h = cardcrop._region_homography(quad, 0.0, 1.0, 0.0, 1.0, size)
+        w, ht = size
+        ends = np.array([[0, 0, 1], [w, 0, 1], [w, ht, 1], [0, ht, 1]], np.float64) @ h.T
+        assert np.allclose(ends[:, :2] / ends[:, 2:], quad, atol=1e-3), size
+
+
+def test_a_dark_deck_is_enrolled_as_the_classifier_reads_it() -> None:
+    """Enrolment keeps a dark card's corners turned over, as the reader reads them: the stored crops are
+    light paper, their features are what the classifier makes of them (so a retrained classifier takes the
+    same features again from the PNGs), and a second shot of each card reads right with the profile (kept as
+    printed, the ten of hearts was read as the ace)."""
+    from vision.deck_profile import ProfileBuilder, refeaturise
+
+    detector = OnnxDetector(default_model_path(), threads=1)
+    assert detector.classifier is not None
+    cards = ("9s", "Kd", "Th", "Ad")
+    shots = {}
+    for c in cards:
+        dark = restyle_face(procedural_face(c, 3), c, "dark", (25.0, 55.0, 20.0), GOLD)
+        shots[c] = [frame_with(dark, angle=0.2 + 0.3 * j, table=235) for j in range(2)]
+    builder = ProfileBuilder(detector.classifier)
+    for c in cards:
+        builder.add(c, *shots[c][0])
+    profile = builder.build("dark-deck")
+    for entry in profile.cards.values():
+        for proto in entry.prototypes:
+            assert np.median(profile.images[proto.crop]) > 150  # turned over: the paper reads white
+    again = refeaturise(profile, detector.classifier)
+    for card, entry in profile.cards.items():
+        for a, b in zip(entry.prototypes, again.cards[card].prototypes, strict=True):
+            assert float(np.dot(a.features, b.features)) > 0.99
+    detector.classifier.use_profile(profile)
+    read = [detector.classifier.classify(*shots[c][1][:1], shots[c][1][1][None])[0][0] for c in cards]
+    assert [str(r) for r in read] == list(cards)
