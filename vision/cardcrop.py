@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from table.cards import Card
+from table.cards import Card, Suit
 
 CROP_H = 64
 CROP_W = 48
@@ -453,6 +453,42 @@ def twin_indices(names: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+# How much a dark card's turned-over reading is doubted by the same rank in the suits of the other colour (its
+# cousins: a king of diamonds' are the kings of spades and clubs), as TWIN_DOUBT doubts a twin. Turned over, print
+# that is not red turns grey (lightness_inverted), so a deck printed all in one ink (black and gold) shows its
+# hearts and diamonds grey, and the classifier, which learnt suits by colour as well as shape, leans to the
+# black suits: gold kings of diamonds were read as the king of spades, split 0.6 / 0.4 between the two. Where
+# the print is red the classifier tells the colours apart and a cousin weighs little. 0: off (model card, "How
+# a frame is read", step 8).
+COUSIN_DOUBT = 1.0
+
+
+@functools.cache
+def cousin_indices(names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per card name, the indices among ``names`` of its rank in the suits of the other colour (none for the
+    Joker)."""
+    index = {name: k for k, name in enumerate(names)}
+    out: list[tuple[int, ...]] = []
+    for name in names:
+        card = Card.parse(name)
+        if card.rank is None or card.suit is None:
+            out.append(())
+            continue
+        cousins = [str(Card.of(card.rank, s)) for s in Suit if s.is_red != card.suit.is_red]
+        out.append(tuple(index[c] for c in cousins if c in index))
+    return tuple(out)
+
+
+def _cousin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, cousins: Sequence[int]) -> np.float32:
+    """``share`` times (1 - its surest cousin's weight over that of the card ``best``) to the power
+    :data:`COUSIN_DOUBT`; as it is where the card has no cousin or the doubt is off."""
+    w = np.asarray(weights, np.float64)
+    if not cousins or COUSIN_DOUBT == 0.0 or not float(w[best]) > 0.0:
+        return share
+    ratio = min(1.0, max(float(w[c]) for c in cousins) / float(w[best]))
+    return np.float32(share * (1.0 - ratio) ** COUSIN_DOUBT)
+
+
 def weigh_by_face(
     mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None,
     twins: Sequence[int] | None = None,
@@ -529,10 +565,12 @@ def combine_corners(
 
 def corner_shares(
     logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5,
-    evidence: npt.ArrayLike | None = None,
+    evidence: npt.ArrayLike | None = None, colour_blind: bool = False,
 ) -> tuple[str, float, float]:
     """:func:`combine_corners`' name and confidence, and the confidence before the twin doubt
-    (:func:`weighed_shares`; the same where nothing is named)."""
+    (:func:`weighed_shares`; the same where nothing is named). ``colour_blind``: the crops are a dark card's
+    turned over, whose print may be all one ink, so the card is also doubted by its cousins
+    (:data:`COUSIN_DOUBT`), before and after the twin doubt alike."""
     p = softmax(logits).reshape(-1, len(classes))
     none_idx = list(classes).index(NONE_CLASS)
     seen = 1.0 - p[:, none_idx]
@@ -545,6 +583,11 @@ def corner_shares(
     names = [c for c in classes if c != NONE_CLASS]
     joker = names.index(JOKER) if JOKER in names else None
     best, share, undoubted = weighed_shares(mix, evidence, joker, twin_indices(tuple(names)))
+    if colour_blind:
+        cousins = cousin_indices(tuple(names))[best]
+        weights = mix if evidence is None else mix * np.asarray(evidence, np.float32)
+        share = _cousin_doubted(share, weights, best, cousins)
+        undoubted = _cousin_doubted(undoubted, weights, best, cousins)
     return names[best], float(share * seen.max()), float(undoubted * seen.max())
 
 

@@ -368,16 +368,17 @@ class CornerClassifier:
 
     def _name(
         self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
-        evidence: npt.NDArray[np.float32] | None = None,
+        evidence: npt.NDArray[np.float32] | None = None, colour_blind: bool = False,
     ) -> tuple[str, float, float]:
         """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
         reader's, per card, ``cardcrop.weigh_by_face``), and the confidence before the twin doubt
-        (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named)."""
+        (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named). ``colour_blind``: a dark
+        card's turned-over crops, doubted by their cousins without a profile (``cardcrop.COUSIN_DOUBT``)."""
         from vision import cardcrop
 
         if self.profile is not None and feats is not None:
             return self.profile.shares(logits[start:stop], feats[start:stop], evidence=evidence)
-        return cardcrop.corner_shares(logits[start:stop], self.classes, evidence=evidence)
+        return cardcrop.corner_shares(logits[start:stop], self.classes, evidence=evidence, colour_blind=colour_blind)
 
     @property
     def default_min_confidence(self) -> float:
@@ -439,12 +440,13 @@ class CornerClassifier:
                 half = start + len(block) // 2
                 reading = surer_reading(
                     self._name(logits, feats, start, half, evidence[k]),
-                    self._name(logits, feats, half, stop, evidence[k]),
+                    self._name(logits, feats, half, stop, evidence[k], colour_blind=True),
                 )
             else:
                 reading = None
             name, conf, undoubted = (
-                reading if reading is not None else self._name(logits, feats, start, stop, evidence[k])
+                reading if reading is not None
+                else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k])
             )
             start = stop
             answers.append((self.cards.get(name), conf, undoubted))

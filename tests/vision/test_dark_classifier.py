@@ -116,3 +116,53 @@ def test_without_a_dark_classifier_the_reader_reads_as_before(tmp_path: Path) ->
     assert dark_classifier_path_for(finder) is None
     detector = OnnxDetector(finder, threads=1)
     assert detector.classifier is not None and detector.classifier.dark_session is None
+
+
+class Splitting(Naming):
+    """Every crop split between two cards: ``card`` at 0.6 and ``other`` at 0.4."""
+
+    def __init__(self, session: Any, classes: list[str], card: str, other: str) -> None:
+        super().__init__(session, classes, card)
+        self.other = other
+
+    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        (crops,) = feeds.values()
+        logits = np.full((len(crops), len(self.classes)), -20.0, np.float32)
+        logits[:, self.classes.index(self.card)] = np.log(0.6)
+        logits[:, self.classes.index(self.other)] = np.log(0.4)
+        return [logits]
+
+
+def test_a_dark_cards_reading_split_with_its_cousin_is_doubted(paired: OnnxDetector) -> None:
+    """Turned over, gold print is grey whatever its suit: corners split between a king of spades and the king of
+    diamonds (another colour: a cousin) make an unsure reading, where the same split between the king and the
+    queen of spades does not (``cardcrop.COUSIN_DOUBT``)."""
+    classifier = paired.classifier
+    assert classifier is not None and classifier.dark_session is not None
+    shipped = classifier.dark_session
+    frame, quad = _frame(restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD))
+    confidence = {}
+    try:
+        for other in ("Kd", "Qs"):
+            classifier.dark_session = Splitting(shipped, classifier.classes, "Ks", other)
+            ((card, conf, _),) = classifier.classify(frame, quad[None])
+            assert str(card) == "Ks"
+            confidence[other] = conf
+    finally:
+        classifier.dark_session = shipped
+    assert confidence["Qs"] > 0.5 > 0.2 > confidence["Kd"]
+
+
+def test_cousins_are_the_rank_in_the_other_colour() -> None:
+    names = tuple(c for c in cardcrop.CLASSIFIER_CLASSES if c != cardcrop.NONE_CLASS)
+    cousins = cardcrop.cousin_indices(names)
+    assert sorted(names[i] for i in cousins[names.index("Kd")]) == ["Kc", "Ks"]
+    assert sorted(names[i] for i in cousins[names.index("9s")]) == ["9d", "9h"]
+    assert cousins[names.index(cardcrop.JOKER)] == ()
+    split = np.full((4, len(cardcrop.CLASSIFIER_CLASSES)), -20.0, np.float32)
+    split[:, cardcrop.CLASSIFIER_CLASSES.index("Ks")] = np.log(0.6)
+    split[:, cardcrop.CLASSIFIER_CLASSES.index("Kd")] = np.log(0.4)
+    name, plain, _ = cardcrop.corner_shares(split)
+    blind_name, blind, _ = cardcrop.corner_shares(split, colour_blind=True)
+    assert name == blind_name == "Ks"
+    assert blind == pytest.approx(plain * (1 - 0.4 / 0.6) ** cardcrop.COUSIN_DOUBT, rel=1e-4)
