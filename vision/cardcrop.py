@@ -385,17 +385,19 @@ def corner_crops(
     """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
     the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
     :func:`combine_corners`: corners that see no index drop out of the vote. A card that may be printed
-    light on dark paper (:func:`is_dark_card`) is also cut with its lightness turned over
+    light on dark paper (:func:`judged_outline`) is also cut with its lightness turned over
     (:func:`lightness_inverted`), 8k crops then: whichever way the classifier sees an index wins the vote,
     so a white card wrongly judged dark (a deck with a black panel inside a white margin) still reads.
-    ``dark`` and ``hypotheses``: :func:`is_dark_card` and :func:`outline_hypotheses` already worked out
-    for this outline by the caller (None: worked out here).
+    ``dark`` and ``hypotheses``: whether the card is dark and its outlines, already worked out for this
+    outline by the caller (None: worked out here, as :func:`judged_outline` works them out).
     """
-    if hypotheses is None:
-        hypotheses = outline_hypotheses(frame_bgr, quad, refine)
+    if hypotheses is None or dark is None:
+        judged, judged_dark = judged_outline(frame_bgr, quad, refine)
+        hypotheses = judged if hypotheses is None else hypotheses
+        dark = judged_dark if dark is None else dark
     cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
     crops = [normalise_crop(c) for c in cut]
-    if is_dark_card(frame_bgr, quad) if dark is None else dark:
+    if dark:
         crops += [normalise_crop(lightness_inverted(c)) for c in cut]
     return np.stack(crops).astype(np.float32)
 
