@@ -288,17 +288,26 @@ DARK_BANDS = 3
 DARK_INNER_RATIO = 0.3
 
 
-def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
-    """Whether the card inside ``quad`` is printed light on dark paper (see :data:`DARK_PAPER_RATIO` and
-    :data:`DARK_BANDS`)."""
-    q = order_corners(quad)
-    h = _region_homography(q, 0.02, 0.98, 0.02, 0.98, (40, 56))
-    face = cv2.warpPerspective(frame_bgr, h, (40, 56), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+def _card_lightness(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, lo: float, hi: float, size: tuple[int, int]
+) -> tuple[FloatArray, float] | None:
+    """The card's region [lo, hi] across and down as a grey picture of ``size`` (width, height), and its
+    brightest print's lightness (97th percentile); None where even that is too dark to judge paper by."""
+    h = _region_homography(order_corners(quad), lo, hi, lo, hi, size)
+    face = cv2.warpPerspective(frame_bgr, h, size, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
     light = cv2.cvtColor(cast(npt.NDArray[np.uint8], face), cv2.COLOR_BGR2GRAY).astype(np.float32)
     top = float(np.percentile(light, 97))
-    if top < 40.0:
+    return None if top < 40.0 else (light, top)
+
+
+def is_dark_card(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
+    """Whether the card inside ``quad`` is printed light on dark paper (see :data:`DARK_PAPER_RATIO` and
+    :data:`DARK_BANDS`)."""
+    looked = _card_lightness(frame_bgr, quad, 0.02, 0.98, (40, 56))
+    if looked is None:
         return False
+    light, top = looked
     for k in range(DARK_BANDS):
         # band k: 4 rows top and bottom and 3 columns each side, k such steps in from the edge
         inner = light[4 * k : 56 - 4 * k, 3 * k : 40 - 3 * k]
@@ -321,13 +330,10 @@ DARK_EDGE = (0.01, 0.04)
 def _dark_edge(frame_bgr: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
     """Whether the thin ring of paper just inside ``quad`` (:data:`DARK_EDGE`) is dark: its median lightness
     under :data:`DARK_PAPER_RATIO` of the card's brightest print."""
-    h = _region_homography(order_corners(quad), 0.0, 1.0, 0.0, 1.0, (80, 112))
-    face = cv2.warpPerspective(frame_bgr, h, (80, 112), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
-    light = cv2.cvtColor(cast(npt.NDArray[np.uint8], face), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    top = float(np.percentile(light, 97))
-    if top < 40.0:
+    looked = _card_lightness(frame_bgr, quad, 0.0, 1.0, (80, 112))
+    if looked is None:
         return False
+    light, top = looked
     (x0, y0), (x1, y1) = [(round(f * 80), round(f * 112)) for f in DARK_EDGE]
     ring = np.zeros(light.shape, bool)
     ring[y0:y1, x0 : 80 - x0] = ring[112 - y1 : 112 - y0, x0 : 80 - x0] = True
