@@ -257,15 +257,19 @@ def snapped_outline(
 HYPOTHESIS_SCALES = (1.0, 0.88)
 
 
-def outline_hypotheses(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True) -> list[FloatArray]:
+def outline_hypotheses(
+    frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True, snapped: FloatArray | None = None
+) -> list[FloatArray]:
     """The outlines whose corners are classified for one finder box.
 
-    With ``refine``, the snapped outline (:func:`refine_quad`; the box itself
-    where it cannot snap), then the box at each of :data:`HYPOTHESIS_SCALES`.
+    With ``refine``, the snapped outline (``snapped`` where the caller snapped it, else :func:`refine_quad`;
+    the box itself where it cannot snap), then the box at each of :data:`HYPOTHESIS_SCALES`.
     The count is fixed, so every card gets the same number of crops.
     """
     q = order_corners(quad)
-    out: list[FloatArray] = [refine_quad(frame_bgr, q)] if refine else []
+    out: list[FloatArray] = []
+    if refine:
+        out.append(refine_quad(frame_bgr, q) if snapped is None else snapped)
     ctr = q.mean(axis=0)
     out += [((q - ctr) * s + ctr).astype(np.float32) for s in HYPOTHESIS_SCALES]
     return out
@@ -334,10 +338,11 @@ def _dark_edge(frame_bgr: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
     if looked is None:
         return False
     light, top = looked
-    (x0, y0), (x1, y1) = [(round(f * 80), round(f * 112)) for f in DARK_EDGE]
+    h, w = light.shape
+    (x0, y0), (x1, y1) = [(round(f * w), round(f * h)) for f in DARK_EDGE]
     ring = np.zeros(light.shape, bool)
-    ring[y0:y1, x0 : 80 - x0] = ring[112 - y1 : 112 - y0, x0 : 80 - x0] = True
-    ring[y0 : 112 - y0, x0:x1] = ring[y0 : 112 - y0, 80 - x1 : 80 - x0] = True
+    ring[y0:y1, x0 : w - x0] = ring[h - y1 : h - y0, x0 : w - x0] = True
+    ring[y0 : h - y0, x0:x1] = ring[y0 : h - y0, w - x1 : w - x0] = True
     return float(np.median(light[ring])) < DARK_PAPER_RATIO * top
 
 
@@ -357,8 +362,7 @@ def judged_outline(
     if refine:
         snapped = snapped_outline(frame_bgr, q, dark_paper=True, area=DARK_SNAP_AREA)
         if snapped is not None and (is_dark_card(frame_bgr, snapped) or _dark_edge(frame_bgr, snapped)):
-            ctr = q.mean(axis=0)
-            return [snapped] + [((q - ctr) * s + ctr).astype(np.float32) for s in HYPOTHESIS_SCALES], True
+            return outline_hypotheses(frame_bgr, q, snapped=snapped), True
     return outline_hypotheses(frame_bgr, q, refine), is_dark_card(frame_bgr, q)
 
 
@@ -487,16 +491,6 @@ def cousin_indices(names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _cousin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, cousins: Sequence[int]) -> np.float32:
-    """``share`` times (1 - its surest cousin's weight over that of the card ``best``) to the power
-    :data:`COUSIN_DOUBT`; as it is where the card has no cousin or the doubt is off."""
-    w = np.asarray(weights, np.float64)
-    if not cousins or COUSIN_DOUBT == 0.0 or not float(w[best]) > 0.0:
-        return share
-    ratio = min(1.0, max(float(w[c]) for c in cousins) / float(w[best]))
-    return np.float32(share * (1.0 - ratio) ** COUSIN_DOUBT)
-
-
 def weigh_by_face(
     mix: FloatArray, evidence: npt.ArrayLike | None, unjudged: int | None = None,
     twins: Sequence[int] | None = None,
@@ -546,14 +540,22 @@ def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: S
     """``share`` times (1 - the twin's weight over that of the card ``best`` in ``weights``) to the power
     :data:`TWIN_DOUBT` (``twins``: per card, its twin's index); as it is where the card has no twin, no twins
     are given or the doubt is off."""
-    if twins is None or TWIN_DOUBT == 0.0:
+    if twins is None:
         return share
     twin = int(twins[best])
+    return _doubted(share, weights, best, () if twin == best else (twin,), TWIN_DOUBT)
+
+
+def _doubted(
+    share: np.float32, weights: npt.ArrayLike, best: int, rivals: Sequence[int], power: float
+) -> np.float32:
+    """``share`` times (1 - the surest of ``rivals``' weight over that of the card ``best`` in ``weights``) to
+    ``power``: the twin doubt and the cousin doubt. As it is where there is no rival or ``power`` is 0."""
     w = np.asarray(weights, np.float64)
-    if twin == best or not float(w[best]) > 0.0:
+    if not rivals or power == 0.0 or not float(w[best]) > 0.0:
         return share
-    ratio = min(1.0, float(w[twin]) / float(w[best]))
-    return np.float32(share * (1.0 - ratio) ** TWIN_DOUBT)
+    ratio = min(1.0, max(float(w[r]) for r in rivals) / float(w[best]))
+    return np.float32(share * (1.0 - ratio) ** power)
 
 
 def combine_corners(
@@ -594,8 +596,8 @@ def corner_shares(
     if colour_blind:
         cousins = cousin_indices(tuple(names))[best]
         weights = mix if evidence is None else mix * np.asarray(evidence, np.float32)
-        share = _cousin_doubted(share, weights, best, cousins)
-        undoubted = _cousin_doubted(undoubted, weights, best, cousins)
+        share = _doubted(share, weights, best, cousins, COUSIN_DOUBT)
+        undoubted = _doubted(undoubted, weights, best, cousins, COUSIN_DOUBT)
     return names[best], float(share * seen.max()), float(undoubted * seen.max())
 
 

@@ -263,3 +263,15 @@ def test_a_dark_deck_is_enrolled_as_the_classifier_reads_it() -> None:
     detector.classifier.use_profile(profile)
     read = [detector.classifier.classify(*shots[c][1][:1], shots[c][1][1][None])[0][0] for c in cards]
     assert [str(r) for r in read] == list(cards)
+
+
+def test_corner_crops_snap_and_judge_a_card_as_the_reader_does() -> None:
+    """Asked alone (enrolment's own readings while cards are laid out), ``corner_crops`` cuts a dark card
+    whose picture fills its face from its snapped outline, both ways: as the reader's ``judged_outline``."""
+    frame, quad = frame_with(_filled_face(paper=25, picture=225, inset=0.04), table=235)
+    loose = (quad - quad.mean(axis=0)) * 1.16 + quad.mean(axis=0)
+    hypotheses, dark = cardcrop.judged_outline(frame, loose)
+    assert dark
+    alone = cardcrop.corner_crops(frame, loose)
+    assert alone.shape[0] == 8 * len(hypotheses)  # turned over as well
+    assert np.array_equal(alone, cardcrop.corner_crops(frame, loose, dark=True, hypotheses=hypotheses))
