@@ -715,9 +715,10 @@ class ProfileMatcher:
         self.face_margin = face_margin
         self.per_card = per_card
         self.twins_pooled = twins_pooled
-        from vision.cardcrop import twin_indices
+        from vision.cardcrop import rank_rival_indices, twin_indices
 
         self._twins = twin_indices(tuple(self.card_names))
+        self._rank_rivals = rank_rival_indices(tuple(self.card_names))
         self.twin = np.asarray(self._twins, np.int64)
         # The deck's lean between twin suits, per card (vision.twin_bias; None: none measured).
         self.lean: FloatArray | None = None
@@ -780,12 +781,12 @@ class ProfileMatcher:
             log_proto = np.log(np.maximum(0.5 * (pr + pr[:, self.twin]), 1e-30))
         mix = self._vote(card_logits, log_proto, w)
         benny = self._benny if self._benny >= 0 else None
-        best, share, undoubted = weighed_shares(mix, evidence, benny, self._twins)
+        best, share, undoubted = weighed_shares(mix, evidence, benny, self._twins, self._rank_rivals)
         if self.lean is not None:
             # The deck's lean between twin suits (vision.twin_bias) taken out: where the reading then goes to
             # the twin, or is less sure, it is doubted; the name stays (a wrong lean costs a check, not a swap).
             level = self._vote(card_logits + self.lean, log_proto, w)
-            other, level_share, _ = weighed_shares(level, evidence, benny, self._twins)
+            other, level_share, _ = weighed_shares(level, evidence, benny, self._twins, self._rank_rivals)
             share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
         return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
 

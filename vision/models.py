@@ -37,6 +37,7 @@ DEFAULT_MODEL_NAME = "card-obb.onnx"
 CLASSIFIER_NAME = "corner-cls.onnx"
 UNENROLLED_CLASSIFIER_NAME = "corner-cls-unenrolled.onnx"
 DARK_CLASSIFIER_NAME = "corner-cls-dark.onnx"
+DARK_FINDER_NAME = "card-obb-dark.onnx"
 CLASSES_NAME = "classes.json"
 REPO_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -84,6 +85,13 @@ def dark_classifier_path_for(model: Path) -> Path | None:
     """The classifier that reads a dark card's corners turned over (``cardcrop.lightness_inverted``) where no
     profile is in use, where one lies beside the finder ``model`` (else the unenrolled one reads them too)."""
     path = _models_dir_of(model) / DARK_CLASSIFIER_NAME
+    return path if path.is_file() else None
+
+
+def dark_finder_path_for(model: Path) -> Path | None:
+    """The finder taught decks printed light on dark paper, where one lies beside the finder ``model``: it
+    reads again a frame in which a card was judged so (``OnnxDetector``'s dark look)."""
+    path = _models_dir_of(model) / DARK_FINDER_NAME
     return path if path.is_file() else None
 
 

@@ -69,6 +69,12 @@ MAX_CARDS = 40
 # read 39 of their 51 Jokers instead of 35, and took 8 other cards for the Joker instead of 5 (and reported
 # it where no card lay twice, as before).
 MIN_JOKER_CONFIDENCE = 0.8
+# The dark look (``OnnxDetector.detect``): a frame is read again by the finder taught decks printed light on dark
+# paper where the first reading named a card judged so with at least this share of the corners' vote (before
+# the twin doubt, which weighs the suit, not whether a card is there). Outlines
+# of a face, a shirt or a dark window behind a card held up to a webcam are judged dark too, but name nothing
+# so surely; read again, such frames gave two wrong jacks of clubs in `real-photos-dev2`.
+DARK_LOOK_SHARE = 0.5
 # With a deck profile that knows the Joker's face, an outline whose corners name another card under this
 # reading confidence is still looked at as the Joker by its face (``_benny_by_face``): a Joker's corner
 # (a star, a word, a small picture) reads as some card, most often a jack, at middling confidence. On the
@@ -302,6 +308,10 @@ class CornerClassifier:
                 raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
         self.profile: ProfileMatcher | None = None
         self.shipped_calibration = calibration
+        # How many outlines :meth:`classify` has judged printed light on dark paper and named with a share of
+        # :data:`DARK_LOOK_SHARE` or more (``OnnxDetector.detect`` zeroes it before a frame and looks at it
+        # after: its dark look).
+        self.judged_dark = 0
         if profile is not None:
             self.use_profile(profile)
 
@@ -450,6 +460,10 @@ class CornerClassifier:
             )
             start = stop
             answers.append((self.cards.get(name), conf, undoubted))
+        self.judged_dark += sum(
+            1 for d, (card, _, undoubted) in zip(dark, answers, strict=True)
+            if d and card is not None and undoubted >= DARK_LOOK_SHARE
+        )
         return answers
 
     def _face_evidence(
@@ -606,15 +620,15 @@ def _to_check(
     readings: list[list[Reading]], split: dict[int, tuple[Reading, float]], named: set[Card], floor: float,
     w: int, h: int, frame: int,
 ) -> list[CardDetection]:
-    """The readings the twin doubt (``cardcrop.TWIN_DOUBT``) took under ``floor`` that were from ``floor`` up
-    before it, reported to be checked: their confidence before the doubt scaled by ``floor``, so under it and
-    in the same order. ``split``: per outline, its first reading and that confidence. A card and its twin
-    split the corners' vote: the card is likely there, its suit is not sure. Not reporting it at all held
-    back a right card at the table until a surer look, after the next seat's card, and the engine then saw
-    the play out of order; reported under the line, the tracker lands it flagged uncertain in its turn, the
-    engine asks the table to check it and proves no renege with it, and a later sure reading confirms or
-    corrects it. Only where the outline still holds that reading (no second look replaced it) and no outline
-    names the card surely."""
+    """The readings the twin doubt (``cardcrop.TWIN_DOUBT``; with a profile the rank doubt too,
+    ``cardcrop.RANK_DOUBT``) took under ``floor`` that were from ``floor`` up before it, reported to be
+    checked: their confidence before the doubt scaled by ``floor``, so under it and in the same order.
+    ``split``: per outline, its first reading and that confidence. A card and its twin split the corners'
+    vote: the card is likely there, its suit is not sure. Not reporting it at all held back a right card at
+    the table until a surer look, after the next seat's card, and the engine then saw the play out of order;
+    reported under the line, the tracker lands it flagged uncertain in its turn, the engine asks the table
+    to check it and proves no renege with it, and a later sure reading confirms or corrects it. Only where
+    the outline still holds that reading (no second look replaced it) and no outline names the card surely."""
     out: list[CardDetection] = []
     for i, (reading, undoubted) in sorted(split.items(), key=lambda kv: (-kv[1][1], kv[0])):  # likeliest first
         quad, card, p = reading
@@ -886,6 +900,7 @@ class OnnxDetector:
         contrast_look: bool = CONTRAST_LOOK,
         face_reader: bool = True,
         aspect_look: tuple[float, ...] | None = None,
+        dark_finder: bool = True,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
@@ -894,6 +909,7 @@ class OnnxDetector:
             classifier_classes_for,
             classifier_path_for,
             dark_classifier_path_for,
+            dark_finder_path_for,
             unenrolled_classifier_path_for,
         )
 
@@ -923,6 +939,18 @@ class OnnxDetector:
             )
         elif profile is not None:
             raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")
+        # The finder taught decks printed light on dark paper, where one lies beside this one: the dark look.
+        dark_path = dark_finder_path_for(self.path) if dark_finder and self.classifier is not None else None
+        self.dark_finder: Any = None
+        if dark_path is not None:
+            self.dark_finder = ort_session(dark_path, threads, "dark-deck finder")
+            dark_meta = self.dark_finder.get_modelmeta().custom_metadata_map
+            dark_info = ModelInfo.from_metadata(
+                dict(dark_meta), list(self.dark_finder.get_inputs()[0].shape), dark_path
+            )
+            same = (dark_info.imgsz, dark_info.names, dark_info.end2end)
+            if same != (self.info.imgsz, self.info.names, self.info.end2end):
+                raise UserError(f"{dark_path}: its input or classes are not {self.path.name}'s")
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
@@ -939,14 +967,18 @@ class OnnxDetector:
         """(height, width) of the finder's input."""
         return self.info.imgsz
 
-    def raw_output(self, frame_bgr: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], pp.Letterbox]:
-        """The finder's first output for one frame, and how the frame was letterboxed."""
+    def raw_output(
+        self, frame_bgr: npt.NDArray[np.uint8], session: Any = None
+    ) -> tuple[npt.NDArray[np.float32], pp.Letterbox]:
+        """The finder's first output for one frame, and how the frame was letterboxed (``session``: another
+        finder of the same input and classes, the dark-deck finder)."""
         image, box = pp.letterbox(frame_bgr, self.info.imgsz)
-        out = self.session.run(None, {self.input_name: pp.to_tensor(image)})[0]
+        finder = self.session if session is None else session
+        out = finder.run(None, {finder.get_inputs()[0].name: pp.to_tensor(image)})[0]
         return np.asarray(out, dtype=np.float32), box
 
-    def _candidates(self, frame_bgr: npt.NDArray[np.uint8]) -> tuple[pp.Raw, pp.Letterbox]:
-        out, box = self.raw_output(frame_bgr)
+    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], session: Any = None) -> tuple[pp.Raw, pp.Letterbox]:
+        out, box = self.raw_output(frame_bgr, session)
         raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
         return pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS), box
@@ -1009,8 +1041,20 @@ class OnnxDetector:
             if detail_scale(frame_bgr, detail_bgr) is None:
                 detail_bgr = None  # none given, or no larger than the frame: nothing to gain
             quads = pp.frame_quads(raw, box)
+            self.classifier.judged_dark = 0
             dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
             outlined = len(quads) > 0
+            if self.dark_finder is not None and self.classifier.judged_dark:
+                # A card judged printed light on dark paper: the frame is read again with the finder taught such
+                # decks, which outlines them more tightly, and its reading stands where it names a card surely.
+                self.looks["dark"] += 1
+                dark_raw, dark_box = self._candidates(frame_bgr, self.dark_finder)
+                dark_quads = pp.frame_quads(dark_raw, dark_box)
+                if len(dark_quads):
+                    again = self._name(frame_bgr, detail_bgr, dark_quads, dark_raw.scores, frame)
+                    if self._surely(again):
+                        self.looks["dark-named"] += 1
+                        dets = again
             # "Named" is named surely: readings only to be checked (under the line) do not stop the looks
             # below, and are kept where those looks name nothing surely either.
             if not self._surely(dets) and self.zoom_out is not None:

@@ -256,9 +256,18 @@ def reader_files(model: Path) -> list[Path]:
     """The files that decide what the reader of finder ``model`` reads: the finder and what lies beside it
     (``vision.models``, ``vision.face_reader``); a recording of detections is another run's if one changes."""
     from vision.face_reader import FACE_READER_NAME
-    from vision.models import CLASSES_NAME, CLASSIFIER_NAME, DARK_CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME
+    from vision.models import (
+        CLASSES_NAME,
+        CLASSIFIER_NAME,
+        DARK_CLASSIFIER_NAME,
+        DARK_FINDER_NAME,
+        UNENROLLED_CLASSIFIER_NAME,
+    )
 
-    beside = (CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME, DARK_CLASSIFIER_NAME, FACE_READER_NAME, CLASSES_NAME)
+    beside = (
+        CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME, DARK_CLASSIFIER_NAME, DARK_FINDER_NAME, FACE_READER_NAME,
+        CLASSES_NAME,
+    )
     return [model, *(model.parent / name for name in beside)]
 
 

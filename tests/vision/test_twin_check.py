@@ -88,6 +88,7 @@ def test_the_classifier_gives_the_reading_before_the_doubt_beside_the_one_after(
 
     q = pp.rotated_corners(np.array([CARD_XYWH], np.float32), np.array([CARD_ANGLE], np.float32))
     monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
+    monkeypatch.setattr(cardcrop, "RANK_DOUBT", 0.0)
     [(card0, conf0, before0)] = classifier.classify(frame, q)
     assert card0 is not None and conf0 == before0  # no doubt: the two are one
     monkeypatch.setattr(cardcrop, "TWIN_DOUBT", doubt)
