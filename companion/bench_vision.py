@@ -63,19 +63,31 @@ class ChildResult:
     note: str = ""
 
 
+# How long the probe for a Python with Ultralytics may take (its import pulls in torch).
+PROBE_SECONDS = 120
+
+
 def _python_with_ultralytics() -> tuple[str | None, str]:
     if importlib.util.find_spec("ultralytics") is not None:
         return sys.executable, ""
     candidates = [os.environ.get("EUCHRE_TABLE_TRAIN_PYTHON"), str(REPO / ".venv-train" / "bin" / "python")]
+    slow: list[str] = []
     for cand in candidates:
         if cand and Path(cand).exists():
-            probe = subprocess.run([cand, "-c", "import ultralytics"], capture_output=True, timeout=120)
+            try:
+                probe = subprocess.run([cand, "-c", "import ultralytics"], capture_output=True, timeout=PROBE_SECONDS)
+            except subprocess.TimeoutExpired:
+                slow.append(cand)  # torch's import alone can take minutes on a loaded machine
+                continue
             if probe.returncode == 0:
                 return cand, ""
-    return None, (
+    why = (
         "ultralytics is not importable here, $EUCHRE_TABLE_TRAIN_PYTHON is unset or lacks it, "
         f"and {REPO / '.venv-train'} has no working ultralytics (install the 'train' extra there)"
     )
+    if slow:
+        why += f"; importing it in {', '.join(slow)} took over {PROBE_SECONDS} s, so it was not waited for"
+    return None, why
 
 
 def _images(folder: Path, count: int) -> list[Path]:

@@ -36,3 +36,25 @@ def test_bench_vision_measures_the_onnx_backend_in_a_child(tmp_path: Path) -> No
     # The tiny stand-in model has no .pt to give Ultralytics: "na", and the reason on stderr.
     assert pairs["detector_ms_ultralytics"] == "na"
     assert "detector_ms_ultralytics=na: " in done.stderr
+
+
+def test_a_python_too_slow_to_import_ultralytics_is_not_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a loaded machine torch's import can outlast the probe: the bench says so and goes on without
+    Ultralytics, instead of a traceback."""
+    from companion import bench_vision
+
+    slow = tmp_path / "python"
+    slow.write_text("")
+    monkeypatch.setenv("EUCHRE_TABLE_TRAIN_PYTHON", str(slow))
+    monkeypatch.setattr(bench_vision, "REPO", tmp_path)  # no .venv-train there
+    monkeypatch.setattr(bench_vision.importlib.util, "find_spec", lambda name: None)
+
+    def too_slow(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        raise subprocess.TimeoutExpired(cmd, bench_vision.PROBE_SECONDS)
+
+    monkeypatch.setattr(bench_vision.subprocess, "run", too_slow)
+    python, why = bench_vision._python_with_ultralytics()
+    assert python is None
+    assert f"importing it in {slow} took over {bench_vision.PROBE_SECONDS} s" in why
