@@ -585,7 +585,7 @@ def _doubted(
     share: np.float32, weights: npt.ArrayLike, best: int, rivals: Sequence[int], power: float
 ) -> np.float32:
     """``share`` times (1 - the surest of ``rivals``' weight over that of the card ``best`` in ``weights``) to
-    ``power``: the twin doubt and the cousin doubt. As it is where there is no rival or ``power`` is 0."""
+    ``power``: the twin, rank and cousin doubts. As it is where there is no rival or ``power`` is 0."""
     w = np.asarray(weights, np.float64)
     if not rivals or power == 0.0 or not float(w[best]) > 0.0:
         return share

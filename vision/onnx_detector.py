@@ -865,6 +865,13 @@ def contrast_evened(frame_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.uint8)
 
 
+def _finder_io(session: Any, path: Path) -> tuple[str, ModelInfo]:
+    """A finder session's input name and what its metadata says of it (UserError where it says too little)."""
+    inp = session.get_inputs()[0]
+    meta = session.get_modelmeta().custom_metadata_map
+    return inp.name, ModelInfo.from_metadata(dict(meta), list(inp.shape), path)
+
+
 class OnnxDetector:
     """Cards in a BGR frame from a YOLO ONNX model, plus the corner classifier when the model only finds cards.
 
@@ -915,10 +922,7 @@ class OnnxDetector:
 
         self.path = Path(model)
         self.session = ort_session(self.path, threads, "ONNX model")
-        inp = self.session.get_inputs()[0]
-        self.input_name = inp.name
-        meta = self.session.get_modelmeta().custom_metadata_map
-        self.info = ModelInfo.from_metadata(dict(meta), list(inp.shape), self.path)
+        self.input_name, self.info = _finder_io(self.session, self.path)
         self.conf_threshold = DEFAULT_CONF if conf_threshold is None else conf_threshold
         self.iou_threshold = iou_threshold
         self.classifier: CornerClassifier | None = None
@@ -942,12 +946,10 @@ class OnnxDetector:
         # The finder taught decks printed light on dark paper, where one lies beside this one: the dark look.
         dark_path = dark_finder_path_for(self.path) if dark_finder and self.classifier is not None else None
         self.dark_finder: Any = None
+        self._dark_input_name = ""
         if dark_path is not None:
             self.dark_finder = ort_session(dark_path, threads, "dark-deck finder")
-            dark_meta = self.dark_finder.get_modelmeta().custom_metadata_map
-            dark_info = ModelInfo.from_metadata(
-                dict(dark_meta), list(self.dark_finder.get_inputs()[0].shape), dark_path
-            )
+            self._dark_input_name, dark_info = _finder_io(self.dark_finder, dark_path)
             same = (dark_info.imgsz, dark_info.names, dark_info.end2end)
             if same != (self.info.imgsz, self.info.names, self.info.end2end):
                 raise UserError(f"{dark_path}: its input or classes are not {self.path.name}'s")
@@ -968,17 +970,17 @@ class OnnxDetector:
         return self.info.imgsz
 
     def raw_output(
-        self, frame_bgr: npt.NDArray[np.uint8], session: Any = None
+        self, frame_bgr: npt.NDArray[np.uint8], dark: bool = False
     ) -> tuple[npt.NDArray[np.float32], pp.Letterbox]:
-        """The finder's first output for one frame, and how the frame was letterboxed (``session``: another
-        finder of the same input and classes, the dark-deck finder)."""
+        """The finder's first output for one frame, and how the frame was letterboxed (``dark``: the finder
+        taught dark decks, of the same input and classes)."""
         image, box = pp.letterbox(frame_bgr, self.info.imgsz)
-        finder = self.session if session is None else session
-        out = finder.run(None, {finder.get_inputs()[0].name: pp.to_tensor(image)})[0]
+        finder, name = (self.dark_finder, self._dark_input_name) if dark else (self.session, self.input_name)
+        out = finder.run(None, {name: pp.to_tensor(image)})[0]
         return np.asarray(out, dtype=np.float32), box
 
-    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], session: Any = None) -> tuple[pp.Raw, pp.Letterbox]:
-        out, box = self.raw_output(frame_bgr, session)
+    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], dark: bool = False) -> tuple[pp.Raw, pp.Letterbox]:
+        out, box = self.raw_output(frame_bgr, dark)
         raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
         return pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS), box
@@ -1048,7 +1050,7 @@ class OnnxDetector:
                 # A card judged printed light on dark paper: the frame is read again with the finder taught such
                 # decks, which outlines them more tightly, and its reading stands where it names a card surely.
                 self.looks["dark"] += 1
-                dark_raw, dark_box = self._candidates(frame_bgr, self.dark_finder)
+                dark_raw, dark_box = self._candidates(frame_bgr, dark=True)
                 dark_quads = pp.frame_quads(dark_raw, dark_box)
                 if len(dark_quads):
                     again = self._name(frame_bgr, detail_bgr, dark_quads, dark_raw.scores, frame)

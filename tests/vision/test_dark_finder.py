@@ -99,3 +99,20 @@ def test_without_a_dark_finder_the_reader_reads_as_before(tmp_path: Path) -> Non
     assert dark_finder_path_for(finder) is None
     assert OnnxDetector(finder, threads=1).dark_finder is None
     assert OnnxDetector(REPO_MODELS_DIR / "card-obb.onnx", threads=1, dark_finder=False).dark_finder is None
+
+
+def test_a_dark_card_named_under_the_share_does_not_call_the_dark_finder(
+    dual: OnnxDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dark outlines that name nothing surely (a face or a shirt behind a card held up) leave the frame as read."""
+    from vision import onnx_detector
+
+    spy = Spy(dual.dark_finder.session if isinstance(dual.dark_finder, Spy) else dual.dark_finder)
+    dual.dark_finder = spy
+    dual.looks.clear()
+    monkeypatch.setattr(onnx_detector, "DARK_LOOK_SHARE", 1.01)  # no share reaches it
+    dual.detect(_dark_frame())
+    assert spy.asked == 0 and dual.looks["dark"] == 0
+    monkeypatch.setattr(onnx_detector, "DARK_LOOK_SHARE", 0.5)
+    dual.detect(_dark_frame())
+    assert spy.asked == 1 and dual.looks["dark"] == 1
