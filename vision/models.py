@@ -38,6 +38,7 @@ CLASSIFIER_NAME = "corner-cls.onnx"
 UNENROLLED_CLASSIFIER_NAME = "corner-cls-unenrolled.onnx"
 DARK_CLASSIFIER_NAME = "corner-cls-dark.onnx"
 DARK_FINDER_NAME = "card-obb-dark.onnx"
+NEAR_FINDER_NAME = "card-obb-near.onnx"
 CLASSES_NAME = "classes.json"
 REPO_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -92,6 +93,14 @@ def dark_finder_path_for(model: Path) -> Path | None:
     """The finder taught decks printed light on dark paper, where one lies beside the finder ``model``: it
     reads again a frame in which a card was judged so (``OnnxDetector``'s dark look)."""
     path = _models_dir_of(model) / DARK_FINDER_NAME
+    return path if path.is_file() else None
+
+
+def near_finder_path_for(model: Path) -> Path | None:
+    """The finder taught cards large in the frame (held up to a webcam before a room or an office, photographed
+    from near), where one lies beside the finder ``model``: it reads again a frame in which the looks before
+    it named nothing (``OnnxDetector``'s near look)."""
+    path = _models_dir_of(model) / NEAR_FINDER_NAME
     return path if path.is_file() else None
 
 

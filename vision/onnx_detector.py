@@ -75,6 +75,13 @@ MIN_JOKER_CONFIDENCE = 0.8
 # of a face, a shirt or a dark window behind a card held up to a webcam are judged dark too, but name nothing
 # so surely; read again, such frames gave two wrong jacks of clubs in `real-photos-dev2`.
 DARK_LOOK_SHARE = 0.5
+# Two detections from two readings of one frame lie on one card where their boxes overlap this much (IoU):
+# ``merged_readings`` keeps the surer. Two cards of a spread overlap less than one card's two outlines.
+SAME_CARD_OVERLAP = 0.5
+# The near look (``OnnxDetector.detect``): where every look before it named nothing surely and the finder outlined
+# something, the frame is read again by the finder taught cards large in the frame (held up before a room or an
+# office, photographed from near), and its reading stands where its surest reaches this line.
+NEAR_LOOK_MIN_CONFIDENCE = 0.6
 # With a deck profile that knows the Joker's face, an outline whose corners name another card under this
 # reading confidence is still looked at as the Joker by its face (``_benny_by_face``): a Joker's corner
 # (a star, a word, a small picture) reads as some card, most often a jack, at middling confidence. On the
@@ -865,6 +872,26 @@ def contrast_evened(frame_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.uint8)
 
 
+def merged_readings(
+    first: Sequence[CardDetection], second: Sequence[CardDetection], overlap: float = SAME_CARD_OVERLAP
+) -> list[CardDetection]:
+    """Two readings of one frame made one: every detection of each, but where a detection of one lies on a
+    detection of the other (their boxes' IoU from ``overlap`` up), only the surer of the two (the first's on a
+    tie). Detections within one reading are left as they are: cards of a spread overlap."""
+
+    def beaten(d: CardDetection, others: Sequence[CardDetection], strictly: bool) -> bool:
+        if not others:
+            return False
+        boxes = np.array([o.box for o in others], np.float32)
+        ious = pp.box_iou(np.array(d.box, np.float32), boxes)
+        return any(
+            iou >= overlap and (o.confidence > d.confidence if strictly else o.confidence >= d.confidence)
+            for iou, o in zip(ious, others, strict=True)
+        )
+
+    return [d for d in first if not beaten(d, second, True)] + [d for d in second if not beaten(d, first, False)]
+
+
 def _finder_io(session: Any, path: Path) -> tuple[str, ModelInfo]:
     """A finder session's input name and what its metadata says of it (UserError where it says too little)."""
     inp = session.get_inputs()[0]
@@ -890,7 +917,9 @@ class OnnxDetector:
     ``contrast_look``: where the finder outlined something but nothing is named, look again at the frame
     with its local contrast evened out (:func:`contrast_evened`). ``face_reader``: weigh in the face
     reader ``face-cls.onnx`` beside ``model`` where there is one (``vision.face_reader``); False: the
-    corners alone.
+    corners alone. ``dark_finder`` and ``near_finder``: read frames again, in the dark look and the near look
+    (:meth:`detect`), with ``card-obb-dark.onnx`` and ``card-obb-near.onnx`` where they lie beside ``model``
+    (``vision.models``); False: never.
     """
 
     def __init__(
@@ -908,6 +937,7 @@ class OnnxDetector:
         face_reader: bool = True,
         aspect_look: tuple[float, ...] | None = None,
         dark_finder: bool = True,
+        near_finder: bool = True,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
@@ -917,6 +947,7 @@ class OnnxDetector:
             classifier_path_for,
             dark_classifier_path_for,
             dark_finder_path_for,
+            near_finder_path_for,
             unenrolled_classifier_path_for,
         )
 
@@ -945,14 +976,10 @@ class OnnxDetector:
             raise UserError(f"{self.path}: a deck profile needs the two-stage reader (finder and corner classifier)")
         # The finder taught decks printed light on dark paper, where one lies beside this one: the dark look.
         dark_path = dark_finder_path_for(self.path) if dark_finder and self.classifier is not None else None
-        self.dark_finder: Any = None
-        self._dark_input_name = ""
-        if dark_path is not None:
-            self.dark_finder = ort_session(dark_path, threads, "dark-deck finder")
-            self._dark_input_name, dark_info = _finder_io(self.dark_finder, dark_path)
-            same = (dark_info.imgsz, dark_info.names, dark_info.end2end)
-            if same != (self.info.imgsz, self.info.names, self.info.end2end):
-                raise UserError(f"{dark_path}: its input or classes are not {self.path.name}'s")
+        self.dark_finder, self._dark_input_name = self._second_finder(dark_path, threads, "dark-deck finder")
+        # The finder taught cards large in the frame, where one lies beside this one: the near look.
+        near_path = near_finder_path_for(self.path) if near_finder and self.classifier is not None else None
+        self.near_finder, self._near_input_name = self._second_finder(near_path, threads, "near-card finder")
         self.min_confidence = reading_floor(self.classifier, min_confidence)
         if merge_gap is None:
             merge_gap = MERGE_GAP_WHOLE_CARDS if self.classifier is not None else MERGE_GAP_CORNERS
@@ -964,23 +991,39 @@ class OnnxDetector:
         # measuring what the looks cost and gain (``lab.frame_study`` prints them).
         self.looks: Counter[str] = Counter()
 
+    def _second_finder(self, path: Path | None, threads: int | None, what: str) -> tuple[Any, str]:
+        """A finder read in one of the looks (None where ``path`` is None) and its input's name; it must take
+        the first finder's input and name its classes."""
+        if path is None:
+            return None, ""
+        session = ort_session(path, threads, what)
+        input_name, info = _finder_io(session, path)
+        if (info.imgsz, info.names, info.end2end) != (self.info.imgsz, self.info.names, self.info.end2end):
+            raise UserError(f"{path}: its input or classes are not {self.path.name}'s")
+        return session, input_name
+
     @property
     def input_size(self) -> tuple[int, int]:
         """(height, width) of the finder's input."""
         return self.info.imgsz
 
     def raw_output(
-        self, frame_bgr: npt.NDArray[np.uint8], dark: bool = False
+        self, frame_bgr: npt.NDArray[np.uint8], finder: str = "first"
     ) -> tuple[npt.NDArray[np.float32], pp.Letterbox]:
-        """The finder's first output for one frame, and how the frame was letterboxed (``dark``: the finder
-        taught dark decks, of the same input and classes)."""
+        """The finder's first output for one frame, and how the frame was letterboxed (``finder``: "first", or
+        "dark" or "near" for the finder taught dark decks or cards large in the frame, of the same input and
+        classes)."""
         image, box = pp.letterbox(frame_bgr, self.info.imgsz)
-        finder, name = (self.dark_finder, self._dark_input_name) if dark else (self.session, self.input_name)
-        out = finder.run(None, {name: pp.to_tensor(image)})[0]
+        session, name = {
+            "first": (self.session, self.input_name),
+            "dark": (self.dark_finder, self._dark_input_name),
+            "near": (self.near_finder, self._near_input_name),
+        }[finder]
+        out = session.run(None, {name: pp.to_tensor(image)})[0]
         return np.asarray(out, dtype=np.float32), box
 
-    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], dark: bool = False) -> tuple[pp.Raw, pp.Letterbox]:
-        out, box = self.raw_output(frame_bgr, dark)
+    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], finder: str = "first") -> tuple[pp.Raw, pp.Letterbox]:
+        out, box = self.raw_output(frame_bgr, finder)
         raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
         return pp.nms(raw, self.iou_threshold, max_det=MAX_CARDS), box
@@ -1002,11 +1045,12 @@ class OnnxDetector:
         return [(float(s), card, conf) for s, (card, conf, _) in zip(raw.scores, answers, strict=True)]
 
     def zoomed_out_outlines(
-        self, frame_bgr: npt.NDArray[np.uint8], scale: float
+        self, frame_bgr: npt.NDArray[np.uint8], scale: float, finder: str = "first"
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The finder's outlines of ``frame_bgr`` seen as from further away: the frame in the middle of a
         canvas ``scale`` times its size (letterbox grey), so each card spans fewer of the finder's input
-        pixels. Outlines (K, 4, 2) in the frame's own pixels, and their scores."""
+        pixels. Outlines (K, 4, 2) in the frame's own pixels, and their scores. ``finder``: as
+        :meth:`raw_output`'s."""
         import cv2
 
         h, w = frame_bgr.shape[:2]
@@ -1020,7 +1064,7 @@ class OnnxDetector:
         canvas = np.full((big_h, big_w, 3), pp.PAD_VALUE, np.uint8)
         y0, x0 = (big_h - small_h) // 2, (big_w - small_w) // 2
         canvas[y0 : y0 + small_h, x0 : x0 + small_w] = small
-        raw, box = self._candidates(canvas)
+        raw, box = self._candidates(canvas, finder)
         quads = (pp.frame_quads(raw, box) - np.array([x0, y0], np.float32)) / np.array(
             [small_w / w, small_h / h], np.float32
         )
@@ -1038,56 +1082,79 @@ class OnnxDetector:
         ``main`` stream beside the ``lores`` one the finder reads); the classifier then cuts its crops from it,
         along the finder's outlines scaled to it (:func:`detail_scale`). Detections are in ``frame_bgr``'s
         pixels either way."""
-        raw, box = self._candidates(frame_bgr)
-        if self.classifier is not None:
-            if detail_scale(frame_bgr, detail_bgr) is None:
-                detail_bgr = None  # none given, or no larger than the frame: nothing to gain
-            quads = pp.frame_quads(raw, box)
-            self.classifier.judged_dark = 0
-            dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
-            outlined = len(quads) > 0
-            if self.dark_finder is not None and self.classifier.judged_dark:
-                # A card judged printed light on dark paper: the frame is read again with the finder taught such
-                # decks, which outlines them more tightly, and its reading stands where it names a card surely.
-                self.looks["dark"] += 1
-                dark_raw, dark_box = self._candidates(frame_bgr, dark=True)
-                dark_quads = pp.frame_quads(dark_raw, dark_box)
-                if len(dark_quads):
-                    again = self._name(frame_bgr, detail_bgr, dark_quads, dark_raw.scores, frame)
-                    if self._surely(again):
-                        self.looks["dark-named"] += 1
-                        dets = again
-            # "Named" is named surely: readings only to be checked (under the line) do not stop the looks
-            # below, and are kept where those looks name nothing surely either.
-            if not self._surely(dets) and self.zoom_out is not None:
-                # Nothing named: a card far larger in the frame than at the table (held up to the camera,
-                # photographed from near) is looked for again as from further away.
-                self.looks["zoom-out"] += 1
-                quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out)
-                outlined = outlined or len(quads) > 0
-                if len(quads):
-                    again = self._name(frame_bgr, detail_bgr, quads, scores, frame)
-                    self.looks["zoom-out-named"] += self._surely(again)
-                    dets = again if self._surely(again) or not dets else dets
-            if not self._surely(dets) and outlined and self.contrast_look:
-                # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
-                # evened out, finder and classifier both.
-                self.looks["contrast"] += 1
-                evened = self._look_at(frame_bgr, detail_bgr, contrast_evened, frame)
-                if evened is not None:
-                    self.looks["contrast-named"] += self._surely(evened)
-                    dets = evened if self._surely(evened) or not dets else dets
-            if not self._surely(dets) and outlined and self.aspect_look:
-                self.looks["aspect"] += 1
-                again = self._aspect_looks(frame_bgr, detail_bgr, frame)
-                self.looks["aspect-named"] += bool(again)
-                dets = again if again else dets
-        else:
-            dets = pp.to_detections(raw, box, self.info.cards, frame)
+        if self.classifier is None:
+            raw, box = self._candidates(frame_bgr)
+            return pp.merge_same_card(pp.to_detections(raw, box, self.info.cards, frame), self.merge_gap)
+        if detail_scale(frame_bgr, detail_bgr) is None:
+            detail_bgr = None  # none given, or no larger than the frame: nothing to gain
+        dets, outlined = self._read(frame_bgr, detail_bgr, frame, "first")
+        if not self._surely(dets) and outlined and self.near_finder is not None:
+            # Still nothing named: a card held up before a room or an office, or photographed from near, read
+            # again through the same looks by the finder taught such scenes; its reading stands where its
+            # surest reaches the line.
+            self.looks["near"] += 1
+            again, _ = self._read(frame_bgr, detail_bgr, frame, "near")
+            if max((d.confidence for d in again), default=0.0) >= max(NEAR_LOOK_MIN_CONFIDENCE, self.min_confidence):
+                self.looks["near-named"] += 1
+                dets = again
         return pp.merge_same_card(dets, self.merge_gap)
 
+    def _read(
+        self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int, finder: str
+    ) -> tuple[list[CardDetection], bool]:
+        """The frame read by ``finder`` ("first" or "near", as :meth:`raw_output`'s) and the classifier, with the
+        looks that follow a first reading naming nothing surely (the dark look with the first finder alone), and
+        whether the finder outlined anything. The looks are counted in :attr:`looks`, those of the near finder's
+        reading under "near ..." names."""
+        assert self.classifier is not None
+        tag = "" if finder == "first" else finder + " "
+        raw, box = self._candidates(frame_bgr, finder)
+        quads = pp.frame_quads(raw, box)
+        self.classifier.judged_dark = 0
+        dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
+        outlined = len(quads) > 0
+        if finder == "first" and self.dark_finder is not None and self.classifier.judged_dark:
+            # A card judged printed light on dark paper: the frame is read again with the finder taught such
+            # decks, which outlines them more tightly. Where it names a card surely, the two readings are
+            # merged, the surer of two that lie on one card kept.
+            self.looks["dark"] += 1
+            dark_raw, dark_box = self._candidates(frame_bgr, "dark")
+            dark_quads = pp.frame_quads(dark_raw, dark_box)
+            if len(dark_quads):
+                again = self._name(frame_bgr, detail_bgr, dark_quads, dark_raw.scores, frame)
+                if self._surely(again):
+                    self.looks["dark-named"] += 1
+                    dets = merged_readings(dets, again)
+        # "Named" is named surely: readings only to be checked (under the line) do not stop the looks
+        # below, and are kept where those looks name nothing surely either.
+        if not self._surely(dets) and self.zoom_out is not None:
+            # Nothing named: a card far larger in the frame than at the table (held up to the camera,
+            # photographed from near) is looked for again as from further away.
+            self.looks[tag + "zoom-out"] += 1
+            quads, scores = self.zoomed_out_outlines(frame_bgr, self.zoom_out, finder)
+            outlined = outlined or len(quads) > 0
+            if len(quads):
+                again = self._name(frame_bgr, detail_bgr, quads, scores, frame)
+                self.looks[tag + "zoom-out-named"] += self._surely(again)
+                dets = again if self._surely(again) or not dets else dets
+        if not self._surely(dets) and outlined and self.contrast_look:
+            # Something outlined, nothing named: a dim or unevenly lit card, looked at with its contrast
+            # evened out, finder and classifier both.
+            self.looks[tag + "contrast"] += 1
+            evened = self._look_at(frame_bgr, detail_bgr, contrast_evened, frame, finder)
+            if evened is not None:
+                self.looks[tag + "contrast-named"] += self._surely(evened)
+                dets = evened if self._surely(evened) or not dets else dets
+        if not self._surely(dets) and outlined and self.aspect_look:
+            self.looks[tag + "aspect"] += 1
+            again = self._aspect_looks(frame_bgr, detail_bgr, frame, finder)
+            self.looks[tag + "aspect-named"] += bool(again)
+            dets = again if again else dets
+        return dets, outlined
+
     def _aspect_looks(
-        self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int
+        self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int,
+        finder: str = "first",
     ) -> list[CardDetection]:
         """The readings of the surest of the looks at the frame squeezed to each of :attr:`aspect_look`'s pixel
         aspects, in the frame's pixels: all of that look's readings, as the other looks give theirs, where its
@@ -1097,7 +1164,7 @@ class OnnxDetector:
         best_conf = ASPECT_LOOK_MIN_CONFIDENCE
         for aspect in self.aspect_look:
             sx, sy = (aspect, 1.0) if aspect < 1 else (1.0, 1.0 / aspect)
-            found = self._look_at(frame_bgr, detail_bgr, partial(_squeezed, sx=sx, sy=sy), frame) or []
+            found = self._look_at(frame_bgr, detail_bgr, partial(_squeezed, sx=sx, sy=sy), frame, finder) or []
             top = max((d.confidence for d in found), default=0.0)
             if top >= best_conf:
                 best_conf = top
@@ -1111,12 +1178,13 @@ class OnnxDetector:
         detail_bgr: npt.NDArray[np.uint8] | None,
         change: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]],
         frame: int,
+        finder: str = "first",
     ) -> list[CardDetection] | None:
         """Finder and classifier on the frame as ``change`` makes it (its detail picture changed the same way,
         only where something is outlined): the readings in the changed frame's pixels, or None where the
         finder outlines nothing there."""
         changed = change(frame_bgr)
-        raw, box = self._candidates(changed)
+        raw, box = self._candidates(changed, finder)
         quads = pp.frame_quads(raw, box)
         if not len(quads):
             return None

@@ -261,12 +261,13 @@ def reader_files(model: Path) -> list[Path]:
         CLASSIFIER_NAME,
         DARK_CLASSIFIER_NAME,
         DARK_FINDER_NAME,
+        NEAR_FINDER_NAME,
         UNENROLLED_CLASSIFIER_NAME,
     )
 
     beside = (
-        CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME, DARK_CLASSIFIER_NAME, DARK_FINDER_NAME, FACE_READER_NAME,
-        CLASSES_NAME,
+        CLASSIFIER_NAME, UNENROLLED_CLASSIFIER_NAME, DARK_CLASSIFIER_NAME, DARK_FINDER_NAME, NEAR_FINDER_NAME,
+        FACE_READER_NAME, CLASSES_NAME,
     )
     return [model, *(model.parent / name for name in beside)]
 

@@ -94,15 +94,18 @@ def aligned_box(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
 _RESTYLE = 0.0  # the chance a scene's deck is printed unlike the artwork (scenes.restyle_deck)
 _STRETCH = 0.0  # the chance a scene's picture is stretched along one side (scenes.stretch_scene)
 _STYLES: tuple[str, ...] = DECK_STYLES  # the styles a restyled deck is drawn from
+_OFFICE = 0.0  # the chance a held-up near scene's person sits before an office (scenes.office_details)
 
 
 def _init(
-    art: str | None, decks: str, restyle: float = 0.0, stretch: float = 0.0, styles: tuple[str, ...] = DECK_STYLES
+    art: str | None, decks: str, restyle: float = 0.0, stretch: float = 0.0, styles: tuple[str, ...] = DECK_STYLES,
+    office: float = 0.0,
 ) -> None:
-    global _FS, _RESTYLE, _STRETCH, _STYLES
+    global _FS, _RESTYLE, _STRETCH, _STYLES, _OFFICE
     _RESTYLE = restyle
     _STRETCH = stretch
     _STYLES = styles
+    _OFFICE = office
     cv2.setNumThreads(1)
     if art is None:
         _FS = procedural_faceset()
@@ -121,7 +124,7 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> 
     seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup, near = args
     assert _FS is not None
     scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup,
-                         restyle=_RESTYLE, near=near, stretch=_STRETCH, styles=_STYLES)
+                         restyle=_RESTYLE, near=near, stretch=_STRETCH, styles=_STYLES, office=_OFFICE)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -134,7 +137,7 @@ def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], l
     seed, img_path, edges, closeup, near = args
     assert _FS is not None
     scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near, stretch=_STRETCH,
-                         styles=_STYLES)
+                         styles=_STYLES, office=_OFFICE)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     name = Path(img_path).name
@@ -160,6 +163,7 @@ def build_obb(
     n_near: int = 0,
     stretch: float = 0.0,
     styles: tuple[str, ...] = DECK_STYLES,
+    office: float = 0.0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
@@ -169,7 +173,8 @@ def build_obb(
     ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
     ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``),
     in one of ``styles``;
-    ``stretch``: the chance that a scene's picture is stretched along one side (``render_scene(stretch=)``)."""
+    ``stretch``: the chance that a scene's picture is stretched along one side (``render_scene(stretch=)``);
+    ``office``: the chance that a held-up near scene's person sits before an office (``render_scene(office=)``)."""
     jobs = []
     # One row per scene kind: its train and val names, counts and seeds, then the render_scene switches it sets.
     kinds = (
@@ -199,7 +204,7 @@ def build_obb(
             jobs.append((base + i, str(out / "images" / split / f"{name}.jpg"),
                          str(out / "labels" / split / f"{name}.txt"), *switches))
     total = 0
-    for k, n in enumerate(_map(procs, (art, "train", restyle, stretch, styles), _job_obb, jobs)):
+    for k, n in enumerate(_map(procs, (art, "train", restyle, stretch, styles, office), _job_obb, jobs)):
         total += n
         if (k + 1) % 500 == 0:
             print(f"rendered {k + 1}/{len(jobs)}", flush=True)
@@ -210,7 +215,7 @@ def build_obb(
 
 
 def _map(
-    procs: int, initargs: tuple[str | None, str, float, float, tuple[str, ...]], job: Callable[[Any], T],
+    procs: int, initargs: tuple[str | None, str, float, float, tuple[str, ...], float], job: Callable[[Any], T],
     jobs: list[Any],
 ) -> Iterator[T]:
     """Run ``job`` over ``jobs`` in this process (``procs`` <= 1) or in a pool of fresh processes.
@@ -251,13 +256,14 @@ def build_test(
     stretch: float = 0.0,
     first: int = 0,
     styles: tuple[str, ...] = DECK_STYLES,
+    office: float = 0.0,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
     scenes, each kind from its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same
     layouts per deck). ``first``: scene *i* is rendered from its kind's base seed + ``first`` + *i*, so that a
     validation set kept apart from the test sets (0) can be drawn the same way (:data:`MAX_FIRST_SEED`).
-    ``restyle`` and ``styles``: as :func:`build_obb`'s; a restyled set names each scene's style in
+    ``restyle``, ``styles`` and ``office``: as :func:`build_obb`'s; a restyled set names each scene's style in
     :data:`STYLES_FILE`."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
@@ -273,7 +279,7 @@ def build_test(
     style_rows: list[tuple[str, str]] = []
     decks = f"deck:{deck}" if deck else "held-out"
     for (_, img_path, *_), (labelled, unlabelled, style) in zip(
-        jobs, _map(procs, (art, decks, restyle, stretch, styles), _job_test, jobs), strict=True
+        jobs, _map(procs, (art, decks, restyle, stretch, styles, office), _job_test, jobs), strict=True
     ):
         rows += labelled
         readable += unlabelled
@@ -334,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stretch", type=float, default=0.0,
                     help="the chance that a scene's picture is stretched along one side, its pixels not square "
                     "(a 4:3 camera's picture shown at 16:9; default 0: square pixels)")
+    ap.add_argument("--office", type=float, default=0.0,
+                    help="the chance that a held-up near scene's person sits before an office: a window or glass "
+                    "partition, strip lights, frames (default 0: a plain room)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--deck", default=None, help="test: one held-out deck alone (default: all five)")
     ap.add_argument("--first-seed", type=int, default=0,
@@ -350,13 +359,13 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if args.what == "obb":
         n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
-                      args.closeups, args.restyle, args.near, args.stretch, styles)
+                      args.closeups, args.restyle, args.near, args.stretch, styles, args.office)
         extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups, args.near))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
                        deck=args.deck, restyle=args.restyle, near=args.near > 0, stretch=args.stretch,
-                       first=args.first_seed, styles=styles)
+                       first=args.first_seed, styles=styles, office=args.office)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

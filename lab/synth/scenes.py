@@ -1078,9 +1078,9 @@ def render_scene(
     ``stretch``: the chance that the picture's pixels are not square (:func:`stretch_scene`: a 4:3 camera's
     picture shown at 16:9, a landscape photo stored as portrait); drawn from a generator of its own, so a
     scene with ``stretch=0`` is the same as before the option existed.
-    ``office``: the chance that a near scene's person sits before an office's window, lights and frames
-    (:func:`office_details`); drawn from a generator of its own, so a scene with ``office=0`` is the same as
-    before the option existed.
+    ``office``: the chance that a near scene's person, or a close-up's room, is an office with a window, lights
+    and frames (:func:`office_details`); drawn from a generator of its own, so a scene with ``office=0`` is the
+    same as before the option existed (a close-up's office since 2026-12-06).
     """
     closeup = closeup or near
     hard = hard or strips or edges or closeup
@@ -1090,13 +1090,15 @@ def render_scene(
     tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.28 if closeup else 0.14) * (1 if rng.random() < 0.8 else 0))
     mat: MatPlacement | None = None
     held_up = near and rng.random() < 0.5
+    office_rng = np.random.default_rng([seed, 9]) if office > 0 and closeup else None
+    if office_rng is not None and office_rng.random() >= office:
+        office_rng = None
     if near:
-        office_rng = np.random.default_rng([seed, 9]) if office > 0 else None
-        if office_rng is not None and office_rng.random() >= office:
-            office_rng = None
         img = (person_background(rng, h, w, office_rng) if held_up else near_surface(rng, h, w)).astype(np.float32)
     elif closeup:
         img = room_background(rng, h, w).astype(np.float32)
+        if office_rng is not None:  # the room is an office, its window and lights sharper than the blurred room
+            office_details(office_rng, img)
     elif on_mat:
         img, mat = mat_background(rng, h, w)
     else:

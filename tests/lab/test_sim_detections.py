@@ -166,6 +166,6 @@ def test_a_recording_names_every_file_the_reader_reads(tmp_path: Path) -> None:
     names = [p.name for p in reader_files(model)]
     assert names == [
         "card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "corner-cls-dark.onnx",
-        "card-obb-dark.onnx", "face-cls.onnx", "classes.json",
+        "card-obb-dark.onnx", "card-obb-near.onnx", "face-cls.onnx", "classes.json",
     ]
     assert all(p.parent == tmp_path for p in reader_files(model))

@@ -102,9 +102,9 @@ def spy_on_finder(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch, note:
     shown: list[T] = []
     real = detector._candidates
 
-    def spy(frame: np.ndarray) -> Any:
+    def spy(frame: np.ndarray, finder: str = "first") -> Any:
         shown.append(note(frame))
-        return real(frame)
+        return real(frame, finder)
 
     monkeypatch.setattr(detector, "_candidates", spy)
     return shown

@@ -1,6 +1,6 @@
 """The dark look: a frame in which a card was judged printed light on dark paper is read again with the finder
-taught such decks (``card-obb-dark.onnx``), where one lies beside the finder, and its reading stands where it
-names a card surely."""
+taught such decks (``card-obb-dark.onnx``), where one lies beside the finder, and where it names a card surely
+the two readings are merged (``merged_readings``: the surer of two detections on one card)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from detector_testkit import FINDER, models_folder
 
 from lab.synth.faces import procedural_face
 from lab.synth.scenes import GOLD, _warp_face, card_quad, restyle_face
+from table.cards import Card
+from vision.detection import CardDetection
 from vision.errors import UserError
 from vision.models import DARK_CLASSIFIER_NAME, DARK_FINDER_NAME, REPO_MODELS_DIR, dark_finder_path_for
-from vision.onnx_detector import OnnxDetector
+from vision.onnx_detector import OnnxDetector, merged_readings
 
 SHIPPED = ("card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json")
 
@@ -116,3 +118,27 @@ def test_a_dark_card_named_under_the_share_does_not_call_the_dark_finder(
     monkeypatch.setattr(onnx_detector, "DARK_LOOK_SHARE", 0.5)
     dual.detect(_dark_frame())
     assert spy.asked == 1 and dual.looks["dark"] == 1
+
+
+def _det(card: str, confidence: float, box: tuple[float, float, float, float]) -> CardDetection:
+    return CardDetection(Card.parse(card), confidence, box, 0)
+
+
+def test_merged_readings_keep_the_surer_of_two_on_one_card_and_every_card_of_either() -> None:
+    first = [_det("Jh", 0.93, (0, 0, 100, 140)), _det("9c", 0.70, (200, 0, 300, 140))]
+    second = [
+        _det("Jd", 0.81, (4, 2, 102, 141)), _det("9c", 0.90, (203, 1, 301, 139)), _det("As", 0.88, (400, 0, 500, 140)),
+    ]
+    merged = {(str(d.card), d.confidence) for d in merged_readings(first, second)}
+    # the first's surer jack of hearts stands over the second's jack of diamonds on the same card (replacing the
+    # first reading by the second lost it); the second's surer nine of clubs and its ace (no first reading there) join
+    assert merged == {("Jh", 0.93), ("9c", 0.90), ("As", 0.88)}
+
+
+def test_merged_readings_leave_overlapping_cards_of_one_reading_alone() -> None:
+    spread = [_det("Th", 0.9, (0, 0, 100, 140)), _det("Qh", 0.85, (30, 0, 130, 140))]  # IoU 0.54: a tight spread
+    assert merged_readings(spread, []) == spread
+    assert merged_readings([], spread) == spread
+    # a tie between the two readings keeps the first's
+    tie = merged_readings([_det("Kc", 0.8, (0, 0, 10, 14))], [_det("Ks", 0.8, (0, 0, 10, 14))])
+    assert [str(d.card) for d in tie] == ["Kc"]

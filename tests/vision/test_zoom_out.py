@@ -41,9 +41,9 @@ def test_the_second_look_runs_only_where_nothing_is_named(
     calls: list[float] = []
     real = detector.zoomed_out_outlines
 
-    def spy(frame: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    def spy(frame: np.ndarray, scale: float, finder: str = "first") -> tuple[np.ndarray, np.ndarray]:
         calls.append(scale)
-        return real(frame, scale)
+        return real(frame, scale, finder)
 
     monkeypatch.setattr(detector, "zoomed_out_outlines", spy)
     assert len(detector.detect(load_image(PHOTO))) == 4
