@@ -94,7 +94,7 @@ def aligned_box(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
 _RESTYLE = 0.0  # the chance a scene's deck is printed unlike the artwork (scenes.restyle_deck)
 _STRETCH = 0.0  # the chance a scene's picture is stretched along one side (scenes.stretch_scene)
 _STYLES: tuple[str, ...] = DECK_STYLES  # the styles a restyled deck is drawn from
-_OFFICE = 0.0  # the chance a held-up near scene's person sits before an office (scenes.office_details)
+_OFFICE = 0.0  # the chance a held-up near scene's or a close-up's room is an office (scenes.office_details)
 
 
 def _init(
@@ -174,7 +174,7 @@ def build_obb(
     ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``),
     in one of ``styles``;
     ``stretch``: the chance that a scene's picture is stretched along one side (``render_scene(stretch=)``);
-    ``office``: the chance that a held-up near scene's person sits before an office (``render_scene(office=)``)."""
+    ``office``: the chance that a held-up near scene's or a close-up's room is an office (``render_scene(office=)``)."""
     jobs = []
     # One row per scene kind: its train and val names, counts and seeds, then the render_scene switches it sets.
     kinds = (
@@ -341,8 +341,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the chance that a scene's picture is stretched along one side, its pixels not square "
                     "(a 4:3 camera's picture shown at 16:9; default 0: square pixels)")
     ap.add_argument("--office", type=float, default=0.0,
-                    help="the chance that a held-up near scene's person sits before an office: a window or glass "
-                    "partition, strip lights, frames (default 0: a plain room)")
+                    help="the chance that the room behind a held-up near scene's person, or a close-up's, is an "
+                    "office: a window or glass partition, strip lights, frames (default 0: a plain room)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--deck", default=None, help="test: one held-out deck alone (default: all five)")
     ap.add_argument("--first-seed", type=int, default=0,
