@@ -25,7 +25,8 @@ DEV1 = Path(__file__).resolve().parent / "data" / "dev-photos" / "edje_test_cam_
 
 @pytest.fixture(scope="module")
 def detector() -> OnnxDetector:
-    return OnnxDetector(default_model_path(), threads=1)
+    # The first finder's looks alone: the near look, which would read such frames again, is tested on its own.
+    return OnnxDetector(default_model_path(), threads=1, near_finder=False)
 
 
 def _label_box(name: str, width: int, height: int) -> tuple[float, float, float, float]:
@@ -56,7 +57,7 @@ def test_a_card_in_a_stretched_photo_is_named_by_the_aspect_look_in_the_frames_o
 ) -> None:
     frame = load_image(DEV2 / STRETCHED)
     h, w = frame.shape[:2]
-    without = OnnxDetector(default_model_path(), threads=1, aspect_look=())
+    without = OnnxDetector(default_model_path(), threads=1, aspect_look=(), near_finder=False)
     assert not any(str(d.card) == "Kc" and d.confidence >= without.min_confidence for d in without.detect(frame))
     found = detector.detect(frame)
     assert [str(d.card) for d in found] == ["Kc"]

@@ -21,7 +21,10 @@ PHOTO = Path(__file__).resolve().parent / "data" / "dev-photos" / "edje_test_cam
 
 @pytest.fixture(scope="module")
 def detector() -> OnnxDetector:
-    return OnnxDetector(default_model_path(), threads=1, zoom_out=1.8, contrast_look=True, aspect_look=())
+    # The first finder's looks alone: the near look, which would read such frames again, is tested on its own.
+    return OnnxDetector(
+        default_model_path(), threads=1, zoom_out=1.8, contrast_look=True, aspect_look=(), near_finder=False
+    )
 
 
 def test_contrast_evened_lifts_a_dim_frame_and_keeps_its_colours() -> None:
@@ -90,6 +93,8 @@ DEV2 = Path(__file__).resolve().parent / "data" / "dev2-photos"
 def test_a_card_in_a_dim_room_is_named_only_by_the_contrast_look(detector: OnnxDetector, name: str, card: str) -> None:
     """Real webcam photos (a card held up in a dim office) that the first two looks name nothing in."""
     frame = load_image(DEV2 / name)
-    without = OnnxDetector(default_model_path(), threads=1, zoom_out=1.8, contrast_look=False, aspect_look=())
+    without = OnnxDetector(
+        default_model_path(), threads=1, zoom_out=1.8, contrast_look=False, aspect_look=(), near_finder=False
+    )
     assert without.detect(frame) == []
     assert {str(d.card) for d in detector.detect(frame)} == {card}
