@@ -20,6 +20,8 @@ T = TypeVar("T")
 
 TINY = Path(__file__).resolve().parent / "data" / "tiny"
 FINDER = TINY / "card-obb.onnx"
+# The shipped reader's files but the finders its looks read (``card-obb-dark.onnx``, ``card-obb-near.onnx``).
+SHIPPED_READER = ("card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json")
 # The stand-in finder's card, in a 128 x 128 frame (its 64 px input at scale 0.5): centre, size, angle.
 CARD_XYWH = (64.0, 64.0, 40.0, 56.0)
 CARD_ANGLE = 0.3
@@ -122,3 +124,15 @@ def models_folder(folder: Path, source: Path, names: tuple[str, ...], extras: di
         if path is not None:
             shutil.copy(path, folder / name)
     return folder / "card-obb.onnx"
+
+
+def large_card_frame(face: np.ndarray) -> np.ndarray:
+    """A 640 x 480 grey frame with the card face ``face`` (BGRA) drawn 260 px tall, turned a little."""
+    from lab.synth.scenes import _warp_face, card_quad
+
+    frame = np.full((480, 640, 3), 200, np.float32)
+    quad = card_quad(320, 240, 260, face.shape[1] / face.shape[0], 0.3)
+    patch, x0, y0 = _warp_face(face, quad, 640, 480)
+    ph, pw = patch.shape[:2]
+    frame[y0 : y0 + ph, x0 : x0 + pw] = frame[y0 : y0 + ph, x0 : x0 + pw] * (1 - patch[:, :, 3:4]) + patch[:, :, :3]
+    return np.clip(frame, 0, 255).astype(np.uint8)

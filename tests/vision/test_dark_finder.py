@@ -9,30 +9,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-from detector_testkit import FINDER, models_folder
+from detector_testkit import SHIPPED_READER, large_card_frame, models_folder
 
 from lab.synth.faces import procedural_face
-from lab.synth.scenes import GOLD, _warp_face, card_quad, restyle_face
+from lab.synth.scenes import GOLD, restyle_face
 from table.cards import Card
 from vision.detection import CardDetection
-from vision.errors import UserError
 from vision.models import DARK_CLASSIFIER_NAME, DARK_FINDER_NAME, REPO_MODELS_DIR, dark_finder_path_for
 from vision.onnx_detector import OnnxDetector, merged_readings
 
-SHIPPED = ("card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json")
-
-
-def _frame(face: np.ndarray) -> np.ndarray:
-    frame = np.full((480, 640, 3), 200, np.float32)
-    quad = card_quad(320, 240, 260, face.shape[1] / face.shape[0], 0.3)
-    patch, x0, y0 = _warp_face(face, quad, 640, 480)
-    ph, pw = patch.shape[:2]
-    frame[y0 : y0 + ph, x0 : x0 + pw] = frame[y0 : y0 + ph, x0 : x0 + pw] * (1 - patch[:, :, 3:4]) + patch[:, :, :3]
-    return np.clip(frame, 0, 255).astype(np.uint8)
-
 
 def _dark_frame() -> np.ndarray:
-    return _frame(restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD))
+    return large_card_frame(restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD))
 
 
 class Spy:
@@ -55,11 +43,11 @@ class Spy:
 
 @pytest.fixture(scope="module")
 def dual(tmp_path_factory: pytest.TempPathFactory) -> OnnxDetector:
-    extras = {
+    extras: dict[str, Path | None] = {
         DARK_CLASSIFIER_NAME: REPO_MODELS_DIR / DARK_CLASSIFIER_NAME,
         DARK_FINDER_NAME: REPO_MODELS_DIR / "card-obb.onnx",  # a stand-in: the finder itself
     }
-    finder = models_folder(tmp_path_factory.mktemp("m") / "models", REPO_MODELS_DIR, SHIPPED, extras)
+    finder = models_folder(tmp_path_factory.mktemp("m") / "models", REPO_MODELS_DIR, SHIPPED_READER, extras)
     assert dark_finder_path_for(finder) == finder.parent / DARK_FINDER_NAME
     return OnnxDetector(finder, threads=1)
 
@@ -68,7 +56,7 @@ def test_a_frame_with_a_dark_card_is_read_again_by_the_dark_finder(dual: OnnxDet
     spy = Spy(dual.dark_finder)
     dual.dark_finder = spy
     dual.looks.clear()
-    white = dual.detect(_frame(procedural_face("9c", 2)))
+    white = dual.detect(large_card_frame(procedural_face("9c", 2)))
     assert white and spy.asked == 0 and dual.looks["dark"] == 0  # a white card never asks it
     found = dual.detect(_dark_frame())
     assert spy.asked == 1 and dual.looks["dark"] == 1
@@ -88,19 +76,6 @@ def test_where_the_dark_finder_names_nothing_the_first_reading_stands(dual: Onnx
     again = [(str(d.card), round(d.confidence, 6)) for d in dual.detect(frame)]
     assert spy.asked == 1 and dual.looks["dark"] == 1 and dual.looks["dark-named"] == 0
     assert again == first
-
-
-def test_a_dark_finder_of_another_input_is_one_clear_error(tmp_path: Path) -> None:
-    finder = models_folder(tmp_path / "m", REPO_MODELS_DIR, SHIPPED, {DARK_FINDER_NAME: FINDER})  # a 64 px input
-    with pytest.raises(UserError, match=DARK_FINDER_NAME + ": its input or classes are not card-obb.onnx's"):
-        OnnxDetector(finder, threads=1)
-
-
-def test_without_a_dark_finder_the_reader_reads_as_before(tmp_path: Path) -> None:
-    finder = models_folder(tmp_path / "m", REPO_MODELS_DIR, SHIPPED, {})
-    assert dark_finder_path_for(finder) is None
-    assert OnnxDetector(finder, threads=1).dark_finder is None
-    assert OnnxDetector(REPO_MODELS_DIR / "card-obb.onnx", threads=1, dark_finder=False).dark_finder is None
 
 
 def test_a_dark_card_named_under_the_share_does_not_call_the_dark_finder(

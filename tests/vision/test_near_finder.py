@@ -1,6 +1,8 @@
 """The near look: a frame in which the finder outlined something but no look before named a card surely is read
 again with the finder taught cards large in the frame (``card-obb-near.onnx``), where one lies beside the
-finder, and its reading stands where its surest reaches ``NEAR_LOOK_MIN_CONFIDENCE``."""
+finder, and its reading stands where its surest reaches ``NEAR_LOOK_MIN_CONFIDENCE``. And what the dark look's
+finder and the near look's have in common: a file of another input is one clear error, and without it the reader
+reads as before."""
 
 from __future__ import annotations
 
@@ -9,25 +11,22 @@ from typing import Any
 
 import numpy as np
 import pytest
-from detector_testkit import FINDER, models_folder
+from detector_testkit import FINDER, SHIPPED_READER, large_card_frame, models_folder
 
 from lab.synth.faces import procedural_face
-from lab.synth.scenes import _warp_face, card_quad
 from vision.errors import UserError
-from vision.models import NEAR_FINDER_NAME, REPO_MODELS_DIR, near_finder_path_for
+from vision.models import (
+    DARK_FINDER_NAME,
+    NEAR_FINDER_NAME,
+    REPO_MODELS_DIR,
+    dark_finder_path_for,
+    near_finder_path_for,
+)
 from vision.onnx_detector import OnnxDetector
-
-SHIPPED = ("card-obb.onnx", "corner-cls.onnx", "corner-cls-unenrolled.onnx", "face-cls.onnx", "classes.json")
 
 
 def _frame(card: str = "9c") -> np.ndarray:
-    face = procedural_face(card, 2)
-    frame = np.full((480, 640, 3), 200, np.float32)
-    quad = card_quad(320, 240, 260, face.shape[1] / face.shape[0], 0.3)
-    patch, x0, y0 = _warp_face(face, quad, 640, 480)
-    ph, pw = patch.shape[:2]
-    frame[y0 : y0 + ph, x0 : x0 + pw] = frame[y0 : y0 + ph, x0 : x0 + pw] * (1 - patch[:, :, 3:4]) + patch[:, :, :3]
-    return np.clip(frame, 0, 255).astype(np.uint8)
+    return large_card_frame(procedural_face(card, 2))
 
 
 class Spy:
@@ -51,7 +50,7 @@ class Spy:
 @pytest.fixture()
 def near(tmp_path: Path) -> OnnxDetector:
     extras: dict[str, Path | None] = {NEAR_FINDER_NAME: REPO_MODELS_DIR / "card-obb.onnx"}  # stand-in: the finder
-    finder = models_folder(tmp_path / "models", REPO_MODELS_DIR, SHIPPED, extras)
+    finder = models_folder(tmp_path / "models", REPO_MODELS_DIR, SHIPPED_READER, extras)
     assert near_finder_path_for(finder) == finder.parent / NEAR_FINDER_NAME
     return OnnxDetector(finder, threads=1)
 
@@ -88,14 +87,32 @@ def test_a_near_reading_under_the_line_leaves_the_frame_as_read(
     assert not [d for d in found if d.confidence >= near.min_confidence]
 
 
-def test_a_near_finder_of_another_input_is_one_clear_error(tmp_path: Path) -> None:
-    finder = models_folder(tmp_path / "m", REPO_MODELS_DIR, SHIPPED, {NEAR_FINDER_NAME: FINDER})  # a 64 px input
-    with pytest.raises(UserError, match=NEAR_FINDER_NAME + ": its input or classes are not card-obb.onnx's"):
+# Both finders a look reads: its file's name, where it is looked for, and the detector's attribute and switch.
+SECOND_FINDERS = [
+    (DARK_FINDER_NAME, dark_finder_path_for, "dark_finder"),
+    (NEAR_FINDER_NAME, near_finder_path_for, "near_finder"),
+]
+
+
+@pytest.mark.parametrize(("name", "path_for", "attribute"), SECOND_FINDERS)
+def test_a_looks_finder_of_another_input_is_one_clear_error(
+    tmp_path: Path, name: str, path_for: Any, attribute: str
+) -> None:
+    finder = models_folder(tmp_path / "m", REPO_MODELS_DIR, SHIPPED_READER, {name: FINDER})  # a 64 px input
+    assert path_for(finder) == finder.parent / name
+    with pytest.raises(UserError, match=name + ": its input or classes are not card-obb.onnx's"):
         OnnxDetector(finder, threads=1)
 
 
-def test_without_a_near_finder_the_reader_reads_as_before(tmp_path: Path) -> None:
-    finder = models_folder(tmp_path / "m", REPO_MODELS_DIR, SHIPPED, {})
-    assert near_finder_path_for(finder) is None
-    assert OnnxDetector(finder, threads=1).near_finder is None
-    assert OnnxDetector(REPO_MODELS_DIR / "card-obb.onnx", threads=1, near_finder=False).near_finder is None
+@pytest.mark.parametrize(("name", "path_for", "attribute"), SECOND_FINDERS)
+def test_without_a_looks_finder_the_reader_reads_as_before(
+    tmp_path: Path, name: str, path_for: Any, attribute: str
+) -> None:
+    finder = models_folder(tmp_path / "m", REPO_MODELS_DIR, SHIPPED_READER, {})
+    assert path_for(finder) is None
+    assert getattr(OnnxDetector(finder, threads=1), attribute) is None
+    switched_off = OnnxDetector(
+        REPO_MODELS_DIR / "card-obb.onnx", threads=1,
+        dark_finder=attribute != "dark_finder", near_finder=attribute != "near_finder",
+    )
+    assert getattr(switched_off, attribute) is None
