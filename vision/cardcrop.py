@@ -547,18 +547,17 @@ def weighed_shares(
     m = np.asarray(mix, np.float32)
     top = int(np.argmax(m))
     if evidence is None or top == unjudged:
-        return top, _rank_doubted(_twin_doubted(m[top], m, top, twins), m, top, rank_rivals), m[top]
+        return top, _split_doubted(m[top], m, top, twins, rank_rivals), m[top]
     e = np.asarray(evidence, np.float64)
     weighed = m.astype(np.float64) * e
     total = float(weighed.sum())
     if not total > 0.0:
-        return top, _rank_doubted(_twin_doubted(m[top], m, top, twins), m, top, rank_rivals), m[top]
+        return top, _split_doubted(m[top], m, top, twins, rank_rivals), m[top]
     best = int(np.argmax(weighed))
     share = min(float(weighed[best] / total), float(m[top]))
     doubt = float(e[best]) / float(e.max())
     face_share = np.float32(share * doubt**FACE_DOUBT)
-    doubted = _rank_doubted(_twin_doubted(face_share, weighed, best, twins), weighed, best, rank_rivals)
-    return best, doubted, face_share
+    return best, _split_doubted(face_share, weighed, best, twins, rank_rivals), face_share
 
 
 def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None) -> np.float32:
@@ -571,11 +570,14 @@ def _twin_doubted(share: np.float32, weights: npt.ArrayLike, best: int, twins: S
     return _doubted(share, weights, best, () if twin == best else (twin,), TWIN_DOUBT)
 
 
-def _rank_doubted(
-    share: np.float32, weights: npt.ArrayLike, best: int, rank_rivals: Sequence[Sequence[int]] | None
+def _split_doubted(
+    share: np.float32, weights: npt.ArrayLike, best: int, twins: Sequence[int] | None,
+    rank_rivals: Sequence[Sequence[int]] | None,
 ) -> np.float32:
-    """``share`` doubted by the surest other rank of the card ``best``'s suit (:data:`RANK_DOUBT`;
-    ``rank_rivals``: per card, :func:`rank_rival_indices`); as it is where none are given."""
+    """``share`` doubted by the twin of the card ``best`` (:func:`_twin_doubted`), then by the surest other rank
+    of its suit (:data:`RANK_DOUBT`; ``rank_rivals``: per card, :func:`rank_rival_indices`; none given: no rank
+    doubt)."""
+    share = _twin_doubted(share, weights, best, twins)
     if rank_rivals is None:
         return share
     return _doubted(share, weights, best, rank_rivals[best], RANK_DOUBT)

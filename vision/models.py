@@ -69,39 +69,40 @@ def _models_dir_of(model: Path) -> Path:
     return model.parent
 
 
+def _beside(model: Path, name: str) -> Path | None:
+    """The file ``name`` beside the finder ``model``, where there is one."""
+    path = _models_dir_of(model) / name
+    return path if path.is_file() else None
+
+
 def classifier_path_for(model: Path) -> Path | None:
     """The corner-index classifier that goes with the finder ``model``, if there is one beside it."""
-    path = _models_dir_of(model) / CLASSIFIER_NAME
-    return path if path.is_file() else None
+    return _beside(model, CLASSIFIER_NAME)
 
 
 def unenrolled_classifier_path_for(model: Path) -> Path | None:
     """The classifier that names the cards of a deck read without a profile, where one lies beside the
     finder ``model`` (else the corner classifier reads both ways)."""
-    path = _models_dir_of(model) / UNENROLLED_CLASSIFIER_NAME
-    return path if path.is_file() else None
+    return _beside(model, UNENROLLED_CLASSIFIER_NAME)
 
 
 def dark_classifier_path_for(model: Path) -> Path | None:
     """The classifier that reads a dark card's corners turned over (``cardcrop.lightness_inverted``) where no
     profile is in use, where one lies beside the finder ``model`` (else the unenrolled one reads them too)."""
-    path = _models_dir_of(model) / DARK_CLASSIFIER_NAME
-    return path if path.is_file() else None
+    return _beside(model, DARK_CLASSIFIER_NAME)
 
 
 def dark_finder_path_for(model: Path) -> Path | None:
     """The finder taught decks printed light on dark paper, where one lies beside the finder ``model``: it
     reads again a frame in which a card was judged so (``OnnxDetector``'s dark look)."""
-    path = _models_dir_of(model) / DARK_FINDER_NAME
-    return path if path.is_file() else None
+    return _beside(model, DARK_FINDER_NAME)
 
 
 def near_finder_path_for(model: Path) -> Path | None:
     """The finder taught cards large in the frame (held up to a webcam before a room or an office, photographed
     from near), where one lies beside the finder ``model``: it reads again a frame in which the looks before
     it named nothing (``OnnxDetector``'s near look)."""
-    path = _models_dir_of(model) / NEAR_FINDER_NAME
-    return path if path.is_file() else None
+    return _beside(model, NEAR_FINDER_NAME)
 
 
 def _classes_json(model: Path) -> tuple[Path, object] | None:

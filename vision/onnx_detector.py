@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -134,6 +134,8 @@ FEATURES_OUTPUT = "features"
 Reading = tuple[npt.NDArray[np.float32], Card | None, float]
 # A reading that names a card.
 NamedReading = tuple[npt.NDArray[np.float32], Card, float]
+# Which finder reads a frame: the first, or one a look reads (the dark look's, the near look's).
+Finder = Literal["first", "dark", "near"]
 
 
 def _literal(text: str | None) -> Any:
@@ -1011,7 +1013,7 @@ class OnnxDetector:
         return self.info.imgsz
 
     def raw_output(
-        self, frame_bgr: npt.NDArray[np.uint8], finder: str = "first"
+        self, frame_bgr: npt.NDArray[np.uint8], finder: Finder = "first"
     ) -> tuple[npt.NDArray[np.float32], pp.Letterbox]:
         """The finder's first output for one frame, and how the frame was letterboxed (``finder``: "first", or
         "dark" or "near" for the finder taught dark decks or cards large in the frame, of the same input and
@@ -1025,7 +1027,7 @@ class OnnxDetector:
         out = session.run(None, {name: pp.to_tensor(image)})[0]
         return np.asarray(out, dtype=np.float32), box
 
-    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], finder: str = "first") -> tuple[pp.Raw, pp.Letterbox]:
+    def _candidates(self, frame_bgr: npt.NDArray[np.uint8], finder: Finder = "first") -> tuple[pp.Raw, pp.Letterbox]:
         out, box = self.raw_output(frame_bgr, finder)
         raw = pp.decode(out, len(self.info.names), self.conf_threshold, self.info.end2end)
         # End-to-end heads skip NMS but may name one box twice; agnostic NMS keeps the better name.
@@ -1048,7 +1050,7 @@ class OnnxDetector:
         return [(float(s), card, conf) for s, (card, conf, _) in zip(raw.scores, answers, strict=True)]
 
     def zoomed_out_outlines(
-        self, frame_bgr: npt.NDArray[np.uint8], scale: float, finder: str = "first"
+        self, frame_bgr: npt.NDArray[np.uint8], scale: float, finder: Finder = "first"
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The finder's outlines of ``frame_bgr`` seen as from further away: the frame in the middle of a
         canvas ``scale`` times its size (letterbox grey), so each card spans fewer of the finder's input
@@ -1103,7 +1105,7 @@ class OnnxDetector:
         return pp.merge_same_card(dets, self.merge_gap)
 
     def _read(
-        self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int, finder: str
+        self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int, finder: Finder
     ) -> tuple[list[CardDetection], bool]:
         """The frame read by ``finder`` ("first" or "near", as :meth:`raw_output`'s) and the classifier, with the
         looks that follow a first reading naming nothing surely (the dark look with the first finder alone), and
@@ -1157,7 +1159,7 @@ class OnnxDetector:
 
     def _aspect_looks(
         self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int,
-        finder: str = "first",
+        finder: Finder = "first",
     ) -> list[CardDetection]:
         """The readings of the surest of the looks at the frame squeezed to each of :attr:`aspect_look`'s pixel
         aspects, in the frame's pixels: all of that look's readings, as the other looks give theirs, where its
@@ -1181,7 +1183,7 @@ class OnnxDetector:
         detail_bgr: npt.NDArray[np.uint8] | None,
         change: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]],
         frame: int,
-        finder: str = "first",
+        finder: Finder = "first",
     ) -> list[CardDetection] | None:
         """Finder and classifier on the frame as ``change`` makes it (its detail picture changed the same way,
         only where something is outlined): the readings in the changed frame's pixels, or None where the

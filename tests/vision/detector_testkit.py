@@ -14,7 +14,7 @@ from table.cards import Card
 from vision import cardcrop
 from vision import postprocess as pp
 from vision.detection import CardDetection
-from vision.onnx_detector import OnnxDetector
+from vision.onnx_detector import Finder, OnnxDetector
 
 T = TypeVar("T")
 
@@ -104,7 +104,7 @@ def spy_on_finder(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch, note:
     shown: list[T] = []
     real = detector._candidates
 
-    def spy(frame: np.ndarray, finder: str = "first") -> Any:
+    def spy(frame: np.ndarray, finder: Finder = "first") -> Any:
         shown.append(note(frame))
         return real(frame, finder)
 
@@ -126,12 +126,15 @@ def models_folder(folder: Path, source: Path, names: tuple[str, ...], extras: di
     return folder / "card-obb.onnx"
 
 
-def large_card_frame(face: np.ndarray) -> np.ndarray:
-    """A 640 x 480 grey frame with the card face ``face`` (BGRA) drawn 260 px tall, turned a little."""
+def large_card_frame(
+    face: np.ndarray, cx: float = 320, height: float = 260, angle: float = 0.3, onto: np.ndarray | None = None
+) -> np.ndarray:
+    """A 640 x 480 grey frame (or ``onto``, a copy) with the card face ``face`` (BGRA) drawn ``height`` px tall
+    round (``cx``, 240), turned by ``angle``."""
     from lab.synth.scenes import _warp_face, card_quad
 
-    frame = np.full((480, 640, 3), 200, np.float32)
-    quad = card_quad(320, 240, 260, face.shape[1] / face.shape[0], 0.3)
+    frame = np.full((480, 640, 3), 200, np.float32) if onto is None else onto.astype(np.float32)
+    quad = card_quad(cx, 240, height, face.shape[1] / face.shape[0], angle)
     patch, x0, y0 = _warp_face(face, quad, 640, 480)
     ph, pw = patch.shape[:2]
     frame[y0 : y0 + ph, x0 : x0 + pw] = frame[y0 : y0 + ph, x0 : x0 + pw] * (1 - patch[:, :, 3:4]) + patch[:, :, :3]

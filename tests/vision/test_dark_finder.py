@@ -95,6 +95,37 @@ def test_a_dark_card_named_under_the_share_does_not_call_the_dark_finder(
     assert spy.asked == 1 and dual.looks["dark"] == 1
 
 
+class LeftBlindSpy(Spy):
+    """A dark finder that outlines nothing in the left half of its input: it misses a white card lying there."""
+
+    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        out = super().run(outputs, feeds)
+        out[0] = np.array(out[0])
+        half = next(iter(feeds.values())).shape[-1] / 2
+        out[0][:, 4, :][out[0][:, 0, :] < half] = 0.0  # the scores of candidates centred left of it
+        return out
+
+
+def _white_and_dark_frame() -> np.ndarray:
+    """An ace of diamonds printed as drawn on the left, a nine of clubs printed dark on the right."""
+    dark = restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD)
+    white = large_card_frame(procedural_face("Ad", 2), cx=170, height=240, angle=0.2)
+    return large_card_frame(dark, cx=470, height=240, angle=0.2, onto=white)
+
+
+def test_the_dark_looks_reading_is_merged_with_the_first_not_put_in_its_place(dual: OnnxDetector) -> None:
+    session = dual.dark_finder.session if isinstance(dual.dark_finder, Spy) else dual.dark_finder
+    dual.dark_finder = None
+    frame = _white_and_dark_frame()
+    assert sorted(str(d.card) for d in dual.detect(frame)) == ["9c", "Ad"]  # the first finder names both
+    dual.dark_finder = LeftBlindSpy(session)
+    dual.looks.clear()
+    found = sorted(str(d.card) for d in dual.detect(frame) if d.confidence >= dual.min_confidence)
+    # the dark finder names the nine of clubs alone; put in the first reading's place, the ace would be lost
+    assert dual.looks["dark-named"] == 1
+    assert found == ["9c", "Ad"]
+
+
 def _det(card: str, confidence: float, box: tuple[float, float, float, float]) -> CardDetection:
     return CardDetection(Card.parse(card), confidence, box, 0)
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.models import default_model_path
-from vision.onnx_detector import OnnxDetector
+from vision.onnx_detector import Finder, OnnxDetector
 from vision.sources.files import load_image
 
 PHOTO = Path(__file__).resolve().parent / "data" / "dev-photos" / "edje_test_cam_image6.jpg"  # four nines
@@ -41,7 +41,7 @@ def test_the_second_look_runs_only_where_nothing_is_named(
     calls: list[float] = []
     real = detector.zoomed_out_outlines
 
-    def spy(frame: np.ndarray, scale: float, finder: str = "first") -> tuple[np.ndarray, np.ndarray]:
+    def spy(frame: np.ndarray, scale: float, finder: Finder = "first") -> tuple[np.ndarray, np.ndarray]:
         calls.append(scale)
         return real(frame, scale, finder)
 
