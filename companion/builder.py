@@ -354,6 +354,7 @@ def build_app(config: Config, request: RunRequest) -> App:
         camera_timeout_s=CAMERA_TIMEOUT_S if _is_camera(request.source) and on_a_terminal() else None,
         league=league,
         start_notice=start_notice,
+        deck_enrolled=profile is not None,
         main_stream_crops=config.camera.main_stream_crops,
     )
     if request.headless:

@@ -43,6 +43,7 @@ from companion.buttons_script import ButtonScript
 from companion.detection_cache import DetectionCache
 from companion.egn_writer import EgnWriter
 from companion.league_publish import LeaguePublisher, game_key, match_events
+from companion.reading_watch import ReadingWatch
 from companion.sdnotify import Notifier
 from companion.session import TableSession
 from display import phrases
@@ -186,6 +187,8 @@ class AppParts:
     start_notice: str = ""
     # The config's [camera] main_stream_crops: hand the reader the camera's larger stream (Frame.display_bgr).
     main_stream_crops: bool = False
+    # A deck profile is in use ([camera] deck): what the scoreboard advises when the deck reads poorly.
+    deck_enrolled: bool = False
 
 
 class CameraNeverOpened(Exception):
@@ -221,6 +224,7 @@ class App:
         self.egn = EgnWriter(parts.egn_path) if parts.egn_path is not None else None
         self._egn_flushed = True
         self._notes_seen = len(parts.session.notes.messages)
+        self.reading_watch = ReadingWatch()  # says once when the camera misses or doubts many cards
         # A recording resumed after a restart is judged again from its first frame (TableSession.begin_replay).
         self._replaying = (
             parts.resume_frame >= 0
@@ -426,6 +430,14 @@ class App:
         if released:
             self._announce(released)
             self.notice = ""
+            if self.reading_watch.take(released):
+                # Between hands, where the table looks at the score: shown until the next news.
+                self.notice = phrases.deck_read_poorly(self.p.deck_enrolled)
+                log.warning(
+                    "the camera is reading this deck poorly: %d cards missed or doubted in the last %d hands (%s)",
+                    sum(self.reading_watch.recent), len(self.reading_watch.recent),
+                    "enrolled" if self.p.deck_enrolled else "not enrolled: euchre-table enrol would help",
+                )
 
     def _announce(self, released: list[Announcement]) -> None:
         p = self.p

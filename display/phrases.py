@@ -875,3 +875,11 @@ def benny_needs_enrolment() -> str:
 def benny_not_in_profile() -> str:
     """Shown at start when the rules play the Benny and the configured deck profile holds no Joker."""
     return _("The deck profile has no Joker: enrol the deck again with its Joker")
+
+
+def deck_read_poorly(enrolled: bool) -> str:
+    """Shown once when the camera has missed or doubted many cards of the last hands
+    (``companion.reading_watch``): what helps, enrolling the deck, or where it is enrolled, the light and view."""
+    if enrolled:
+        return _("Many cards go unread even with the deck's profile: check the light and the camera's view of the mat")
+    return _("Many cards of this deck go unread: enrol it with euchre-table enrol, then set [camera] deck")

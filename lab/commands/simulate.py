@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.summary import summary_line
 from vision.sources.picamera import MAIN_STREAM_SCALE
+
+if TYPE_CHECKING:
+    from table.announcements import Announcement
 
 
 def register(subparsers: Any) -> None:
@@ -144,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
         f"simulate: deals {len(script.deals)} ({s.thrown_in} thrown in), engine saw {s.deals_seen} deals end, "
         f"cards {len(script.rests)} ({s.cards_missed} never reported), latency frames "
         f"min {min(s.latencies, default=-1)} max {max(s.latencies, default=-1)}, "
-        f"'check this card' said {st.checks_asked(result.pipeline.announcements)} times",
+        f"'check this card' said {st.checks_asked(result.pipeline.announcements)} times, "
+        f"'many cards unread' said {_watch_said(result.pipeline.announcements)}",
         file=sys.stderr,
     )
     if script.stolen or args.turned_in_front > 0:
@@ -169,6 +174,15 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     return 0
+
+
+def _watch_said(announcements: Sequence[tuple[int, Announcement]]) -> str:
+    """When the scoreboard's reading watch (``companion.reading_watch``) would have spoken in this run."""
+    from companion.reading_watch import ReadingWatch
+
+    watch = ReadingWatch()
+    watch.take(a for _, a in announcements)
+    return "never" if watch.spoke_after is None else f"after hand {watch.spoke_after}"
 
 
 def _load_model(args: argparse.Namespace) -> Any:

@@ -1,4 +1,5 @@
-"""The notices shown at start (a deck to enrol for the Benny) fit the announcement line in every language."""
+"""The notices shown in the announcement line (at start, a deck to enrol for the Benny; in play, a deck the camera
+reads poorly) fit it in every language."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from display.typeface import missing_glyphs
 NOTICES: dict[str, Callable[[], str]] = {
     "no-profile": phrases.benny_needs_enrolment,
     "no-joker": phrases.benny_not_in_profile,
+    "read-poorly": lambda: phrases.deck_read_poorly(enrolled=False),
+    "read-poorly-enrolled": lambda: phrases.deck_read_poorly(enrolled=True),
 }
 
 
