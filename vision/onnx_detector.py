@@ -69,15 +69,6 @@ MAX_CARDS = 40
 # read 39 of their 51 Jokers instead of 35, and took 8 other cards for the Joker instead of 5 (and reported
 # it where no card lay twice, as before).
 MIN_JOKER_CONFIDENCE = 0.8
-# A card judged printed light on dark paper is named surely from this chance up; read from the reporting line
-# up to it, it is reported to be checked (``name_outlines``). The calibration was fitted on white decks, and a
-# dark card's reading is right less often at the same confidence: its corners are read turned over, and where
-# the deck prints every suit in one ink, its suits by their shapes alone. Chosen on validation draws kept apart
-# from the test sets (300 scenes each, every deck dark, or dark and in one ink; ``lab.synth.build test
-# --restyle 1 --styles dark|one_ink --first-seed 500000``) as the lowest line at which both are named as
-# precisely as the white decks' test scenes are from 0.6 (2.2% wrong): from 0.6 / 0.8 / 0.85, 5.0% / 2.2% /
-# 1.9% of the dark draw's readings were wrong and 5.9% / 3.6% / 2.0% of the one-ink draw's.
-DARK_CARD_MIN_CONFIDENCE = 0.85
 # The dark look (``OnnxDetector.detect``): a frame is read again by the finder taught decks printed light on dark
 # paper where the first reading named a card judged so with at least this share of the corners' vote (before
 # the twin doubt, which weighs the suit, not whether a card is there). Outlines
@@ -333,8 +324,6 @@ class CornerClassifier:
         # :data:`DARK_LOOK_SHARE` or more (``OnnxDetector.detect`` zeroes it before a frame and looks at it
         # after: its dark look).
         self.judged_dark = 0
-        # Per outline of the last :meth:`classify`, whether it was judged printed light on dark paper.
-        self.dark_outlines: list[bool] = []
         if profile is not None:
             self.use_profile(profile)
 
@@ -443,7 +432,6 @@ class CornerClassifier:
         judged = [cardcrop.judged_outline(frame_bgr, q, refine) for q in quads]
         hypotheses = [h for h, _ in judged]
         dark = [d for _, d in judged]
-        self.dark_outlines = list(dark)
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
         per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h)
                     for q, d, h in zip(quads, dark, hypotheses, strict=True)]
@@ -597,8 +585,6 @@ def name_outlines(
     floor = reading_floor(classifier, min_confidence)
     h, w = frame_bgr.shape[:2]
     answers = classifier.classify(frame_bgr, quads)
-    dark = list(getattr(classifier, "dark_outlines", []))  # stand-in classifiers in tests judge none dark
-    dark += [False] * (len(quads) - len(dark))
     spreads = classifier.read_spreads(frame_bgr, quads) if split_spreads else [None] * len(quads)
     # Per outline, what it reads as: one card, or two for a spread; (outline, card, confidence).
     readings: list[list[Reading]] = []
@@ -633,26 +619,13 @@ def name_outlines(
     # other card (the real photos, whose decks show no Joker: 3 such readings in 292 photos).
     joker_floor = max(floor, MIN_JOKER_CONFIDENCE) if classifier.calibration is not None else floor
     unsure = _unsure_joker(readings, floor, joker_floor) if profile is not None and profile.holds_benny else None
-    # A card judged dark is sure from a line of its own (DARK_CARD_MIN_CONFIDENCE); read from the floor up to
-    # it, it is reported to be checked, as the twin doubt's split readings are (below).
-    dark_line = max(floor, DARK_CARD_MIN_CONFIDENCE) if classifier.calibration is not None else floor
-    found: list[CardDetection] = []
-    doubted_dark: list[CardDetection] = []
-    for i, per in enumerate(readings):
-        for q, card, p in per:
-            if card is None or not ((p >= joker_floor if card.is_benny else p >= floor) or (i, card) == unsure):
-                continue
-            if dark[i] and p < dark_line and (i, card) != unsure:
-                doubted_dark.append(pp.quad_detection(card, p * floor, q, w, h, frame))
-                continue
-            found.append(pp.quad_detection(card, p * floor / joker_floor if (i, card) == unsure else p, q, w, h, frame))
-    named = {d.card for d in found}
-    checked: list[CardDetection] = []
-    for d in sorted(doubted_dark, key=lambda d: -d.confidence):  # the likeliest reading of a card first
-        if d.card not in named:
-            named.add(d.card)
-            checked.append(d)
-    return found + checked + _to_check(readings, split, named, floor, w, h, frame)
+    found = [
+        pp.quad_detection(card, p * floor / joker_floor if (i, card) == unsure else p, q, w, h, frame)
+        for i, per in enumerate(readings)
+        for q, card, p in per
+        if card is not None and ((p >= joker_floor if card.is_benny else p >= floor) or (i, card) == unsure)
+    ]
+    return found + _to_check(readings, split, {d.card for d in found}, floor, w, h, frame)
 
 
 def _to_check(
