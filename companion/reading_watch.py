@@ -34,9 +34,10 @@ TROUBLE = frozenset(
 )
 # Hands looked back over, and the signs in them that make the watch speak. A hand plays 20 cards (fewer when
 # someone goes alone), so 5 signs in 4 hands is one card in 16 missed or doubted. Measured with ``simulate``
-# (2026-12-06): silent through the white-deck games it was run on (British rules seed 3 and the 33-card game
-# seed 1, 3 and 6 checks in 24 hands); it spoke after hand 5 of the dark ``kde-tigullio-international`` game
-# and after hand 2 of ``gnome-orell`` printed in one ink.
+# (2026-12-06): silent through the four white-deck games it was run on (British rules seed 3, the 33-card game
+# seed 1, ``gnome-orell`` seed 1 without a profile and seed 2 enrolled: 3, 6, 4 and 4 checks in 24 hands); it
+# spoke after hand 5 of the dark ``kde-tigullio-international`` game and after hand 2 of ``gnome-orell`` printed
+# in one ink.
 WINDOW_HANDS = 4
 TROUBLE_LINE = 5
 
