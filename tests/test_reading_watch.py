@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
+from test_runner import _app
 
 from companion.reading_watch import TROUBLE_LINE, WINDOW_HANDS, ReadingWatch
+from companion.runner import App
+from display import phrases
 from table.announcements import Announcement, HandScored, Irregularity, IrregularityKind
 
 K = IrregularityKind
@@ -75,3 +81,30 @@ def test_a_window_or_line_under_one_is_refused() -> None:
         ReadingWatch(window=0)
     with pytest.raises(ValueError, match="window and line"):
         ReadingWatch(line=0)
+
+
+def test_the_scoreboard_says_it_once_in_the_announcement_line(tmp_path: Path) -> None:
+    app, _, _ = _app(tmp_path, frames=1)
+    try:
+        hands = _hands([2, 3, 3])
+        app._take_news(hands[0])
+        assert app.notice == ""
+        app._take_news(hands[1])
+        assert app.notice == phrases.deck_read_poorly(enrolled=False)
+        assert "euchre-table enrol" in app.notice
+        app._take_news(hands[2])  # the next news replaces it, and it is not said again
+        assert app.notice == ""
+    finally:
+        app.close()
+
+
+def test_with_a_profile_it_points_at_the_light_and_the_camera(tmp_path: Path) -> None:
+    app, _, _ = _app(tmp_path, frames=1)
+    app.close()
+    app = App(dataclasses.replace(app.p, deck_enrolled=True))
+    try:
+        app._take_news(_hands([5])[0])
+        assert app.notice == phrases.deck_read_poorly(enrolled=True)
+        assert "light" in app.notice and "enrol" not in app.notice
+    finally:
+        app.close()

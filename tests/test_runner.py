@@ -20,9 +20,7 @@ from companion.buttons_script import ButtonScript, parse_buttons  # noqa: E402
 from companion.egn_writer import EgnWriter, write_atomically  # noqa: E402
 from companion.runner import App, AppParts, HeadlessRecorder, resume_point, whole_frame_calibration  # noqa: E402
 from companion.session import LogWriter, SyncLogWriter, TableSession, ThreadedLogWriter  # noqa: E402
-from display import phrases  # noqa: E402
 from display.speech import FakeSpeaker  # noqa: E402
-from table.announcements import Announcement  # noqa: E402
 from table.cards import Card  # noqa: E402
 from table.inputs import OrderUp, Play, ReviseCard, UpCard  # noqa: E402
 from table.log import MatchLog, read_log  # noqa: E402
@@ -580,41 +578,3 @@ def test_the_reader_gets_the_cameras_larger_stream_where_the_config_asks(
     assert set(detector.details) == ({(2 * H, 2 * W, 3)} if main_stream_crops else {None})
     plays = [i for i in read_log(tmp_path / "match.jsonl").inputs if isinstance(i, Play)]
     assert len(plays) == 5  # the game goes on as with one stream
-
-
-def _watch_hands(signs: list[int]) -> list[list[Announcement]]:
-    """One list of announcements per hand: ``n`` signs of a card the camera doubted, then the hand's score."""
-    from table.announcements import HandScored, Irregularity, IrregularityKind
-
-    return [
-        [*(Irregularity(IrregularityKind.CHECK_CARD, "doubted") for _ in range(n)),
-         HandScored(points=(1, 0), tricks=(3, 2), makers=0, reason="made", score=(1, 0))]
-        for n in signs
-    ]
-
-
-def test_the_scoreboard_says_it_once_in_the_announcement_line(tmp_path: Path) -> None:
-    app, _, _ = _app(tmp_path, frames=1)
-    try:
-        hands = _watch_hands([2, 3, 3])
-        app._take_news(hands[0])
-        assert app.notice == ""
-        app._take_news(hands[1])
-        assert app.notice == phrases.deck_read_poorly(enrolled=False)
-        assert "euchre-table enrol" in app.notice
-        app._take_news(hands[2])  # the next news replaces it, and it is not said again
-        assert app.notice == ""
-    finally:
-        app.close()
-
-
-def test_with_a_profile_it_points_at_the_light_and_the_camera(tmp_path: Path) -> None:
-    app, _, _ = _app(tmp_path, frames=1)
-    app.close()
-    app = App(dataclasses.replace(app.p, deck_enrolled=True))
-    try:
-        app._take_news(_watch_hands([5])[0])
-        assert app.notice == phrases.deck_read_poorly(enrolled=True)
-        assert "light" in app.notice and "enrol" not in app.notice
-    finally:
-        app.close()
