@@ -55,6 +55,7 @@ SAME_CARD_FRACTION = 0.45  # an outline this near (share of the long side) a car
 # taken away or pushed aside: what lies there is read anew (it may be the next card, laid in its place).
 TAKEN_FRACTION = 0.3
 LOST_FRAMES = 2  # an enrolled card outlined again after more frames than this unseen is read again, as above
+DARK_DECK_MIN_JUDGED = 6  # outlines judged before the deck may be taken to be printed light on dark paper
 MIN_INDEX = 0.5  # below this chance that any corner shows an index, the Joker leads the candidates
 
 
@@ -148,9 +149,23 @@ class OnnxReader:
             raise UserError(f"{detector.path}: enrolment needs the two-stage reader (finder and corner classifier)")
         self.detector = detector
         self.classifier = detector.classifier
+        # The first finder's outlines judged printed light on dark paper, and judged at all, over the enrolment.
+        self._judged_dark = 0
+        self._judged = 0
 
     def outlines(self, frame_bgr: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        return self.detector.outlines(frame_bgr)
+        found = self.detector.card_outlines(frame_bgr, self.dark_deck)
+        self._judged_dark += found.judged_dark
+        self._judged += found.judged
+        return found.quads, found.scores
+
+    @property
+    def dark_deck(self) -> bool:
+        """Whether the deck is taken to be printed light on dark paper: most of the outlines judged so far
+        (:data:`DARK_DECK_MIN_JUDGED` at least) were judged so."""
+        from vision.deck_profile import DARK_DECK_SHARE
+
+        return self._judged >= DARK_DECK_MIN_JUDGED and self._judged_dark > DARK_DECK_SHARE * self._judged
 
     def rank(self, frame_bgr: Image, quad: Quad) -> Ranking:
         from vision import cardcrop

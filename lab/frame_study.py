@@ -1,7 +1,7 @@
 """Per-frame readings at the simulated table, several card readers (finders) on the very same pixels.
 
     python -m lab.frame_study --deck gnome-orell --models models/card-obb.onnx,DIR/card-obb.onnx \
-        [--seeds 0,1,2] [--hands 2] [--every 4] [--restyle dark|tinted|four_colour|one_ink]
+        [--seeds 0,1,2] [--hands 2] [--every 4] [--restyle dark|tinted|four_colour|one_ink] [--enrol]
 
 Renders games of ``--deck`` as ``euchre-table simulate`` draws them (``lab.simtable.TableRenderer``, one
 640x480 stream) and reads every ``--every``-th frame with each model in turn (each with the classifier and
@@ -9,7 +9,9 @@ calibration beside it, one ONNX Runtime thread). Scored per frame as ``lab.strea
 reading is right when its card lies face up in the frame; the cards to find are those at least
 ``stream_study.MIN_VISIBLE`` in sight). ``--restyle`` prints the deck another way before each game
 (``lab.synth.scenes.reprint_faces``; its paper and ink drawn from the game's seed): ``dark`` is a
-black-and-gold kind of deck at the table, on the mat at the camera's own scale. A quicker look than full
+black-and-gold kind of deck at the table, on the mat at the camera's own scale. ``--enrol`` first enrols
+the deck as printed for each game, on the rendered mat, as ``simulate --enrol`` does
+(``lab.sim_enrol.simulate_enrolment``), and reads that game with its profile. A quicker look than full
 games: the tracker and the engine are not run, so a reader that gains here still needs ``simulate``'s full
 runs.
 """
@@ -21,6 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from lab.stream_study import FrameTally, score_frame, sure_cards
 from lab.synth.scenes import ALL_STYLES, reprint_faces
@@ -28,11 +31,12 @@ from lab.synth.scenes import ALL_STYLES, reprint_faces
 
 def study(
     deck: str, models: Sequence[Path], seeds: Sequence[int], hands: int, every: int, art: Path | None,
-    restyle: str | None = None,
+    restyle: str | None = None, enrol: bool = False,
 ) -> dict[Path, FrameTally]:
     """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork;
     ``restyle``: the deck printed in that style, ``scenes.reprint_faces``), each with how often the reader's later
-    looks ran and named cards (``OnnxDetector.looks``)."""
+    looks ran and named cards (``OnnxDetector.looks``). ``enrol``: each game read with the profile of the deck
+as printed for it, enrolled on the rendered mat by each model (stderr: how many cards, how many named)."""
     from lab import simtable as st
     from table.rules import Rules
     from vision.onnx_detector import OnnxDetector
@@ -46,6 +50,9 @@ def study(
     for seed in seeds:
         script = st.build_script(seed, hands, 0.3, rules=rules)
         printed = faces if restyle is None else reprint_faces(faces, restyle, seed)
+        if enrol:
+            for m, reader in readers.items():
+                _enrol(reader, rules, printed, back, seed, m)
         renderer = st.TableRenderer(script, printed, back, seed=seed)
         for n in range(0, script.frames, every):
             image = renderer.render(n)
@@ -60,6 +67,21 @@ def study(
     return tallies
 
 
+def _enrol(reader: Any, rules: Any, faces: Any, back: Any, seed: int, model: Path) -> None:
+    """Enrol ``faces`` on the rendered mat with ``reader`` and read with the profile from now on."""
+    from lab.sim_enrol import onnx_enrolment, simulate_enrolment
+    from table.cards import deck
+
+    if reader.classifier is None:
+        raise SystemExit(f"--enrol: {model} has no corner classifier beside it")
+    reader.classifier.use_profile(None)  # enrolled as without a profile, as `euchre-table enrol` reads
+    cards = deck(rules.deck_size)
+    run = simulate_enrolment(cards, faces, back, onnx_enrolment(reader, cards), rules, seed=seed)
+    reader.classifier.use_profile(run.enrolment.build("simulated"))
+    print(f"frame_study: seed {seed}: {model}: enrolled {len(run.enrolment.enrolled)} of {len(cards)} cards, "
+          f"{run.asked} named on the panel", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--deck", required=True, help="a deck of the fetched artwork, or 'procedural'")
@@ -71,14 +93,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--restyle", choices=ALL_STYLES, default=None,
                     help="print the deck another way (dark: light print on dark paper, red kept red; one_ink: "
                     "every suit in the one ink; default: its artwork)")
+    ap.add_argument("--enrol", action="store_true",
+                    help="enrol the deck as printed for each game first, and read the game with its profile")
     args = ap.parse_args(argv)
     models = [Path(m) for m in args.models.split(",") if m.strip()]
     for m in models:
         if not m.is_file():
             raise SystemExit(f"--models: {m}: no such file")
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    tallies = study(args.deck, models, seeds, args.hands, max(1, args.every), args.art, args.restyle)
+    tallies = study(args.deck, models, seeds, args.hands, max(1, args.every), args.art, args.restyle, args.enrol)
     deck = args.deck if args.restyle is None else f"{args.deck} ({args.restyle})"
+    deck += ", enrolled" if args.enrol else ""
     for m, tally in tallies.items():
         print(f"{deck} seeds {','.join(map(str, seeds))}: {m}: {tally.line()}", flush=True)
     return 0

@@ -21,18 +21,22 @@ Files, in the data folder (``<data folder>/decks/<NAME>/``)::
 
     {"format": "euchre-table deck profile", "version": 1, "name": "house",
      "created": "2026-12-01T16:30:00+00:00", "classifier": {"features": 128, "sha256": "..."},
+     "dark_paper": false,
      "cards": {"Qh": {"prototypes": [{"corner": "TL", "crop": "crops/Qh-TL.png", "features": [...]},
                                     {"corner": "BR", "crop": "crops/Qh-BR.png", "features": [...]}],
                      "face": "crops/Qh-face.png"},
                "B": {"prototypes": [...], "face": "crops/B-face.png",
                      "face_features": [[...], [...]]}}}   (every card: its face, both ways up)
 
-Cards are named in EGN (``table.cards.Card``: ``Qh``, ``Tc``, ``B``).
+Cards are named in EGN (``table.cards.Card``: ``Qh``, ``Tc``, ``B``). ``dark_paper`` (optional, false where
+absent): the deck is printed light on dark paper (most of its cards were judged so at enrolment,
+:data:`DARK_DECK_SHARE`), its crops are kept turned over, and the reader reads every card of it both ways
+(``vision.onnx_detector.CornerClassifier.classify``).
 
 API (stable; the enrolment screen builds on it):
 
 - :class:`DeckProfile` (dataclass): ``name``, ``created``, ``cards`` (card -> :class:`CardPrototypes`),
-  ``features`` (width), ``classifier_sha256``; ``profile.card_list()``; ``len(profile)``.
+  ``features`` (width), ``classifier_sha256``, ``dark_paper``; ``profile.card_list()``; ``len(profile)``.
 - :func:`save_profile` ``(profile, folder)`` writes the files above into ``folder`` (made if needed).
 - :func:`finish_replacing` ``(folder)``: where a power cut fell while a new profile replaced an old one
   (``<name>.new`` and ``<name>.old`` beside a missing ``<name>``), puts the whole one in place;
@@ -130,6 +134,7 @@ class DeckProfile:
     images: dict[str, npt.NDArray[np.uint8]] = field(default_factory=dict, repr=False)
     version: int = VERSION
     folder: Path | None = None  # where it was loaded from (its crops lie there)
+    dark_paper: bool = False  # printed light on dark paper: crops kept turned over, every card read both ways
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -200,6 +205,7 @@ def save_profile(profile: DeckProfile, folder: str | Path) -> Path:
         "name": profile.name,
         "created": profile.created,
         "classifier": {"features": profile.features, "sha256": profile.classifier_sha256},
+        "dark_paper": profile.dark_paper,
         "cards": cards,
     }
     durable.fsync_dir(folder / CROPS_DIR)
@@ -292,6 +298,9 @@ def _parse(doc: object) -> DeckProfile:
         raise _Bad('"classifier.features" must be a width from 1 to 4096')
     if not isinstance(sha, str) or len(sha) > 64:
         raise _Bad('"classifier.sha256" must be a hex string')
+    dark_paper = doc.get("dark_paper", False)
+    if not isinstance(dark_paper, bool):
+        raise _Bad('"dark_paper" must be true or false')
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, dict) or not raw_cards:
         raise _Bad('"cards" must be an object naming at least one card')
@@ -327,7 +336,10 @@ def _parse(doc: object) -> DeckProfile:
             None if face is None else _crop_path(face, f"{where}.face"),
             None if face_features is None else faces,
         )
-    return DeckProfile(name=name, cards=cards, features=width, classifier_sha256=sha, created=created, version=version)
+    return DeckProfile(
+        name=name, cards=cards, features=width, classifier_sha256=sha, created=created, version=version,
+        dark_paper=dark_paper,
+    )
 
 
 def load_profile(folder: str | Path, images: bool = False) -> DeckProfile:
@@ -419,6 +431,7 @@ def refeaturise(profile: DeckProfile, classifier: FeatureClassifier) -> DeckProf
         created=profile.created,
         images=profile.images,
         folder=profile.folder,
+        dark_paper=profile.dark_paper,
     )
 
 
@@ -512,6 +525,19 @@ class _View:
     index_corners: tuple[int, int]
     face: npt.NDArray[np.uint8]
     face_features: FloatArray | None
+    dark: bool = False  # judged printed light on dark paper: its crops are turned over
+    turned: _View | None = None  # a view not judged dark, its crops turned over (ProfileBuilder.build)
+
+
+def _index_pair(seen: FloatArray) -> tuple[int, int]:
+    """The two diagonal corners (of TL TR BR BL) that show the index more surely, by the classifier."""
+    return (0, 2) if seen[0] + seen[2] >= seen[1] + seen[3] else (1, 3)
+
+
+# Where more than this share of a deck's views is judged printed light on dark paper, the deck is such a deck, and
+# every card is kept as the classifier reads a dark card: a court whose picture fills its face, or a card cut along
+# a loose outline, may not be judged dark alone (at the simulated table, 4 of a one-ink deck's 24 cards).
+DARK_DECK_SHARE = 0.5
 
 
 class ProfileBuilder:
@@ -552,15 +578,23 @@ class ProfileBuilder:
         crops = cardcrop.corner_crops_bgr(frame_bgr, q)
         if dark:
             crops = [cardcrop.lightness_inverted(c) for c in crops]
-        batch = [cardcrop.normalise_crop(c) for c in crops]
+            turned = []
+        else:
+            # Cut turned over as well, along the outline as given (the white-paper snap takes a dark card's light
+            # picture for its paper): where most of the deck is judged dark, the card is kept that way (build()),
+            # as a court whose picture fills its face may not be judged dark alone.
+            given = cardcrop.order_corners(np.asarray(quad, np.float32).reshape(4, 2))
+            turned = [cardcrop.lightness_inverted(c) for c in cardcrop.corner_crops_bgr(frame_bgr, given)]
+        batch = [cardcrop.normalise_crop(c) for c in crops + turned]
         fc = face_crop(frame_bgr, q)
         # The face both ways up: the reader may see the card turned half round.
         batch += [cardcrop.normalise_crop(fc), cardcrop.normalise_crop(np.ascontiguousarray(fc[::-1, ::-1]))]
         logits, feats = self.classifier.run(np.stack(batch).astype(np.float32))
-        p_none = cardcrop.softmax(logits[:4])[:, self.classifier.classes.index(cardcrop.NONE_CLASS)]
-        seen = 1.0 - p_none
-        pair: tuple[int, int] = (0, 2) if seen[0] + seen[2] >= seen[1] + seen[3] else (1, 3)
-        view = _View(crops, feats[:4], pair, face_image(frame_bgr, q), feats[4:6])
+        none = self.classifier.classes.index(cardcrop.NONE_CLASS)
+        seen = 1.0 - cardcrop.softmax(logits[:-2])[:, none]
+        view = _View(crops, feats[:4], _index_pair(seen[:4]), face_image(frame_bgr, q), feats[-2:], dark)
+        if not dark:
+            view.turned = _View(turned, feats[4:8], _index_pair(seen[4:8]), view.face, view.face_features, True)
         views = self._views.setdefault(card, [])
         if len(views) < MAX_VIEWS:
             views.append(view)
@@ -586,9 +620,13 @@ class ProfileBuilder:
         cards: dict[Card, CardPrototypes] = {}
         images: dict[str, npt.NDArray[np.uint8]] = {}
         width = 0
+        every = [v for views in self._views.values() for v in views]
+        dark_deck = sum(v.dark for v in every) > DARK_DECK_SHARE * len(every)
         for card in self.cards:
             protos: list[Prototype] = []
             for k, view in enumerate(self._views[card]):
+                if dark_deck and view.turned is not None:
+                    view = view.turned
                 suffix = "" if k == 0 else f"-{k + 1}"
                 for i in view.index_corners:
                     rel = f"{CROPS_DIR}/{card}-{CORNERS[i]}{suffix}.png"
@@ -600,7 +638,8 @@ class ProfileBuilder:
             ff = [_unit(f) for v in self._views[card] if v.face_features is not None for f in v.face_features]
             cards[card] = CardPrototypes(protos, face, np.stack(ff) if ff else None)
         return DeckProfile(
-            name=name, cards=cards, features=width, classifier_sha256=file_sha256(self.classifier.path), images=images
+            name=name, cards=cards, features=width, classifier_sha256=file_sha256(self.classifier.path), images=images,
+            dark_paper=dark_deck,
         )
 
 
@@ -757,11 +796,11 @@ class ProfileMatcher:
 
     def shares(
         self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
-        evidence: npt.ArrayLike | None = None,
+        evidence: npt.ArrayLike | None = None, colour_blind: bool = False,
     ) -> tuple[str, float, float]:
         """:meth:`combine`'s name and confidence, and the confidence before the twin doubt (as
         ``cardcrop.corner_shares``)."""
-        from vision.cardcrop import NONE_CLASS, softmax, weighed_shares
+        from vision.cardcrop import COUSIN_DOUBT, NONE_CLASS, _doubted, cousin_indices, softmax, weighed_shares
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
         p = softmax(lg)
@@ -788,6 +827,11 @@ class ProfileMatcher:
             level = self._vote(card_logits + self.lean, log_proto, w)
             other, level_share, _ = weighed_shares(level, evidence, benny, self._twins, self._rank_rivals)
             share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
+        if colour_blind:
+            cousins = cousin_indices(tuple(self.card_names))[best]
+            weights = mix if evidence is None else mix * np.asarray(evidence, np.float32)
+            share = _doubted(share, weights, best, cousins, COUSIN_DOUBT)
+            undoubted = _doubted(undoubted, weights, best, cousins, COUSIN_DOUBT)
         return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
 
     def set_lean(self, offsets: Mapping[Suit, float]) -> None:

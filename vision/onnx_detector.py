@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -274,6 +274,8 @@ class CornerClassifier:
     read with ``path``'s, the network its features and prototypes come from. The two are kept apart because
     training that widens what the reader knows of unseen decks (rooms behind a held card: model card,
     "Training", twenty-second round) moves the features a profile compares and cost precision with profiles.
+    ``dark``: a classifier of the same classes that names a dark card's corners turned over
+    (``corner-cls-dark.onnx``), with a profile or without; with one, the features are still ``path``'s.
     """
 
     def __init__(
@@ -307,7 +309,7 @@ class CornerClassifier:
         # The network that names the cards without a profile (None: this one), and its logits' name.
         self.unenrolled_path = Path(unenrolled) if unenrolled is not None else None
         self.unenrolled_session, self._unenrolled_io = self._second_classifier(self.unenrolled_path, threads)
-        # The network that reads a dark card's corners turned over without a profile (None: as the rest).
+        # The network that names a dark card's corners turned over (None: as the rest).
         self.dark_path = Path(dark) if dark is not None else None
         self.dark_session, self._dark_io = self._second_classifier(self.dark_path, threads)
         self.cards: dict[str, Card] = {}
@@ -395,11 +397,13 @@ class CornerClassifier:
         """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
         reader's, per card, ``cardcrop.weigh_by_face``), and the confidence before the twin doubt
         (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named). ``colour_blind``: a dark
-        card's turned-over crops, doubted by their cousins without a profile (``cardcrop.COUSIN_DOUBT``)."""
+        card's turned-over crops, doubted by their cousins (``cardcrop.COUSIN_DOUBT``), with a profile or without."""
         from vision import cardcrop
 
         if self.profile is not None and feats is not None:
-            return self.profile.shares(logits[start:stop], feats[start:stop], evidence=evidence)
+            return self.profile.shares(
+                logits[start:stop], feats[start:stop], evidence=evidence, colour_blind=colour_blind
+            )
         return cardcrop.corner_shares(logits[start:stop], self.classes, evidence=evidence, colour_blind=colour_blind)
 
     @property
@@ -431,24 +435,34 @@ class CornerClassifier:
             return []
         judged = [cardcrop.judged_outline(frame_bgr, q, refine) for q in quads]
         hypotheses = [h for h, _ in judged]
-        dark = [d for _, d in judged]
+        # A deck enrolled as printed light on dark paper: every card of it is read as such a card (both ways, its
+        # turned-over crops by the dark classifier), as a court whose picture fills its face may not be judged
+        # dark alone.
+        dark_deck = self.profile is not None and self.profile.profile.dark_paper
+        dark = [d or dark_deck for _, d in judged]
         # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
         per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h)
                     for q, d, h in zip(quads, dark, hypotheses, strict=True)]
         crops = np.concatenate(per_card).astype(np.float32)
-        if self.dark_session is not None and self.profile is None and any(dark):
-            # A dark card's turned-over crops (the second half of its block) are read by the dark classifier,
-            # every other crop as without it.
+        if self.dark_session is not None and any(dark):
+            # A dark card's turned-over crops (the second half of its block) are named by the dark classifier,
+            # every other crop as without it. With a profile, the features of every crop are still the corner
+            # classifier's, the network the prototypes come from: the profile weighs the dark classifier's naming
+            # with them (read by the corner classifier's naming, a one-ink deck's red suits went to spades: 213
+            # wrong readings in 904 at the simulated table, model card, "Deck profiles").
             ends = np.cumsum([len(b) for b in per_card])
             turned = np.zeros(len(crops), bool)
             for end, block, d in zip(ends, per_card, dark, strict=True):
                 if d:
                     turned[end - len(block) // 2 : end] = True
             input_name, logits_name = self._dark_io
-            logits = np.empty((len(crops), len(self.classes)), np.float32)
-            logits[~turned] = self._outputs(crops[~turned])[0]
+            if self.profile is not None:
+                logits, feats = self._outputs(crops)
+            else:
+                logits = np.empty((len(crops), len(self.classes)), np.float32)
+                logits[~turned] = self._outputs(crops[~turned])[0]
+                feats = None
             logits[turned] = run_in_chunks(self.dark_session, [logits_name], input_name, crops[turned])[0]
-            feats = None
         else:
             logits, feats = self._outputs(crops)
         evidence = self._face_evidence(frame_bgr, hypotheses, dark)
@@ -877,6 +891,20 @@ def contrast_evened(frame_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.uint8)
 
 
+class CardOutlines(NamedTuple):
+    """:meth:`OnnxDetector.card_outlines`' answer."""
+
+    quads: npt.NDArray[np.float32]  # (K, 4, 2) in frame pixels
+    scores: npt.NDArray[np.float32]  # (K,)
+    judged_dark: int  # how many of the first finder's outlines were judged printed light on dark paper
+    judged: int  # ... of how many judged (none where there is no dark-deck finder)
+
+
+def _aabb(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """An outline's (4, 2) axis-aligned box, x1, y1, x2, y2."""
+    return np.array([quad[:, 0].min(), quad[:, 1].min(), quad[:, 0].max(), quad[:, 1].max()], np.float32)
+
+
 def merged_readings(
     first: Sequence[CardDetection], second: Sequence[CardDetection], overlap: float = SAME_CARD_OVERLAP
 ) -> list[CardDetection]:
@@ -1037,6 +1065,36 @@ class OnnxDetector:
         """The finder's card outlines (K, 4, 2) in frame pixels after NMS, and their scores (K,)."""
         raw, box = self._candidates(frame_bgr)
         return pp.frame_quads(raw, box), np.asarray(raw.scores, np.float32)
+
+    def card_outlines(self, frame_bgr: npt.NDArray[np.uint8], dark_deck: bool = False) -> CardOutlines:
+        """As :meth:`outlines`, with a dark deck's cards outlined by the finder taught such decks (enrolment's
+        outlines): where the first finder outlines a card judged printed light on dark paper, the dark-deck
+        finder's outlines of cards judged so stand in for the first's that lie on them (their boxes' IoU from
+        :data:`SAME_CARD_OVERLAP` up), as the dark look reads them at the table. ``dark_deck``: the deck is
+        known to be such a deck, so every outline of the dark-deck finder stands in, judged dark or not (a
+        court whose picture fills its face may not be). The first finder's outlines run loose round a dark
+        card, and a profile's crops cut along a loose outline miss the index the reader sees later."""
+        from vision import cardcrop
+
+        quads, scores = self.outlines(frame_bgr)
+        if self.dark_finder is None:
+            return CardOutlines(quads, scores, 0, 0)
+        judged_dark = sum(cardcrop.judged_outline(frame_bgr, q)[1] for q in quads)
+        found = CardOutlines(quads, scores, judged_dark, len(quads))
+        if not (dark_deck or judged_dark):
+            return found
+        raw, box = self._candidates(frame_bgr, "dark")
+        dark_quads = pp.frame_quads(raw, box)
+        keep = [k for k, q in enumerate(dark_quads) if dark_deck or cardcrop.judged_outline(frame_bgr, q)[1]]
+        if not keep:
+            return found
+        dark_quads, dark_scores = dark_quads[keep], np.asarray(raw.scores, np.float32)[keep]
+        dark_boxes = np.array([_aabb(q) for q in dark_quads], np.float32)
+        first = [k for k, q in enumerate(quads) if not (pp.box_iou(_aabb(q), dark_boxes) >= SAME_CARD_OVERLAP).any()]
+        return found._replace(
+            quads=np.concatenate([quads[first], dark_quads]).astype(np.float32),
+            scores=np.concatenate([scores[first], dark_scores]).astype(np.float32),
+        )
 
     def readings(self, frame_bgr: npt.NDArray[np.uint8]) -> list[tuple[float, Card | None, float]]:
         """Per finder outline: its score, the classifier's card (None: no index seen) and confidence.

@@ -2,7 +2,8 @@
 
 Without a profile, the crops of a card judged printed light on dark paper (``cardcrop.is_dark_card``) that are
 cut with their lightness turned over are read by it, where it lies beside the finder; the crops as they are,
-and every white card, by the unenrolled classifier as before; with a profile, by the corner classifier alone.
+and every white card, by the unenrolled classifier as before; with a profile, by the corner classifier, whose
+features the profile compares, the turned-over crops still named by the dark classifier.
 """
 
 from __future__ import annotations
@@ -85,7 +86,9 @@ def test_a_dark_cards_turned_over_crops_are_read_by_the_dark_classifier(paired: 
     assert spy.asked == [block // 2] and str(card) != "Qs"  # a white card never asks it
 
 
-def test_with_a_profile_the_dark_classifier_is_not_asked(paired: OnnxDetector, tmp_path: Path) -> None:
+def test_with_a_profile_the_dark_classifier_names_the_turned_over_crops_too(
+    paired: OnnxDetector, tmp_path: Path
+) -> None:
     classifier = paired.classifier
     assert classifier is not None
     spy = Naming(classifier.dark_session, classifier.classes, "Qs")
@@ -94,14 +97,16 @@ def test_with_a_profile_the_dark_classifier_is_not_asked(paired: OnnxDetector, t
         DEV, DEV / "labels.csv", "house", detector=paired, out=tmp_path / "house", images=PHOTOS
     ).profile
     classifier.use_profile(profile)
+    frame, quad = _frame(restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD))
+    block = len(cardcrop.corner_crops(frame, quad, dark=True))
     try:
-        frame, quad = _frame(restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD))
         classifier.classify(frame, quad[None])
-        assert spy.asked == []
+        assert spy.asked == [block // 2]
+        white, white_quad = _frame(procedural_face("9c", 2))
+        classifier.classify(white, white_quad[None])
+        assert spy.asked == [block // 2]  # a white card never asks it, with a profile either
     finally:
         classifier.use_profile(None)
-    classifier.classify(frame, quad[None])
-    assert len(spy.asked) == 1  # asked again once the profile is dropped
 
 
 def test_a_dark_classifier_of_other_classes_is_one_clear_error(tmp_path: Path) -> None:

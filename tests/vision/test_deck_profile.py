@@ -96,6 +96,18 @@ def test_round_trip(tmp_path: Path) -> None:
     np.testing.assert_array_equal(back.images["crops/Qh-TL.png"], profile.images["crops/Qh-TL.png"])
     doc = json.loads(path.read_text())
     assert doc["format"] == FORMAT and doc["version"] == 1 and doc["created"]
+    assert doc["dark_paper"] is False and back.dark_paper is False
+
+
+def test_a_dark_decks_profile_says_so_and_one_made_before_the_key_reads_as_white(tmp_path: Path) -> None:
+    import dataclasses
+
+    path = save_profile(dataclasses.replace(tiny_profile(), dark_paper=True), tmp_path / "dark")
+    assert json.loads(path.read_text())["dark_paper"] is True
+    assert load_profile(tmp_path / "dark").dark_paper is True
+    doc = _good_doc()
+    assert "dark_paper" not in doc
+    assert load_profile(_write(tmp_path, json.dumps(doc))).dark_paper is False
 
 
 def test_profile_folder_is_under_decks(tmp_path: Path) -> None:
@@ -153,6 +165,7 @@ def _good_doc() -> dict[str, object]:
         (lambda d: d["cards"]["Qh"]["prototypes"][0].update(corner="XX"), "corner"),
         (lambda d: d["classifier"].update(features=10**9), "width"),
         (lambda d: d.update(name="../up"), "name"),
+        (lambda d: d.update(dark_paper="yes"), "dark_paper"),
     ],
 )
 def test_corrupt_profiles_are_refused(tmp_path: Path, change: object, what: str) -> None:

@@ -1,8 +1,9 @@
 """The classifier for decks read without a profile (``corner-cls-unenrolled.onnx``) and the one profiles use.
 
 Without a profile the reader names cards with the unenrolled classifier where one lies beside the finder;
-with a profile it reads exactly as it would with the corner classifier alone, so a profile's features and
-prototypes always come from, and are compared by, one network.
+with a profile it reads exactly as it would without the unenrolled classifier, so a profile's features and
+prototypes always come from, and are compared by, one network (a dark card's turned-over crops are still
+named by the dark classifier, ``corner-cls-dark.onnx``, either way).
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from detector_testkit import FINDER, TINY, card_frame, models_folder
 
 from vision.enrol_photos import enrol_from_photos
 from vision.errors import UserError
-from vision.models import REPO_MODELS_DIR, UNENROLLED_CLASSIFIER_NAME, unenrolled_classifier_path_for
+from vision.models import (
+    DARK_CLASSIFIER_NAME,
+    DARK_FINDER_NAME,
+    NEAR_FINDER_NAME,
+    REPO_MODELS_DIR,
+    UNENROLLED_CLASSIFIER_NAME,
+    unenrolled_classifier_path_for,
+)
 from vision.onnx_detector import OnnxDetector
 from vision.sources.files import load_image
 
@@ -31,7 +39,10 @@ def _models(folder: Path, source: Path, names: tuple[str, ...], unenrolled: Path
 
 
 TINY_FILES = ("card-obb.onnx", "corner-cls.onnx", "classes.json")
-SHIPPED_FILES = ("card-obb.onnx", "corner-cls.onnx", "face-cls.onnx", "classes.json")
+SHIPPED_FILES = (
+    "card-obb.onnx", "corner-cls.onnx", "face-cls.onnx", "classes.json", DARK_CLASSIFIER_NAME, DARK_FINDER_NAME,
+    NEAR_FINDER_NAME,
+)  # everything shipped but the unenrolled classifier
 
 
 def test_without_a_profile_the_unenrolled_classifier_names_the_cards(tmp_path: Path) -> None:
@@ -64,7 +75,7 @@ def test_no_unenrolled_classifier_beside_the_tiny_finder() -> None:
     assert unenrolled_classifier_path_for(FINDER) is None
 
 
-def test_a_profile_is_read_with_the_corner_classifier_alone(tmp_path: Path) -> None:
+def test_a_profile_is_read_without_the_unenrolled_classifier(tmp_path: Path) -> None:
     shipped = OnnxDetector(REPO_MODELS_DIR / "card-obb.onnx", threads=1)
     assert shipped.classifier is not None and shipped.classifier.unenrolled_session is not None  # as shipped
     profile = enrol_from_photos(
