@@ -390,7 +390,7 @@ def lightness_inverted(crop_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]
 
 def corner_crops(
     frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True, dark: bool | None = None,
-    hypotheses: list[FloatArray] | None = None,
+    hypotheses: list[FloatArray] | None = None, turned_only: bool = False,
 ) -> FloatArray:
     """Classifier input for one card: float32 (4k, 3, CROP_H, CROP_W), corners TL, TR, BR, BL of each of
     the k :func:`outline_hypotheses`. Classify them all and pass the logits, as one block, to
@@ -399,14 +399,15 @@ def corner_crops(
     (:func:`lightness_inverted`), 8k crops then: whichever way the classifier sees an index wins the vote,
     so a white card wrongly judged dark (a deck with a black panel inside a white margin) still reads.
     ``dark`` and ``hypotheses``: whether the card is dark and its outlines, already worked out for this
-    outline by the caller (None: worked out here, as :func:`judged_outline` works them out).
+    outline by the caller (None: worked out here, as :func:`judged_outline` works them out). ``turned_only``: a dark
+    card is cut turned over alone, 4k crops (a deck known to be printed light on dark paper).
     """
     if hypotheses is None or dark is None:
         judged, judged_dark = judged_outline(frame_bgr, quad, refine)
         hypotheses = judged if hypotheses is None else hypotheses
         dark = judged_dark if dark is None else dark
     cut = [c for q in hypotheses for c in corner_crops_bgr(frame_bgr, q)]
-    crops = [normalise_crop(c) for c in cut]
+    crops = [] if dark and turned_only else [normalise_crop(c) for c in cut]
     if dark:
         crops += [normalise_crop(lightness_inverted(c)) for c in cut]
     return np.stack(crops).astype(np.float32)

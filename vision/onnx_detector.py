@@ -435,26 +435,27 @@ class CornerClassifier:
             return []
         judged = [cardcrop.judged_outline(frame_bgr, q, refine) for q in quads]
         hypotheses = [h for h, _ in judged]
-        # A deck enrolled as printed light on dark paper: every card of it is read as such a card (both ways, its
-        # turned-over crops by the dark classifier), as a court whose picture fills its face may not be judged
-        # dark alone.
+        # A deck enrolled as printed light on dark paper (the profile's dark_paper): every card of it is read as
+        # such a card, and only turned over (read as printed, the classifier sees no index on dark paper), its
+        # crops named by the dark classifier; a court whose picture fills its face may not be judged dark alone.
         dark_deck = self.profile is not None and self.profile.profile.dark_paper
         dark = [d or dark_deck for _, d in judged]
-        # corner_crops gives 4 crops per outline hypothesis, and the number of hypotheses varies by card.
-        per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h)
+        # corner_crops gives 4 crops per outline hypothesis (twice that for a dark card read both ways), and the
+        # number of hypotheses varies by card.
+        per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h, turned_only=dark_deck)
                     for q, d, h in zip(quads, dark, hypotheses, strict=True)]
         crops = np.concatenate(per_card).astype(np.float32)
         if self.dark_session is not None and any(dark):
-            # A dark card's turned-over crops (the second half of its block) are named by the dark classifier,
-            # every other crop as without it. With a profile, the features of every crop are still the corner
-            # classifier's, the network the prototypes come from: the profile weighs the dark classifier's naming
-            # with them (read by the corner classifier's naming, a one-ink deck's red suits went to spades: 213
-            # wrong readings in 904 at the simulated table, model card, "Deck profiles").
+            # A dark card's turned-over crops (the second half of its block; all of it for a dark deck's) are
+            # named by the dark classifier, every other crop as without it. With a profile, the features of every
+            # crop are still the corner classifier's, the network the prototypes come from: the profile weighs the
+            # dark classifier's naming with them (read by the corner classifier's naming, a one-ink deck's red
+            # suits went to spades: 213 wrong readings in 904 at the simulated table, model card, "Deck profiles").
             ends = np.cumsum([len(b) for b in per_card])
             turned = np.zeros(len(crops), bool)
             for end, block, d in zip(ends, per_card, dark, strict=True):
                 if d:
-                    turned[end - len(block) // 2 : end] = True
+                    turned[end - (len(block) if dark_deck else len(block) // 2) : end] = True
             input_name, logits_name = self._dark_io
             if self.profile is not None:
                 logits, feats = self._outputs(crops)
@@ -470,7 +471,7 @@ class CornerClassifier:
         start = 0
         for k, block in enumerate(per_card):
             stop = start + len(block)
-            if dark[k] and polarity_apart:
+            if dark[k] and polarity_apart and not dark_deck:
                 # Cut as it is and with its lightness turned over: the card is printed one way or the other,
                 # so the two are read apart, and a clearly surer way stands (else pooled, below).
                 half = start + len(block) // 2
