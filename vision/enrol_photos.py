@@ -124,7 +124,8 @@ def enrol_from_photos(
             continue
         frame = np.ascontiguousarray(read, np.uint8)
         fh, fw = frame.shape[:2]
-        quads, _ = detector.outlines(frame)
+        # Enrolment's outlines: a card judged printed light on dark paper outlined by the dark-deck finder.
+        quads = detector.card_outlines(frame).quads
         matched = match_labels(labels[image], quads, (fw, fh))
         used_l = set(matched)
         for li, qi in matched.items():

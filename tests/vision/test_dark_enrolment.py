@@ -21,6 +21,7 @@ from lab.synth.scenes import GOLD, card_quad, restyle_face
 from table.cards import Card
 from vision import cardcrop
 from vision.deck_profile import CardPrototypes, DeckProfile, ProfileBuilder, ProfileMatcher, Prototype, refeaturise
+from vision.enrol_photos import enrol_from_photos
 from vision.models import DARK_CLASSIFIER_NAME, DARK_FINDER_NAME, REPO_MODELS_DIR
 from vision.onnx_detector import CardOutlines, OnnxDetector
 
@@ -310,3 +311,26 @@ def test_the_dark_paper_flag_survives_a_retrained_classifier(reader: OnnxDetecto
                           dark_paper=True)
     again = refeaturise(profile, reader.classifier)
     assert again.dark_paper and again.features != 8
+
+
+def test_enrolment_from_photos_of_a_dark_deck_makes_a_dark_profile(reader: OnnxDetector, tmp_path: Path) -> None:
+    """``enrol --from-photos``: photos of a gold-on-black deck, labelled, make a profile that says so."""
+    import cv2
+
+    images = tmp_path / "images"
+    images.mkdir()
+    rows = ["image,class,x_center,y_center,width,height"]
+    for card in ("9c", "Kd", "Jh"):
+        face = _dark(card)
+        frame = large_card_frame(face, height=HEIGHT, angle=ANGLE, onto=np.full((480, 640, 3), 200, np.uint8))
+        cv2.imwrite(str(images / f"{card}.png"), frame)
+        q = _quad(face)
+        (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
+        rows.append(f"{card}.png,{card},{(x0 + x1) / 1280},{(y0 + y1) / 960},{(x1 - x0) / 640},{(y1 - y0) / 480}")
+    (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
+    result = enrol_from_photos(images, tmp_path / "labels.csv", "gold", detector=reader)
+    assert sorted(str(c) for c in result.profile.cards) == ["9c", "Jh", "Kd"]
+    assert result.profile.dark_paper
+    for entry in result.profile.cards.values():
+        for proto in entry.prototypes:
+            assert float(np.median(result.profile.images[proto.crop])) > 150  # dark paper, turned over: light
