@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from detector_testkit import models_folder
+from detector_testkit import Naming, models_folder
 
 from lab.synth.faces import procedural_face
 from lab.synth.scenes import GOLD, _warp_face, card_quad, restyle_face
@@ -39,25 +39,6 @@ def _frame(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _models(folder: Path, dark: Path | None) -> Path:
     return models_folder(folder, REPO_MODELS_DIR, SHIPPED, {DARK_CLASSIFIER_NAME: dark})
-
-
-class Naming:
-    """Stands in for the dark classifier's session: every crop asked of it names ``card``; it records how many
-    crops each call held."""
-
-    def __init__(self, session: Any, classes: list[str], card: str) -> None:
-        self.session, self.classes, self.card = session, classes, card
-        self.asked: list[int] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.session, name)
-
-    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-        (crops,) = feeds.values()
-        self.asked.append(len(crops))
-        logits = np.full((len(crops), len(self.classes)), -8.0, np.float32)
-        logits[:, self.classes.index(self.card)] = 8.0
-        return [logits]
 
 
 @pytest.fixture(scope="module")
@@ -133,6 +114,7 @@ class Splitting(Naming):
     def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         (crops,) = feeds.values()
         logits = np.full((len(crops), len(self.classes)), -20.0, np.float32)
+        assert self.card is not None
         logits[:, self.classes.index(self.card)] = np.log(0.6)
         logits[:, self.classes.index(self.other)] = np.log(0.4)
         return [logits]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from detector_testkit import SHIPPED_READER, large_card_frame, models_folder
+from detector_testkit import SHIPPED_READER, Naming, large_card_frame, models_folder
 
 from display.enrolment import DARK_DECK_MIN_JUDGED, OnnxReader
 from lab.synth.faces import procedural_face
@@ -64,21 +64,23 @@ def dual(tmp_path_factory: pytest.TempPathFactory) -> OnnxDetector:
     return OnnxDetector(models_folder(tmp_path_factory.mktemp("m") / "models", REPO_MODELS_DIR, SHIPPED_READER, extras))
 
 
-def _loose_first_finder(detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch, face: np.ndarray) -> np.ndarray:
-    """The first finder outlines the card 12% too large, as it outlines a dark card on a light mat."""
+def _outlined(
+    detector: OnnxDetector, monkeypatch: pytest.MonkeyPatch, face: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, Spy]:
+    """The card drawn large, the first finder outlining it 12% too large (as it outlines a dark card on a light
+    mat), and a spy on the dark finder: the frame, that loose outline, the spy."""
+    frame = large_card_frame(face, height=HEIGHT, angle=ANGLE)
     loose = _quad(face, 1.12)
     monkeypatch.setattr(detector, "outlines", lambda frame: (loose[None], np.array([0.9], np.float32)))
-    return loose
+    spy = Spy(detector.dark_finder)
+    monkeypatch.setattr(detector, "dark_finder", spy)
+    return frame, loose, spy
 
 
 def test_a_dark_cards_enrolment_outline_is_the_dark_finders(
     dual: OnnxDetector, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    face = _dark("9c")
-    frame = large_card_frame(face, height=HEIGHT, angle=ANGLE)
-    loose = _loose_first_finder(dual, monkeypatch, face)
-    spy = Spy(dual.dark_finder)
-    monkeypatch.setattr(dual, "dark_finder", spy)
+    frame, loose, spy = _outlined(dual, monkeypatch, _dark("9c"))
     found = dual.card_outlines(frame)
     assert spy.asked == 1 and (found.judged_dark, found.judged) == (1, 1)
     assert len(found.quads) == 1 and not np.allclose(found.quads[0], loose)
@@ -89,11 +91,7 @@ def test_a_dark_cards_enrolment_outline_is_the_dark_finders(
 def test_a_white_cards_enrolment_outline_is_the_first_finders(
     dual: OnnxDetector, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    face = procedural_face("9c", 2)
-    frame = large_card_frame(face, height=HEIGHT, angle=ANGLE)
-    loose = _loose_first_finder(dual, monkeypatch, face)
-    spy = Spy(dual.dark_finder)
-    monkeypatch.setattr(dual, "dark_finder", spy)
+    frame, loose, spy = _outlined(dual, monkeypatch, procedural_face("9c", 2))
     found = dual.card_outlines(frame)
     assert spy.asked == 0 and (found.judged_dark, found.judged) == (0, 1)
     np.testing.assert_array_equal(found.quads, loose[None])
@@ -177,24 +175,6 @@ def test_a_dark_decks_profile_keeps_every_card_turned_over(reader: OnnxDetector)
         assert float(np.median(profile.images[proto.crop])) > 150  # white paper, as cut
 
 
-class Naming:
-    """Stands in for the dark classifier's session: records how many crops each call held; names ``card``."""
-
-    def __init__(self, session: Any, classes: list[str], card: str) -> None:
-        self.session, self.classes, self.card = session, classes, card
-        self.asked: list[int] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.session, name)
-
-    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-        (crops,) = feeds.values()
-        self.asked.append(len(crops))
-        logits = np.full((len(crops), len(self.classes)), -8.0, np.float32)
-        logits[:, self.classes.index(self.card)] = 8.0
-        return [logits]
-
-
 def _profile_of(classifier: Any, dark_paper: bool) -> DeckProfile:
     """A profile of every card, its prototypes the classifier's features of a white procedural card each."""
     cards: dict[Card, CardPrototypes] = {}
@@ -207,22 +187,6 @@ def _profile_of(classifier: Any, dark_paper: bool) -> DeckProfile:
             [Prototype(c, f"crops/{name}-{c}.png", feats[k]) for k, c in enumerate(("TL", "TR", "BR", "BL"))], None
         )
     return DeckProfile(name="house", cards=cards, features=int(feats.shape[1]), dark_paper=dark_paper)
-
-
-class Counting:
-    """Passes a session's runs through, recording how many crops each call held."""
-
-    def __init__(self, session: Any) -> None:
-        self.session = session
-        self.asked: list[int] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.session, name)
-
-    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-        (crops,) = feeds.values()
-        self.asked.append(len(crops))
-        return list(self.session.run(outputs, feeds))
 
 
 def test_with_a_dark_profile_every_card_is_read_turned_over_alone(dual: OnnxDetector) -> None:
@@ -239,7 +203,7 @@ def test_with_a_dark_profile_every_card_is_read_turned_over_alone(dual: OnnxDete
     try:
         for dark_paper, named_dark in ((False, []), (True, [block // 2])):
             classifier.use_profile(_profile_of(classifier, dark_paper))
-            spy, features = Naming(shipped, classifier.classes, "Qs"), Counting(corner)
+            spy, features = Naming(shipped, classifier.classes, "Qs"), Naming(corner, classifier.classes, None)
             classifier.dark_session, classifier.session = spy, features
             classifier.classify(frame, quad[None])
             assert spy.asked == named_dark  # a white profile reads a white card as it is, a dark one turned over
