@@ -69,17 +69,24 @@ as printed for it, enrolled on the rendered mat by each model (stderr: how many 
 
 def _enrol(reader: Any, rules: Any, faces: Any, back: Any, seed: int, model: Path) -> None:
     """Enrol ``faces`` on the rendered mat with ``reader`` and read with the profile from now on."""
+    profile = enrolled_profile(reader, rules, faces, back, seed, model)
+    reader.classifier.use_profile(profile)
+
+
+def enrolled_profile(reader: Any, rules: Any, faces: Any, back: Any, seed: int, model: Path | None = None) -> Any:
+    """The profile of ``faces`` enrolled on the rendered mat by ``reader`` (an ``OnnxDetector``, read without a
+    profile, as ``euchre-table enrol`` reads), as ``simulate --enrol`` enrols (stderr: how many cards, named)."""
     from lab.sim_enrol import onnx_enrolment, simulate_enrolment
     from table.cards import deck
 
     if reader.classifier is None:
-        raise SystemExit(f"--enrol: {model} has no corner classifier beside it")
-    reader.classifier.use_profile(None)  # enrolled as without a profile, as `euchre-table enrol` reads
+        raise SystemExit(f"--enrol: {model or reader.path} has no corner classifier beside it")
+    reader.classifier.use_profile(None)
     cards = deck(rules.deck_size)
     run = simulate_enrolment(cards, faces, back, onnx_enrolment(reader, cards), rules, seed=seed)
-    reader.classifier.use_profile(run.enrolment.build("simulated"))
-    print(f"frame_study: seed {seed}: {model}: enrolled {len(run.enrolment.enrolled)} of {len(cards)} cards, "
-          f"{run.asked} named on the panel", file=sys.stderr, flush=True)
+    print(f"frame_study: seed {seed}: {model or reader.path}: enrolled {len(run.enrolment.enrolled)} of {len(cards)} "
+          f"cards, {run.asked} named on the panel", file=sys.stderr, flush=True)
+    return run.enrolment.build("simulated")
 
 
 def main(argv: list[str] | None = None) -> int:
