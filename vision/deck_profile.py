@@ -30,8 +30,8 @@ Files, in the data folder (``<data folder>/decks/<NAME>/``)::
 
 Cards are named in EGN (``table.cards.Card``: ``Qh``, ``Tc``, ``B``). ``dark_paper`` (optional, false where
 absent): the deck is printed light on dark paper (most of its cards were judged so at enrolment,
-:data:`DARK_DECK_SHARE`), its crops are kept turned over, and the reader reads every card of it both ways
-(``vision.onnx_detector.CornerClassifier.classify``).
+:data:`DARK_DECK_SHARE`), its crops are kept turned over, and the reader reads every card of it turned over, as
+the classifier reads a dark card (``vision.onnx_detector.CornerClassifier.classify``).
 
 API (stable; the enrolment screen builds on it):
 
@@ -134,7 +134,7 @@ class DeckProfile:
     images: dict[str, npt.NDArray[np.uint8]] = field(default_factory=dict, repr=False)
     version: int = VERSION
     folder: Path | None = None  # where it was loaded from (its crops lie there)
-    dark_paper: bool = False  # printed light on dark paper: crops kept turned over, every card read both ways
+    dark_paper: bool = False  # printed light on dark paper: crops kept turned over, every card read turned over
 
     def __len__(self) -> int:
         return len(self.cards)
