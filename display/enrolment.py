@@ -162,7 +162,8 @@ class OnnxReader:
     @property
     def dark_deck(self) -> bool:
         """Whether the deck is taken to be printed light on dark paper: most of the outlines judged so far
-        (:data:`DARK_DECK_MIN_JUDGED` at least) were judged so."""
+        (:data:`DARK_DECK_MIN_JUDGED` at least) were judged so. Once it is, it stays so: outlines are no longer
+        judged (``OnnxDetector.card_outlines``)."""
         from vision.deck_profile import DARK_DECK_SHARE
 
         return self._judged >= DARK_DECK_MIN_JUDGED and self._judged_dark > DARK_DECK_SHARE * self._judged

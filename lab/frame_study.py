@@ -23,10 +23,19 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lab.stream_study import FrameTally, score_frame, sure_cards
 from lab.synth.scenes import ALL_STYLES, reprint_faces
+
+if TYPE_CHECKING:
+    from lab.simtable import Image
+    from table.cards import Card
+    from table.rules import Rules
+    from vision.deck_profile import DeckProfile
+    from vision.onnx_detector import OnnxDetector
+
+    Faces = dict[Card, Image]
 
 
 def study(
@@ -36,7 +45,7 @@ def study(
     """The tallies per model over the games of ``seeds`` (``deck`` "procedural": drawn faces, no artwork;
     ``restyle``: the deck printed in that style, ``scenes.reprint_faces``), each with how often the reader's later
     looks ran and named cards (``OnnxDetector.looks``). ``enrol``: each game read with the profile of the deck
-as printed for it, enrolled on the rendered mat by each model (stderr: how many cards, how many named)."""
+    as printed for it, enrolled on the rendered mat by each model (stderr: how many cards, how many named)."""
     from lab import simtable as st
     from table.rules import Rules
     from vision.onnx_detector import OnnxDetector
@@ -67,15 +76,18 @@ as printed for it, enrolled on the rendered mat by each model (stderr: how many 
     return tallies
 
 
-def _enrol(reader: Any, rules: Any, faces: Any, back: Any, seed: int, model: Path) -> None:
+def _enrol(reader: OnnxDetector, rules: Rules, faces: Faces, back: Image, seed: int, model: Path) -> None:
     """Enrol ``faces`` on the rendered mat with ``reader`` and read with the profile from now on."""
     profile = enrolled_profile(reader, rules, faces, back, seed, model)
+    assert reader.classifier is not None
     reader.classifier.use_profile(profile)
 
 
-def enrolled_profile(reader: Any, rules: Any, faces: Any, back: Any, seed: int, model: Path | None = None) -> Any:
-    """The profile of ``faces`` enrolled on the rendered mat by ``reader`` (an ``OnnxDetector``, read without a
-    profile, as ``euchre-table enrol`` reads), as ``simulate --enrol`` enrols (stderr: how many cards, named)."""
+def enrolled_profile(
+    reader: OnnxDetector, rules: Rules, faces: Faces, back: Image, seed: int, model: Path | None = None
+) -> DeckProfile:
+    """The profile of ``faces`` enrolled on the rendered mat by ``reader``, read without a profile as ``euchre-table
+    enrol`` reads, the way ``simulate --enrol`` enrols (stderr: how many cards, how many named on the panel)."""
     from lab.sim_enrol import onnx_enrolment, simulate_enrolment
     from table.cards import deck
 
@@ -84,8 +96,8 @@ def enrolled_profile(reader: Any, rules: Any, faces: Any, back: Any, seed: int, 
     reader.classifier.use_profile(None)
     cards = deck(rules.deck_size)
     run = simulate_enrolment(cards, faces, back, onnx_enrolment(reader, cards), rules, seed=seed)
-    print(f"frame_study: seed {seed}: {model or reader.path}: enrolled {len(run.enrolment.enrolled)} of {len(cards)} "
-          f"cards, {run.asked} named on the panel", file=sys.stderr, flush=True)
+    print(f"seed {seed}: {model or reader.path}: enrolled {len(run.enrolment.enrolled)} of {len(cards)} cards, "
+          f"{run.asked} named on the panel", file=sys.stderr, flush=True)
     return run.enrolment.build("simulated")
 
 

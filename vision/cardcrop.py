@@ -632,11 +632,23 @@ def corner_shares(
     joker = names.index(JOKER) if JOKER in names else None
     best, share, undoubted = weighed_shares(mix, evidence, joker, twin_indices(tuple(names)))
     if colour_blind:
-        cousins = cousin_indices(tuple(names))[best]
-        weights = mix if evidence is None else mix * np.asarray(evidence, np.float32)
-        share = _doubted(share, weights, best, cousins, COUSIN_DOUBT)
-        undoubted = _doubted(undoubted, weights, best, cousins, COUSIN_DOUBT)
+        share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(names))
     return names[best], float(share * seen.max()), float(undoubted * seen.max())
+
+
+def cousin_doubted(
+    share: np.float32, undoubted: np.float32, mix: FloatArray, evidence: npt.ArrayLike | None, best: int,
+    names: tuple[str, ...],
+) -> tuple[np.float32, np.float32]:
+    """A dark card's turned-over reading of ``names[best]``, ``share`` and its ``undoubted`` share alike, doubted by
+    its cousins' weight in the vote ``mix`` (times the face reader's ``evidence`` where given): :data:`COUSIN_DOUBT`.
+    Without a profile (:func:`corner_shares`) and with one (``vision.deck_profile.ProfileMatcher.shares``)."""
+    cousins = cousin_indices(names)[best]
+    weights = mix if evidence is None else mix * np.asarray(evidence, np.float32)
+    return (
+        _doubted(share, weights, best, cousins, COUSIN_DOUBT),
+        _doubted(undoubted, weights, best, cousins, COUSIN_DOUBT),
+    )
 
 
 # --- Two cards of a spread boxed as one ---------------------------------------------------------------

@@ -525,8 +525,13 @@ class _View:
     index_corners: tuple[int, int]
     face: npt.NDArray[np.uint8]
     face_features: FloatArray | None
-    dark: bool = False  # judged printed light on dark paper: its crops are turned over
-    turned: _View | None = None  # a view not judged dark, its crops turned over (ProfileBuilder.build)
+    turned: _View | None = None  # a view not judged dark: the same cut turned over (ProfileBuilder.build)
+
+    @property
+    def dark(self) -> bool:
+        """Whether its crops are turned over: the card was judged printed light on dark paper, or this is such a
+        view's turned-over twin."""
+        return self.turned is None
 
 
 def _index_pair(seen: FloatArray) -> tuple[int, int]:
@@ -592,9 +597,10 @@ class ProfileBuilder:
         logits, feats = self.classifier.run(np.stack(batch).astype(np.float32))
         none = self.classifier.classes.index(cardcrop.NONE_CLASS)
         seen = 1.0 - cardcrop.softmax(logits[:-2])[:, none]
-        view = _View(crops, feats[:4], _index_pair(seen[:4]), face_image(frame_bgr, q), feats[-2:], dark)
+        face = face_image(frame_bgr, q)
+        view = _View(crops, feats[:4], _index_pair(seen[:4]), face, feats[-2:])
         if not dark:
-            view.turned = _View(turned, feats[4:8], _index_pair(seen[4:8]), view.face, view.face_features, True)
+            view.turned = _View(turned, feats[4:8], _index_pair(seen[4:8]), face, feats[-2:])
         views = self._views.setdefault(card, [])
         if len(views) < MAX_VIEWS:
             views.append(view)
@@ -800,7 +806,7 @@ class ProfileMatcher:
     ) -> tuple[str, float, float]:
         """:meth:`combine`'s name and confidence, and the confidence before the twin doubt (as
         ``cardcrop.corner_shares``)."""
-        from vision.cardcrop import COUSIN_DOUBT, NONE_CLASS, _doubted, cousin_indices, softmax, weighed_shares
+        from vision.cardcrop import NONE_CLASS, cousin_doubted, softmax, weighed_shares
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
         p = softmax(lg)
@@ -828,10 +834,7 @@ class ProfileMatcher:
             other, level_share, _ = weighed_shares(level, evidence, benny, self._twins, self._rank_rivals)
             share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
         if colour_blind:
-            cousins = cousin_indices(tuple(self.card_names))[best]
-            weights = mix if evidence is None else mix * np.asarray(evidence, np.float32)
-            share = _doubted(share, weights, best, cousins, COUSIN_DOUBT)
-            undoubted = _doubted(undoubted, weights, best, cousins, COUSIN_DOUBT)
+            share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(self.card_names))
         return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
 
     def set_lean(self, offsets: Mapping[Suit, float]) -> None:

@@ -898,7 +898,7 @@ class CardOutlines(NamedTuple):
     quads: npt.NDArray[np.float32]  # (K, 4, 2) in frame pixels
     scores: npt.NDArray[np.float32]  # (K,)
     judged_dark: int  # how many of the first finder's outlines were judged printed light on dark paper
-    judged: int  # ... of how many judged (none where there is no dark-deck finder)
+    judged: int  # ... of how many judged (none where there is no dark-deck finder, or the deck is known dark)
 
 
 def _aabb(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -1080,8 +1080,9 @@ class OnnxDetector:
         quads, scores = self.outlines(frame_bgr)
         if self.dark_finder is None:
             return CardOutlines(quads, scores, 0, 0)
-        judged_dark = sum(cardcrop.judged_outline(frame_bgr, q)[1] for q in quads)
-        found = CardOutlines(quads, scores, judged_dark, len(quads))
+        # A deck known to be dark needs no judging (nothing is judged then, and none is counted).
+        judged_dark = 0 if dark_deck else sum(cardcrop.judged_outline(frame_bgr, q)[1] for q in quads)
+        found = CardOutlines(quads, scores, judged_dark, 0 if dark_deck else len(quads))
         if not (dark_deck or judged_dark):
             return found
         raw, box = self._candidates(frame_bgr, "dark")

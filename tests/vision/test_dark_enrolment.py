@@ -98,6 +98,7 @@ def test_a_white_cards_enrolment_outline_is_the_first_finders(
     # A deck known to be dark: the dark finder's outlines stand in whether judged dark or not.
     found = dual.card_outlines(frame, dark_deck=True)
     assert spy.asked == 1 and not np.allclose(found.quads[0], loose)
+    assert (found.judged_dark, found.judged) == (0, 0)  # nothing judged once the deck is known dark
 
 
 class _Counting:
