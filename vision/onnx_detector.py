@@ -42,7 +42,6 @@ from vision.errors import UserError
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile, ProfileMatcher
     from vision.face_reader import FaceReader
-    from vision.index_pictures import IndexPictures
 
 DEFAULT_CONF = 0.25
 # Outlines overlapping more than this (probabilistic IoU of the oriented boxes) are one card. Cards laid
@@ -322,8 +321,6 @@ class CornerClassifier:
             except CardParseError:
                 raise UserError(f"{self.path}: classifier class {name!r} is not a card") from None
         self.profile: ProfileMatcher | None = None
-        # With a profile of a deck printed light on dark paper: its enrolled index corners (use_profile).
-        self.index_pictures: IndexPictures | None = None
         self.shipped_calibration = calibration
         # How many outlines :meth:`classify` has judged printed light on dark paper and named with a share of
         # :data:`DARK_LOOK_SHARE` or more (``OnnxDetector.detect`` zeroes it before a frame and looks at it
@@ -348,13 +345,11 @@ class CornerClassifier:
 
     def use_profile(self, profile: DeckProfile | None) -> None:
         """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
-        from vision import index_pictures
-        from vision.deck_profile import ProfileMatcher, file_sha256, profile_calibration_for, read_images, refeaturise
+        from vision.deck_profile import ProfileMatcher, file_sha256, profile_calibration_for, refeaturise
         from vision.twin_bias import deck_lean
 
         if profile is None:
             self.profile = None
-            self.index_pictures = None
             self.calibration = self.shipped_calibration
             return
         if self.features_name is None:
@@ -372,15 +367,6 @@ class CornerClassifier:
             )
         self.profile = ProfileMatcher(profile, self.classes)
         self.profile.set_lean(deck_lean(profile, self))
-        # A deck printed light on dark paper: its enrolled index corners, compared as pictures with a reading's
-        # (vision.index_pictures); a crop missing from the profile's folder is left out.
-        self.index_pictures = None
-        if profile.dark_paper:
-            read_images(profile, missing_ok=True)
-            self.index_pictures = index_pictures.index_pictures(
-                profile.images,
-                {str(card): [(p.corner, p.crop) for p in entry.prototypes] for card, entry in profile.cards.items()},
-            )
         # The fused confidence is sharper than the classifier's: its chance of being right is refitted.
         if self.shipped_calibration is not None:
             self.calibration = profile_calibration_for(self.path) or self.shipped_calibration
@@ -443,7 +429,7 @@ class CornerClassifier:
         apart, and a clearly surer way stands (:func:`surer_reading`); False, or no clear winner: the two
         pooled in one vote.
         """
-        from vision import cardcrop, index_pictures
+        from vision import cardcrop
 
         if len(quads) == 0:
             return []
@@ -499,12 +485,6 @@ class CornerClassifier:
                 reading if reading is not None
                 else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k])
             )
-            if dark_deck and self.index_pictures is not None and name in self.cards:
-                # A deck printed in one ink: where a cousin's enrolled corners match these far better, the
-                # reading is doubted (reported to be checked; vision.index_pictures).
-                corners = [index_pictures.picture(c) for c in crops[start:stop]]
-                if self.index_pictures.doubts(corners, name):
-                    conf *= index_pictures.DOUBT
             start = stop
             answers.append((self.cards.get(name), conf, undoubted))
         self.judged_dark += sum(
