@@ -901,9 +901,9 @@ class CardOutlines(NamedTuple):
     judged: int  # ... of how many judged (none where there is no dark-deck finder, or the deck is known dark)
 
 
-def _aabb(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """An outline's (4, 2) axis-aligned box, x1, y1, x2, y2."""
-    return np.array([quad[:, 0].min(), quad[:, 1].min(), quad[:, 0].max(), quad[:, 1].max()], np.float32)
+def _boxes(quads: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Outlines' (K, 4, 2) axis-aligned boxes (K, 4): x1, y1, x2, y2."""
+    return np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1).astype(np.float32)
 
 
 def merged_readings(
@@ -1091,8 +1091,8 @@ class OnnxDetector:
         if not keep:
             return found
         dark_quads, dark_scores = dark_quads[keep], np.asarray(raw.scores, np.float32)[keep]
-        dark_boxes = np.array([_aabb(q) for q in dark_quads], np.float32)
-        first = [k for k, q in enumerate(quads) if not (pp.box_iou(_aabb(q), dark_boxes) >= SAME_CARD_OVERLAP).any()]
+        dark_boxes = _boxes(dark_quads)
+        first = [k for k, b in enumerate(_boxes(quads)) if not (pp.box_iou(b, dark_boxes) >= SAME_CARD_OVERLAP).any()]
         return found._replace(
             quads=np.concatenate([quads[first], dark_quads]).astype(np.float32),
             scores=np.concatenate([scores[first], dark_scores]).astype(np.float32),
