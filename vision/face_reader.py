@@ -27,9 +27,11 @@ what it cannot tell apart pooled:
 
 The evidence is raised to :data:`FACE_WEIGHT` (a tempered product: the face is a weaker witness than the
 corners), and it may only re-decide which card the corners named, never make a reading surer than the
-corners' own vote (``weigh_by_face``). Cards judged printed light on dark paper (``is_dark_card``) are
-not read by the face: the reader never saw such a deck. Without ``face-cls.onnx`` the reader reads as
-before. See the model card ("How a frame is read", "The face reader").
+corners' own vote (``weigh_by_face``). A card judged printed light on dark paper (``is_dark_card``) is
+read turned over (``cardcrop.lightness_inverted``), as its corners are: the reader was taught such decks so
+(:data:`READS_DARK_FACES`), a deck printed all in one ink among them, whose suits only the pips' shapes tell
+apart. Without ``face-cls.onnx`` the reader reads as before. See the model card ("How a frame is read", "The
+face reader").
 """
 
 from __future__ import annotations
@@ -67,6 +69,12 @@ KIND_SHARE = 0.5
 # profiles (1.0 moved precision down on four of them), and checked per frame at the simulated table.
 FACE_WEIGHT = 0.5
 _EVIDENCE_FLOOR = 1e-4  # no card's evidence is quite zero: the corners may outvote a sure face
+# Whether the reader reads a card judged printed light on dark paper, turned over (``cardcrop.lightness_inverted``).
+# The shipped reader was taught such faces so (``python -m lab.synth.face_crops --restyle``: gold, silver and white
+# print on dark paper, and decks printed all in one ink, seen turned over); a reader taught light paper alone
+# must not read them (it reads suits by colour: a one-ink ace of diamonds turned over was read as the ace of
+# spades at 0.90). Model card, "The face reader".
+READS_DARK_FACES = True
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -132,9 +140,11 @@ class FaceReader:
     """The face reader's ONNX model: per outline, its probabilities over :data:`FACE_CLASSES`, and the
     evidence per card they give."""
 
-    def __init__(self, path: Path, session: Any, weight: float = FACE_WEIGHT) -> None:
+    def __init__(self, path: Path, session: Any, weight: float = FACE_WEIGHT,
+                 reads_dark: bool | None = None) -> None:
         """``session``: an ONNX Runtime session of ``path`` (``vision.onnx_detector.load_face_reader`` opens
-        one and builds the reader)."""
+        one and builds the reader). ``reads_dark``: whether it reads cards printed light on dark paper, turned
+        over (None: :data:`READS_DARK_FACES`)."""
         from vision.errors import UserError
 
         self.path = Path(path)
@@ -144,13 +154,23 @@ class FaceReader:
         if len(shape) != 2 or (isinstance(shape[1], int) and shape[1] != len(FACE_CLASSES)):
             raise UserError(f"{self.path}: face reader output {shape} does not match {len(FACE_CLASSES)} classes")
         self.weight = weight
+        self.reads_dark = READS_DARK_FACES if reads_dark is None else reads_dark
         self._matrices: dict[tuple[str, ...], FloatArray] = {}
 
-    def probabilities(self, frame_bgr: npt.NDArray[np.uint8], outlines: Sequence[npt.ArrayLike]) -> FloatArray:
-        """(len(outlines), len(FACE_CLASSES)): the reader's softmax for each outline's face (frame pixels)."""
+    def probabilities(
+        self, frame_bgr: npt.NDArray[np.uint8], outlines: Sequence[npt.ArrayLike],
+        turned: Sequence[bool] | None = None,
+    ) -> FloatArray:
+        """(len(outlines), len(FACE_CLASSES)): the reader's softmax for each outline's face (frame pixels).
+        ``turned``: per outline, whether its face is read turned over (a card printed light on dark paper)."""
         if not len(outlines):
             return np.zeros((0, len(FACE_CLASSES)), np.float32)
-        crops = np.stack([cardcrop.normalise_crop(cardcrop.face_crop_bgr(frame_bgr, q)) for q in outlines])
+        flags = [False] * len(outlines) if turned is None else list(turned)
+        if len(flags) != len(outlines):
+            raise ValueError(f"{len(flags)} turned flags for {len(outlines)} outlines")
+        cut = [cardcrop.face_crop_bgr(frame_bgr, q) for q in outlines]
+        crops = np.stack([cardcrop.normalise_crop(cardcrop.lightness_inverted(c) if t else c)
+                          for c, t in zip(cut, flags, strict=True)])
         logits = self.session.run(None, {self.input_name: crops.astype(np.float32)})[0]
         return cardcrop.softmax(logits)
 

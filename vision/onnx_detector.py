@@ -473,10 +473,11 @@ class CornerClassifier:
             stop = start + len(block)
             if dark[k] and polarity_apart and not dark_deck:
                 # Cut as it is and with its lightness turned over: the card is printed one way or the other,
-                # so the two are read apart, and a clearly surer way stands (else pooled, below).
+                # so the two are read apart, and a clearly surer way stands (else pooled, below). The face, read
+                # turned over, weighs in on the turned-over way alone.
                 half = start + len(block) // 2
                 reading = surer_reading(
-                    self._name(logits, feats, start, half, evidence[k]),
+                    self._name(logits, feats, start, half, None),
                     self._name(logits, feats, half, stop, evidence[k], colour_blind=True),
                 )
             else:
@@ -497,15 +498,16 @@ class CornerClassifier:
         self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]], dark: list[bool]
     ) -> list[npt.NDArray[np.float32] | None]:
         """Per outline, the face reader's evidence per card (None: no face reader, or a card printed light on
-        dark paper, which it never saw). The face is cut from the outline's first hypothesis (the snapped
-        one where the outline was refined)."""
+        dark paper and a reader not taught such faces). A card judged dark is read turned over, as its
+        corners are. The face is cut from the outline's first hypothesis (the snapped one where the outline
+        was refined)."""
         if self.face is None:
             return [None] * len(hypotheses)
-        looked = [k for k, d in enumerate(dark) if not d]
+        looked = [k for k, d in enumerate(dark) if not d or self.face.reads_dark]
         out: list[npt.NDArray[np.float32] | None] = [None] * len(hypotheses)
         if not looked:
             return out
-        probs = self.face.probabilities(frame_bgr, [hypotheses[k][0] for k in looked])
+        probs = self.face.probabilities(frame_bgr, [hypotheses[k][0] for k in looked], [dark[k] for k in looked])
         names = self.profile.card_names if self.profile is not None else list(self.cards)
         for k, p in zip(looked, probs, strict=True):
             out[k] = self.face.evidence(names, p)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from lab.synth import face_crops
 from lab.synth.face_crops import FaceSampler, jobs, main
 from vision.cardcrop import CROP_H, CROP_W
 from vision.face_reader import FACE_CLASSES, FACE_NONE
@@ -58,3 +60,29 @@ def test_main_writes_the_chunks(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.glob("*.npz")) == ["train_100_0000.npz"]
     with np.load(tmp_path / "train_100_0000.npz") as z:
         assert z["x"].shape == (1000, CROP_H, CROP_W, 3) and len(z["y"]) == 1000
+
+
+def test_restyled_cards_change_the_crops_but_not_their_labels() -> None:
+    """With ``restyle`` every card is printed another way (dark paper turned over, one ink, tinted, four
+    colours): the same cards and labels are drawn, the crops differ, and without it the stream is as before."""
+    plain = FaceSampler(None, "train", 5).chunk(0, n=40)
+    again = FaceSampler(None, "train", 5, restyle=0.0).chunk(0, n=40)
+    assert np.array_equal(plain[0], again[0]) and np.array_equal(plain[1], again[1])
+    restyled = FaceSampler(None, "train", 5, restyle=1.0).chunk(0, n=40)
+    assert not np.array_equal(plain[0], restyled[0])
+    assert set(restyled[1].tolist()) <= set(range(len(FACE_CLASSES)))
+    assert (restyled[1] != FACE_NONE).mean() > 0.6
+
+
+def test_a_one_ink_card_is_seen_turned_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card printed light on dark paper is cut turned over (``cardcrop.lightness_inverted``), as the table's
+    reader cuts it: its crop is mostly light, as a card printed on white is."""
+    monkeypatch.setattr(face_crops, "RESTYLES", (("one_ink", 1.0),))
+    x, y = FaceSampler(None, "train", 9, restyle=1.0).chunk(0, n=30)
+    faces = x[y != FACE_NONE]
+    assert len(faces) >= 10
+    assert float(np.median(faces.reshape(len(faces), -1).mean(axis=1))) > 128
+    monkeypatch.setattr(face_crops, "DARK_PAPER_STYLES", ())  # not turned over: the dark paper shows
+    x2, y2 = FaceSampler(None, "train", 9, restyle=1.0).chunk(0, n=30)
+    faces2 = x2[y2 != FACE_NONE]
+    assert float(np.median(faces2.reshape(len(faces2), -1).mean(axis=1))) < 128

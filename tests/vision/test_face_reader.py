@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from lab.synth.faces import procedural_faceset
+from lab.synth.scenes import reprint_faces
 from vision import cardcrop
 from vision.errors import UserError
 from vision.face_reader import (
@@ -251,18 +252,46 @@ def test_the_reader_is_found_beside_the_finder_and_can_be_left_out(tmp_path: Pat
     assert face_reader_path_for(tmp_path / "card-obb.onnx") is None
 
 
-def test_a_card_judged_dark_is_not_looked_at_by_the_face() -> None:
-    """The reader never saw a deck printed light on dark paper: such an outline gets no evidence."""
+def test_a_card_judged_dark_is_read_turned_over_by_a_reader_taught_so() -> None:
+    """A reader taught dark paper (``reads_dark``) reads a card judged printed light on dark paper turned over,
+    as its corners are; one not taught so gives such an outline no evidence."""
     from vision.onnx_detector import OnnxDetector
 
     classifier = OnnxDetector(REPO_MODELS_DIR / "card-obb.onnx", threads=1).classifier
-    assert classifier is not None and classifier.face is not None
-    img, quad = _laid(procedural_faceset().faces["procedural-0"]["9s"])
+    assert classifier is not None and classifier.face is not None and classifier.face.reads_dark
+    gold = reprint_faces(procedural_faceset().faces["procedural-0"], "one_ink", seed=1)["9s"]
+    img, quad = _laid(gold)
     hyps = [[quad], [quad]]
     evidence = classifier._face_evidence(img, hyps, dark=[True, False])
+    assert evidence[0] is not None and evidence[1] is not None
+    assert evidence[0].shape == evidence[1].shape == (len(CARDS),)
+    turned = classifier.face.evidence(CARDS, classifier.face.probabilities(img, [quad], turned=[True])[0])
+    as_printed = classifier.face.evidence(CARDS, classifier.face.probabilities(img, [quad])[0])
+    assert np.allclose(evidence[0], turned) and np.allclose(evidence[1], as_printed)
+    assert not np.allclose(turned, as_printed)
+    classifier.face.reads_dark = False
+    evidence = classifier._face_evidence(img, hyps, dark=[True, False])
     assert evidence[0] is None and evidence[1] is not None
-    assert evidence[1].shape == (len(CARDS),)
     assert classifier._face_evidence(img, hyps, dark=[True, True]) == [None, None]
+    with pytest.raises(ValueError, match="2 turned flags for 1 outlines"):
+        classifier.face.probabilities(img, [quad], turned=[True, False])
+
+
+def test_the_shipped_reader_names_the_suit_of_one_ink_number_cards() -> None:
+    """Drawn decks printed in one ink on dark paper (every suit gold, silver or white), read turned over: the
+    suit of most number cards, told by the pips' shapes alone."""
+    reader = load_face_reader(SHIPPED, threads=1)
+    right = total = 0
+    for seed, faces in enumerate(procedural_faceset().faces.values()):
+        for card, face in reprint_faces(faces, "one_ink", seed=seed).items():
+            if card == "B" or card[0] in "JQK":
+                continue
+            img, quad = _laid(face)
+            top = FACE_CLASSES[int(np.argmax(reader.probabilities(img, [quad], turned=[True])[0]))]
+            right += top != "none" and top[1] == card[1]
+            total += 1
+    assert total == 40
+    assert right >= 36, f"suit named right on {right} of {total}"
 
 
 def test_a_model_of_another_shape_is_refused() -> None:
