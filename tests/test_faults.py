@@ -185,10 +185,15 @@ def _acknowledged_then_killed(kind: str, folder: Path, after_s: float) -> str | 
     proc = subprocess.Popen(
         [sys.executable, str(script), kind, str(folder)], stdout=subprocess.PIPE, text=True, cwd=folder
     )
+    assert proc.stdout is not None
+    # The kill's clock starts at the writer's first acknowledgement, not at its launch: on a loaded machine the
+    # interpreter's start and imports can take longer than after_s, and a writer killed before it wrote
+    # anything tests nothing (and left no log to read).
+    first = proc.stdout.readline()
     time.sleep(after_s)
     proc.send_signal(signal.SIGKILL)
     out, _ = proc.communicate(timeout=30)
-    acknowledged = out.split()
+    acknowledged = (first + out).split()
     return acknowledged[-1] if acknowledged else None  # the last acknowledgement the writer printed whole
 
 
