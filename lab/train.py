@@ -391,7 +391,7 @@ def _teacher_targets(
 
 def export_classifier(checkpoint: Path, out: Path, opset: int = 17) -> Path:
     """Export the classifier (or the face reader) to ONNX: input ``crops`` [B, 3, 64, 48] float32, output
-    ``logits`` [B, classes] (34 for the corner classifier, 25 for the face reader)."""
+    ``logits`` [B, classes] (34 for the corner classifier, 29 for the face reader)."""
     import torch
 
     model = load_classifier(checkpoint)
