@@ -140,11 +140,10 @@ class FaceReader:
     """The face reader's ONNX model: per outline, its probabilities over :data:`FACE_CLASSES`, and the
     evidence per card they give."""
 
-    def __init__(self, path: Path, session: Any, weight: float = FACE_WEIGHT,
-                 reads_dark: bool | None = None) -> None:
+    def __init__(self, path: Path, session: Any, weight: float = FACE_WEIGHT) -> None:
         """``session``: an ONNX Runtime session of ``path`` (``vision.onnx_detector.load_face_reader`` opens
-        one and builds the reader). ``reads_dark``: whether it reads cards printed light on dark paper, turned
-        over (None: :data:`READS_DARK_FACES`)."""
+        one and builds the reader). It reads cards printed light on dark paper, turned over, as
+        :data:`READS_DARK_FACES` says (``reads_dark``)."""
         from vision.errors import UserError
 
         self.path = Path(path)
@@ -154,7 +153,7 @@ class FaceReader:
         if len(shape) != 2 or (isinstance(shape[1], int) and shape[1] != len(FACE_CLASSES)):
             raise UserError(f"{self.path}: face reader output {shape} does not match {len(FACE_CLASSES)} classes")
         self.weight = weight
-        self.reads_dark = READS_DARK_FACES if reads_dark is None else reads_dark
+        self.reads_dark = READS_DARK_FACES
         self._matrices: dict[tuple[str, ...], FloatArray] = {}
 
     def probabilities(
