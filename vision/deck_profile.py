@@ -686,6 +686,21 @@ TWINS_POOLED = True
 BENNY_FACE_MARGIN = 0.06
 # Under the share right at 0.06 on either draw (21 of 22, 18 of 20), and above the Joker's line (0.8): sure.
 BENNY_FACE_CONFIDENCE = 0.85
+# Cousins (the same rank in the suits of the other colour: Kd and Ks) whose enrolled corners are at least this
+# alike (the cosine similarity of their nearest prototypes) are ones the deck does not tell apart by its
+# corners: the classifier told them apart by colour, and this deck prints them in one ink. A reading of either
+# is then doubted by the other as far as the face reader cannot tell them apart (``ProfileMatcher.shares``): a
+# number card's pips can, a court's picture cannot, so a court is reported to be checked, and proves no renege.
+# Enrolled at the simulated table (seed 1), the five held-out decks as drawn, dark, tinted and four-colour
+# had their closest cousins at 0.79-0.87 as drawn or dark, up to 0.92 and 0.94 tinted or four-colour (one pair a
+# deck, none in most); printed in one ink, 9-11 pairs of 24 from 0.9 up, the kings and aces of diamonds and
+# spades at 0.90-0.99 (model card, "Deck profiles", "Cousins a deck prints alike"). None: off.
+INDISTINCT_COUSINS: float | None = 0.88
+# ... and only in a deck where at least this share of its enrolled cousin pairs are so alike: one that has lost
+# the colour the classifier tells cousins by. A deck printed in colour may have a pair or a few alike in shape
+# (`kde-jolly-royal` tinted: 5 of 24, the classifier still telling them apart by colour: doubted, they cost 1.9
+# points of recall per frame for no wrong reading fewer); printed in one ink, 10-14 of 24 at the simulated table.
+ALIKE_DECK_SHARE = 1 / 3
 
 
 class ProfileMatcher:
@@ -716,6 +731,7 @@ class ProfileMatcher:
         face_margin: float = BENNY_FACE_MARGIN,
         per_card: bool = PER_CARD,
         twins_pooled: bool = TWINS_POOLED,
+        indistinct: float | None = INDISTINCT_COUSINS,
     ) -> None:
         from vision.cardcrop import NONE_CLASS
 
@@ -764,6 +780,12 @@ class ProfileMatcher:
 
         self._twins = twin_indices(tuple(self.card_names))
         self._rank_rivals = rank_rival_indices(tuple(self.card_names))
+        # Per card, the cousins this deck prints alike (INDISTINCT_COUSINS): none where the line is None; and the
+        # face reader's evidence between them (face_reader.alike_evidence_matrix), where there are any.
+        self.indistinct = indistinct_cousins(profile, self.card_names, indistinct)
+        from vision.face_reader import alike_evidence_matrix
+
+        self._alike_matrix = alike_evidence_matrix(self.card_names) if any(self.indistinct) else None
         self.twin = np.asarray(self._twins, np.int64)
         # The deck's lean between twin suits, per card (vision.twin_bias; None: none measured).
         self.lean: FloatArray | None = None
@@ -802,10 +824,12 @@ class ProfileMatcher:
 
     def shares(
         self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
-        evidence: npt.ArrayLike | None = None, colour_blind: bool = False,
+        evidence: npt.ArrayLike | None = None, colour_blind: bool = False, face: npt.ArrayLike | None = None,
     ) -> tuple[str, float, float]:
         """:meth:`combine`'s name and confidence, and the confidence before the twin doubt (as
-        ``cardcrop.corner_shares``)."""
+        ``cardcrop.corner_shares``). ``face``: the face reader's probabilities for the outline (``evidence`` is
+        what they say per card), for the doubt between cousins the deck prints alike (:data:`INDISTINCT_COUSINS`;
+        None: no face read)."""
         from vision.cardcrop import NONE_CLASS, cousin_doubted, softmax, weighed_shares
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
@@ -835,7 +859,28 @@ class ProfileMatcher:
             share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
         if colour_blind:
             share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(self.card_names))
+        share = self._alike_doubted(share, face, best)
         return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
+
+    def _alike_doubted(self, share: np.float32, face: npt.ArrayLike | None, best: int) -> np.float32:
+        """``share`` of the card ``best`` times (1 - the face's evidence for the likeliest cousin the deck prints
+        alike over its evidence for ``best``): the corners' vote between them is the classifier's lean by colour,
+        so the face alone may tell them apart (:data:`INDISTINCT_COUSINS`): a number card by its pips, a court by
+        the suit marks in its picture (``face_reader.alike_evidence_matrix``). Without a face read the share falls
+        to nothing, as where the face speaks for the cousin, and the reading is reported to be checked (its
+        confidence before the doubt stands). As it is for a card with no such cousin."""
+        alike = self.indistinct[best]
+        if not alike or self._alike_matrix is None:
+            return share
+        if face is None:
+            return np.float32(0.0)
+        from vision.face_reader import weighed_evidence
+
+        e = weighed_evidence(self._alike_matrix, face).astype(np.float64)
+        if not float(e[best]) > 0.0:
+            return np.float32(0.0)
+        ratio = min(1.0, max(float(e[c]) for c in alike) / float(e[best]))
+        return np.float32(share * (1.0 - ratio))
 
     def set_lean(self, offsets: Mapping[Suit, float]) -> None:
         """Doubt readings by the deck's lean between twin suits: ``offsets`` per suit
@@ -894,6 +939,48 @@ class ProfileMatcher:
             return self.combine(logits, features)
         finally:
             self.classifier_weight = saved
+
+
+def indistinct_cousins(
+    profile: DeckProfile, card_names: list[str], line: float | None = INDISTINCT_COUSINS,
+    deck_share: float = ALIKE_DECK_SHARE,
+) -> tuple[tuple[int, ...], ...]:
+    """Per card of ``card_names``, the indices of its cousins (the same rank in the other colour's suits) whose
+    enrolled corners are at least ``line`` alike (cosine similarity of the nearest two prototypes): cards the
+    deck prints alike. None for a card or cousin not enrolled, and for every card where ``line`` is None or
+    fewer than ``deck_share`` of the enrolled cousin pairs are alike (:data:`ALIKE_DECK_SHARE`)."""
+    from vision.cardcrop import cousin_indices
+
+    cousins = cousin_indices(tuple(card_names))
+    if line is None:
+        return tuple(() for _ in card_names)
+    features: dict[int, FloatArray] = {}
+    for card, entry in profile.cards.items():
+        name = str(card)
+        if name in card_names and entry.prototypes:
+            rows = np.stack([_unit(p.features) for p in entry.prototypes]).astype(np.float32)
+            features[card_names.index(name)] = rows
+    out: list[tuple[int, ...]] = []
+    pairs = 0
+    for k, mine in enumerate(cousins):
+        own = features.get(k)
+        enrolled = [c for c in mine if own is not None and c in features]
+        pairs += len(enrolled)
+        out.append(() if own is None else tuple(c for c in enrolled if float((own @ features[c].T).max()) >= line))
+    alike = sum(len(cs) for cs in out)  # each pair counted from both ends, as ``pairs`` is
+    if not alike or alike < deck_share * pairs:
+        return tuple(() for _ in card_names)
+    return tuple(out)
+
+
+def alike_pairs(profile: DeckProfile, line: float | None = INDISTINCT_COUSINS) -> list[tuple[Card, Card]]:
+    """The pairs of cousins ``profile`` enrolled alike (:func:`indistinct_cousins`), each once, in deck order:
+    what an enrolment tells the players it will ask them to check."""
+    names = [str(c) for c in profile.cards]
+    alike = indistinct_cousins(profile, names, line)
+    return [
+        (Card.parse(names[k]), Card.parse(names[c])) for k, cousins in enumerate(alike) for c in cousins if k < c
+    ]
 
 
 def profile_calibration_for(classifier_path: Path) -> ConfidenceCalibration | None:

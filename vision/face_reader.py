@@ -136,6 +136,33 @@ def evidence_matrix(card_names: Sequence[str], kind_share: float | None = None,
     return m
 
 
+def alike_evidence_matrix(card_names: Sequence[str]) -> FloatArray:
+    """As :func:`evidence_matrix`, but a court's row is the reader's chance of a court in a suit of its colour
+    (and ``p(none)`` over 24, as every row): between a court and its cousins (its rank in the other colour),
+    which a deck printed all in one ink shows alike in its corners, the picture's suit marks are all there is
+    to tell by. Not weighed into the vote (a court's suit is mostly shown by its index alone, and pictures
+    differ by deck); only the doubt between cousins such a deck prints alike uses it
+    (``vision.deck_profile.INDISTINCT_COUSINS``)."""
+    m = evidence_matrix(card_names)
+    for row, name in enumerate(card_names):
+        rank, suit = name[:1], name[1:]
+        if rank not in ("J", "Q", "K") or suit not in cardcrop.SUITS or len(suit) != 1:
+            continue
+        red = suit in "hd"
+        same = [s for s in cardcrop.SUITS if (s in "hd") == red]
+        m[row] = 0.0
+        m[row, [face_class(rank + s) for s in same]] = 1.0 / len(same)
+        m[row, FACE_NONE] = 1.0 / _CARD_CLASSES
+    return m
+
+
+def weighed_evidence(matrix: npt.ArrayLike, probabilities: npt.ArrayLike, weight: float = FACE_WEIGHT) -> FloatArray:
+    """``matrix @ probabilities`` (a face's evidence per card), floored and raised to ``weight``."""
+    p = np.asarray(probabilities, np.float32)
+    out: FloatArray = np.power(np.asarray(matrix, np.float32) @ p + _EVIDENCE_FLOOR, weight).astype(np.float32)
+    return out
+
+
 class FaceReader:
     """The face reader's ONNX model: per outline, its probabilities over :data:`FACE_CLASSES`, and the
     evidence per card they give."""
@@ -180,9 +207,7 @@ class FaceReader:
         matrix = self._matrices.get(key)
         if matrix is None:
             matrix = self._matrices[key] = evidence_matrix(key)
-        p = np.asarray(probabilities, np.float32)
-        out: FloatArray = np.power(matrix @ p + _EVIDENCE_FLOOR, self.weight).astype(np.float32)
-        return out
+        return weighed_evidence(matrix, probabilities, self.weight)
 
 
 def face_reader_path_for(model: Path) -> Path | None:

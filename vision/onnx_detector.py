@@ -393,16 +393,19 @@ class CornerClassifier:
     def _name(
         self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
         evidence: npt.NDArray[np.float32] | None = None, colour_blind: bool = False,
+        face: npt.NDArray[np.float32] | None = None,
     ) -> tuple[str, float, float]:
         """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
         reader's, per card, ``cardcrop.weigh_by_face``), and the confidence before the twin doubt
         (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named). ``colour_blind``: a dark
-        card's turned-over crops, doubted by their cousins (``cardcrop.COUSIN_DOUBT``), with a profile or without."""
+        card's turned-over crops, doubted by their cousins (``cardcrop.COUSIN_DOUBT``), with a profile or without.
+        ``face``: the face reader's probabilities, for a profile's doubt between cousins its deck prints alike
+        (``vision.deck_profile.INDISTINCT_COUSINS``)."""
         from vision import cardcrop
 
         if self.profile is not None and feats is not None:
             return self.profile.shares(
-                logits[start:stop], feats[start:stop], evidence=evidence, colour_blind=colour_blind
+                logits[start:stop], feats[start:stop], evidence=evidence, colour_blind=colour_blind, face=face
             )
         return cardcrop.corner_shares(logits[start:stop], self.classes, evidence=evidence, colour_blind=colour_blind)
 
@@ -466,7 +469,7 @@ class CornerClassifier:
             logits[turned] = run_in_chunks(self.dark_session, [logits_name], input_name, crops[turned])[0]
         else:
             logits, feats = self._outputs(crops)
-        evidence = self._face_evidence(frame_bgr, hypotheses, dark)
+        evidence, faces = self._face_evidence(frame_bgr, hypotheses, dark)
         answers: list[tuple[Card | None, float, float]] = []
         start = 0
         for k, block in enumerate(per_card):
@@ -478,13 +481,13 @@ class CornerClassifier:
                 half = start + len(block) // 2
                 reading = surer_reading(
                     self._name(logits, feats, start, half, None),
-                    self._name(logits, feats, half, stop, evidence[k], colour_blind=True),
+                    self._name(logits, feats, half, stop, evidence[k], colour_blind=True, face=faces[k]),
                 )
             else:
                 reading = None
             name, conf, undoubted = (
                 reading if reading is not None
-                else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k])
+                else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k], face=faces[k])
             )
             start = stop
             answers.append((self.cards.get(name), conf, undoubted))
@@ -496,22 +499,24 @@ class CornerClassifier:
 
     def _face_evidence(
         self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]], dark: list[bool]
-    ) -> list[npt.NDArray[np.float32] | None]:
-        """Per outline, the face reader's evidence per card (None: no face reader, or a card printed light on
-        dark paper and a reader not taught such faces). A card judged dark is read turned over, as its
-        corners are. The face is cut from the outline's first hypothesis (the snapped one where the outline
-        was refined)."""
-        if self.face is None:
-            return [None] * len(hypotheses)
-        looked = [k for k, d in enumerate(dark) if not d or self.face.reads_dark]
+    ) -> tuple[list[npt.NDArray[np.float32] | None], list[npt.NDArray[np.float32] | None]]:
+        """Per outline, the face reader's evidence per card, and its probabilities (None: no face reader, or a
+        card printed light on dark paper and a reader not taught such faces). A card judged dark is read turned
+        over, as its corners are. The face is cut from the outline's first hypothesis (the snapped one where
+        the outline was refined)."""
         out: list[npt.NDArray[np.float32] | None] = [None] * len(hypotheses)
+        faces: list[npt.NDArray[np.float32] | None] = [None] * len(hypotheses)
+        if self.face is None:
+            return out, faces
+        looked = [k for k, d in enumerate(dark) if not d or self.face.reads_dark]
         if not looked:
-            return out
+            return out, faces
         probs = self.face.probabilities(frame_bgr, [hypotheses[k][0] for k in looked], [dark[k] for k in looked])
         names = self.profile.card_names if self.profile is not None else list(self.cards)
         for k, p in zip(looked, probs, strict=True):
             out[k] = self.face.evidence(names, p)
-        return out
+            faces[k] = p
+        return out, faces
 
     def read_spreads(
         self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32]

@@ -173,7 +173,32 @@ def _from_photos(photos: Sequence[Path], name: str, data: Path, deck_cards: Sequ
     if len(result.skipped) > 10:
         print(f"enrol: ... and {len(result.skipped) - 10} more skipped", file=sys.stderr)
     print(f"enrol: deck {name}: {summary} -> {folder}")
+    _tell_alike(profile)
     return 0 if not missing else 1
+
+
+def alike_note(profile: DeckProfile) -> str | None:
+    """A line for the players where the deck prints cousins alike (``vision.deck_profile.alike_pairs``: one ink
+    for every suit): the reader cannot tell those cards apart by their corners, so it tells them apart by their
+    faces, and asks the table to check them where a face does not tell (covered, or not seen); such a reading
+    proves no renege. None else."""
+    from display.enrol_screen import card_text
+    from vision.deck_profile import alike_pairs
+
+    pairs = alike_pairs(profile)
+    if not pairs:
+        return None
+    shown = ", ".join(f"{card_text(a)} {card_text(b)}" for a, b in pairs)
+    return (
+        f"this deck prints some suits alike ({shown}): those cards are told apart by their faces, and where a "
+        "face is covered the table is asked to check the card, which then proves no renege"
+    )
+
+
+def _tell_alike(profile: DeckProfile) -> None:
+    note = alike_note(profile)
+    if note is not None:
+        print(f"enrol: {note}", file=sys.stderr)
 
 
 def _from_camera(
@@ -255,6 +280,7 @@ def _finish(e: Enrolment, name: str, save: Callable[[], None]) -> int:
     if e.saved is None:
         raise UserError(f"enrol: deck {name} was not saved ({e.unsaved}); free some space and enrol again")
     print(f"enrol: deck {name}: {_summary(e)} -> {e.saved}")
+    _tell_alike(e.build(name))
     if e.missing:
         print(f"enrol: lay the missing cards and enrol again, or read with {len(e.enrolled)} cards", file=sys.stderr)
     return 0 if e.complete else 1

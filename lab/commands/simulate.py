@@ -377,6 +377,11 @@ def _enrol(
         f"readings undone; missing: {missing})",
         file=sys.stderr,
     )
+    from companion.commands.enrol import alike_note
+
+    note = alike_note(profile)
+    if note is not None:
+        print(f"simulate: {note}", file=sys.stderr)
 
 
 def table_rules(args: argparse.Namespace) -> Any:

@@ -26,7 +26,9 @@ from vision.deck_profile import (
     ProfileBuilder,
     ProfileMatcher,
     Prototype,
+    alike_pairs,
     configured_profile,
+    indistinct_cousins,
     load_profile,
     profile_folder,
     save_profile,
@@ -361,6 +363,77 @@ def test_with_a_profile_the_face_reader_decides_between_twins_but_not_for_a_joke
     assert m.combine(joker, feats, evidence=np.array([1.0, 1.0, 0.01], np.float32)) == m.combine(joker, feats)
 
 
+def _profile_of(features: dict[str, list[float]]) -> DeckProfile:
+    """A profile of one prototype per card, with the given features."""
+    return DeckProfile(
+        name="t",
+        features=len(next(iter(features.values()))),
+        cards={
+            Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", np.asarray(f, np.float32))])
+            for c, f in features.items()
+        },
+    )
+
+
+def test_cousins_a_deck_prints_alike_are_found_by_their_prototypes() -> None:
+    """Kd and Ks enrolled nearly alike (one ink): each is the other's cousin printed alike; Kh, its twin's
+    cousin, is not (unlike), Kc is not enrolled, and the queens' cousins are unlike."""
+    names = ["Kd", "Ks", "Kh", "Kc", "Qd", "Qs"]
+    profile = _profile_of({
+        "Kd": [1.0, 0.1, 0.0, 0.0], "Ks": [1.0, 0.12, 0.0, 0.0], "Kh": [0.3, 1.0, 0.0, 0.0],
+        "Qd": [0.0, 0.0, 1.0, 0.0], "Qs": [0.0, 0.0, 0.5, 1.0],
+    })
+    alike = indistinct_cousins(profile, names, 0.9)
+    by_name = {names[k]: sorted(names[c] for c in cs) for k, cs in enumerate(alike)}
+    assert by_name == {"Kd": ["Ks"], "Ks": ["Kd"], "Kh": [], "Kc": [], "Qd": [], "Qs": []}
+    assert all(not cs for cs in indistinct_cousins(profile, names, None))
+    # the line: Kh and Ks are 0.40 alike
+    assert {names[c] for c in indistinct_cousins(profile, names, 0.35)[names.index("Kh")]} == {"Ks"}
+    # one pair alike of three enrolled is a third of them: a deck printed in colour has fewer, and none counts
+    assert not any(indistinct_cousins(profile, names, 0.9, deck_share=0.34))
+
+
+def test_a_court_the_deck_prints_like_its_cousin_is_doubted_unless_its_face_tells() -> None:
+    """In a deck whose kings of diamonds and spades are enrolled alike, the classifier's lean to spades does not
+    make a sure king of spades: its share falls to nothing where the face reader sees a red court or none at all
+    (the share before the doubt stands: reported to be checked, ``onnx_detector._to_check``), and stays nearly
+    whole where it sees a black one. A number card whose pips the reader sees as its suit stays sure; one whose
+    face it cannot see is checked too."""
+    from vision.face_reader import FACE_CLASSES, FACE_NONE, face_class
+
+    classes = ["Kd", "Ks", "9d", "9s", "none"]
+    profile = _profile_of({
+        "Kd": [1.0, 0.02, 0.0, 0.0], "Ks": [1.0, 0.0, 0.0, 0.0],
+        "9d": [0.0, 0.0, 1.0, 0.02], "9s": [0.0, 0.0, 1.0, 0.0],
+    })
+
+    def face(**p: float) -> npt.NDArray[np.float32]:
+        out = np.zeros(len(FACE_CLASSES), np.float32)
+        for card, q in p.items():
+            out[FACE_NONE if card == "none" else face_class(card)] = q
+        return out
+
+    logits = np.array([[-2.0, 3.0, -5.0, -5.0, -6.0]], np.float32)  # the classifier: the king of spades
+    king = np.array([[1.0, 0.0, 0.0, 0.0]], np.float32)
+    apart = ProfileMatcher(profile, classes, indistinct=None)
+    alike = ProfileMatcher(profile, classes, indistinct=0.9)
+    name, sure, before = apart.shares(logits, king)
+    assert name == "Ks" and sure > 0.6
+    red_court, black_court = face(Kd=0.8, Ks=0.1, none=0.1), face(Ks=0.5, Kc=0.4, Kd=0.05, none=0.05)
+    name, share, undoubted = alike.shares(logits, king, face=red_court)
+    assert name == "Ks" and share == 0.0 and undoubted == pytest.approx(before)
+    assert alike.shares(logits, king)[1] == 0.0  # no face read: no sure reading either
+    assert alike.shares(logits, king, face=face(none=1.0))[1] == 0.0  # a face not seen: nor here
+    assert 0.6 * sure < alike.shares(logits, king, face=black_court)[1] < sure
+    assert apart.shares(logits, king, face=red_court) == apart.shares(logits, king)  # no cousin alike: no doubt
+    # a nine of spades whose pips the face reader sees as spades stays nearly as sure; unseen, it is checked
+    nine_logits = np.array([[-5.0, -5.0, -2.0, 3.0, -6.0]], np.float32)
+    nine = np.array([[0.0, 0.0, 1.0, 0.0]], np.float32)
+    nine_sure = apart.shares(nine_logits, nine)[1]
+    assert 0.6 * nine_sure < alike.shares(nine_logits, nine, face=face(**{"9s": 0.9, "9d": 0.05}))[1] < nine_sure
+    assert alike.shares(nine_logits, nine, face=face(none=1.0))[1] == 0.0
+
+
 def _qh_and_joker(joker_faces: list[int]) -> DeckProfile:
     """A profile of the Qh (its face: axis 0) and the Joker (its faces: these axes), in 4 features."""
     eye = np.eye(4, dtype=np.float32)
@@ -579,3 +652,17 @@ def test_a_face_a_little_more_like_the_joker_than_any_other_card_is_not_read_as_
         stand_in = _ProfiledFaces(matcher, face(margin))
         od._benny_by_face(frame, quads, np.array([0.9], np.float32), stand_in, readings, floor=0.6)  # type: ignore[arg-type]
         assert (readings[0][0][1] == Card.parse("B")) is joker, margin
+
+
+def test_an_enrolment_tells_the_players_which_cards_the_deck_prints_alike() -> None:
+    from companion.commands.enrol import alike_note
+
+    alike = _profile_of({
+        "Kd": [1.0, 0.1, 0.0, 0.0], "Ks": [1.0, 0.12, 0.0, 0.0], "Kh": [0.0, 0.0, 1.0, 0.1], "Kc": [0.0, 0.0, 1.0, 0.0],
+        "Qd": [0.0, 1.0, 0.0, 0.0], "Qs": [0.0, 0.0, 0.0, 1.0],
+    })
+    assert alike_pairs(alike) == [(Card.parse("Kd"), Card.parse("Ks")), (Card.parse("Kh"), Card.parse("Kc"))]
+    note = alike_note(alike)
+    assert note is not None and "K♦ K♠" in note and "K♥ K♣" in note and "Q" not in note and "no renege" in note
+    apart = _profile_of({"Kd": [1.0, 0.0, 0.0], "Ks": [0.0, 1.0, 0.0]})
+    assert alike_pairs(apart) == [] and alike_note(apart) is None

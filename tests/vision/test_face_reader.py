@@ -262,17 +262,18 @@ def test_a_card_judged_dark_is_read_turned_over_by_a_reader_taught_so() -> None:
     gold = reprint_faces(procedural_faceset().faces["procedural-0"], "one_ink", seed=1)["9s"]
     img, quad = _laid(gold)
     hyps = [[quad], [quad]]
-    evidence = classifier._face_evidence(img, hyps, dark=[True, False])
+    evidence, faces = classifier._face_evidence(img, hyps, dark=[True, False])
     assert evidence[0] is not None and evidence[1] is not None
     assert evidence[0].shape == evidence[1].shape == (len(CARDS),)
+    assert faces[0] is not None and np.allclose(faces[0], classifier.face.probabilities(img, [quad], turned=[True])[0])
     turned = classifier.face.evidence(CARDS, classifier.face.probabilities(img, [quad], turned=[True])[0])
     as_printed = classifier.face.evidence(CARDS, classifier.face.probabilities(img, [quad])[0])
     assert np.allclose(evidence[0], turned) and np.allclose(evidence[1], as_printed)
     assert not np.allclose(turned, as_printed)
     classifier.face.reads_dark = False
-    evidence = classifier._face_evidence(img, hyps, dark=[True, False])
-    assert evidence[0] is None and evidence[1] is not None
-    assert classifier._face_evidence(img, hyps, dark=[True, True]) == [None, None]
+    evidence, faces = classifier._face_evidence(img, hyps, dark=[True, False])
+    assert evidence[0] is None and evidence[1] is not None and faces[0] is None and faces[1] is not None
+    assert classifier._face_evidence(img, hyps, dark=[True, True]) == ([None, None], [None, None])
     with pytest.raises(ValueError, match="2 turned flags for 1 outlines"):
         classifier.face.probabilities(img, [quad], turned=[True, False])
 
@@ -297,3 +298,21 @@ def test_the_shipped_reader_names_the_suit_of_one_ink_number_cards() -> None:
 def test_a_model_of_another_shape_is_refused() -> None:
     with pytest.raises(UserError, match="face reader output"):
         load_face_reader(REPO_MODELS_DIR / "corner-cls.onnx", threads=1)
+
+
+def test_the_evidence_between_cousins_a_deck_prints_alike_reads_a_courts_colour() -> None:
+    """``alike_evidence_matrix``: a court's row is the chance of a court in a suit of its colour (the vote's own
+    matrix pools every suit's court); a number card's row is the vote's."""
+    from vision.face_reader import FACE_CLASSES, FACE_NONE, alike_evidence_matrix, evidence_matrix, face_class
+
+    names = ["Kd", "Ks", "Kh", "9d", "9s"]
+    alike, vote = alike_evidence_matrix(names), evidence_matrix(names)
+    red_court = np.zeros(len(FACE_CLASSES), np.float32)
+    red_court[face_class("Qh")] = 1.0  # any court of hearts: red
+    assert (alike @ red_court)[0] == pytest.approx(0.5) and (alike @ red_court)[1] == 0.0
+    assert (alike @ red_court)[2] == pytest.approx(0.5)
+    assert (vote @ red_court)[0] == pytest.approx((vote @ red_court)[1])  # the vote cannot tell them apart
+    assert np.allclose(alike[3:], vote[3:])
+    unseen = np.zeros(len(FACE_CLASSES), np.float32)
+    unseen[FACE_NONE] = 1.0
+    assert np.allclose(alike @ unseen, (alike @ unseen)[0])  # a face not seen speaks for every card alike
