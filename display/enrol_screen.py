@@ -269,7 +269,7 @@ def render_enrolment(surface: pygame.Surface, e: Enrolment, frame_bgr: Image | N
     if e.done:
         return render_contact_sheet(surface, e.deck, e.faces(), name, _summary(e),
                                     named=frozenset(k for k, v in e.enrolled.items() if v.by_players),
-                                    saved=_saved_line(e))  # fmt: skip
+                                    saved=_saved_line(e), note=e.note)  # fmt: skip
     c = Canvas(surface)
     surface.fill(BG)
     buttons: list[StepButton] = []
@@ -313,10 +313,11 @@ def render_contact_sheet(
     summary: str = "",
     named: frozenset[Card] = frozenset(),
     saved: tuple[str, str | None] | None = None,
+    note: str | None = None,
 ) -> Drawn:
     """The enrolled deck at a glance: every card of the deck as enrolled (an empty slot where missing).
     ``saved``: a line on the save, and why it failed (then shown across the header in red, the reason at the
-    foot in place of the summary)."""
+    foot in place of the summary). ``note``: a line the players should read (gold, above the foot)."""
     c = Canvas(surface)
     surface.fill(BG)
     title = f"Deck {name}: {len(faces)} of {len(deck)} cards"
@@ -329,7 +330,10 @@ def render_contact_sheet(
         c.text(title + (f"  ·  {saved[0]}" if saved is not None else ""), 18, WHITE, (12, HEADER_H / 2),
                anchor="midleft", bold=True, max_width=c.width - 24)  # fmt: skip
         foot, colour = summary + ("  ·  gold dot: named by you" if named else ""), DIM
-    _grid(c, deck, faces, (8, HEADER_H + 6, c.width - 16, c.height - HEADER_H - 40), labels=True, named=named)
+    below = 40 if note is None else 60
+    _grid(c, deck, faces, (8, HEADER_H + 6, c.width - 16, c.height - HEADER_H - below), labels=True, named=named)
+    if note is not None:
+        c.text(note, 13, GOLD, (12, c.height - 38), anchor="midleft", max_width=c.width - 24)
     c.text(foot, 13, colour, (12, c.height - 16), anchor="midleft", max_width=c.width - 24)
     return Drawn((), tuple(c.texts))
 
@@ -341,10 +345,11 @@ def save_contact_sheet(
     name: str,
     summary: str = "",
     named: frozenset[Card] = frozenset(),
+    note: str | None = None,
 ) -> Path:
     """The contact sheet as a PNG (1200x720: each card large enough to check by eye)."""
     surface = pygame.Surface((1200, 720))
-    render_contact_sheet(surface, deck, faces, name, summary, named)
+    render_contact_sheet(surface, deck, faces, name, summary, named, note=note)
     path.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(path))
     return path

@@ -290,6 +290,8 @@ class Enrolment:
         # players asked to try again (Call on the contact sheet after a failed save).
         self.saved: str | None = None
         self.unsaved: str | None = None
+        # What the players should know of the saved deck (it prints some suits alike), for the contact sheet.
+        self.note: str | None = None
         self.retry_save = False
         self._next_id = 0
 
@@ -586,9 +588,10 @@ class Enrolment:
         """The profile could not be saved (``why``: the one-line reason); the contact sheet offers to try again."""
         self.saved, self.unsaved, self.retry_save = None, why, False
 
-    def save_done(self, where: str) -> None:
-        """The profile was saved in ``where``."""
+    def save_done(self, where: str, note: str | None = None) -> None:
+        """The profile was saved in ``where``; ``note``: what the players should know of the deck, or None."""
         self.saved, self.unsaved, self.retry_save = where, None, False
+        self.note = note
 
     @property
     def wants_saving(self) -> bool:

@@ -129,7 +129,8 @@ def save_deck(
     try:
         shutil.rmtree(fresh, ignore_errors=True)
         save_profile(profile, fresh)
-        sheet = save_contact_sheet(fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named)
+        note = ALIKE_SCREEN_NOTE if alike_note(profile) is not None else None
+        sheet = save_contact_sheet(fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named, note)
         sync_file(sheet)
         fsync_dir(fresh)
         shutil.rmtree(old, ignore_errors=True)
@@ -175,6 +176,13 @@ def _from_photos(photos: Sequence[Path], name: str, data: Path, deck_cards: Sequ
     print(f"enrol: deck {name}: {summary} -> {folder}")
     _tell_alike(profile)
     return 0 if not missing else 1
+
+
+# The contact sheet's line for a deck that prints some suits alike (the command's output names the cards).
+ALIKE_SCREEN_NOTE = (
+    "This deck prints some suits alike: those cards are told apart by their faces, and a covered one is asked "
+    "to be checked"
+)
 
 
 def alike_note(profile: DeckProfile) -> str | None:
@@ -260,12 +268,13 @@ def _saver(e: Enrolment, name: str, data: Path) -> Callable[[], None]:
     def save() -> None:
         named = frozenset(card for card, v in e.enrolled.items() if v.by_players)
         try:
-            folder = save_deck(e.build(name), data, e.deck, e.faces(), _summary(e), named)
+            profile = e.build(name)
+            folder = save_deck(profile, data, e.deck, e.faces(), _summary(e), named)
         except UserError as exc:
             e.save_failed(str(exc))
             print(f"enrol: {exc}", file=sys.stderr)
         else:
-            e.save_done(str(folder))
+            e.save_done(str(folder), ALIKE_SCREEN_NOTE if alike_note(profile) is not None else None)
 
     return save
 
@@ -280,7 +289,8 @@ def _finish(e: Enrolment, name: str, save: Callable[[], None]) -> int:
     if e.saved is None:
         raise UserError(f"enrol: deck {name} was not saved ({e.unsaved}); free some space and enrol again")
     print(f"enrol: deck {name}: {_summary(e)} -> {e.saved}")
-    _tell_alike(e.build(name))
+    if e.note is not None:
+        _tell_alike(e.build(name))
     if e.missing:
         print(f"enrol: lay the missing cards and enrol again, or read with {len(e.enrolled)} cards", file=sys.stderr)
     return 0 if e.complete else 1

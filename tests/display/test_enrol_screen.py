@@ -140,6 +140,13 @@ def test_the_contact_sheet_says_whether_the_deck_was_saved() -> None:
     e.save_done("/data/decks/house")
     assert header_and_foot()[0] == "Deck house: 1 of 25 cards  \u00b7  Saved. Press Call to close."
     assert surface.get_at((4, 4))[:3] != ALERT_RED
+    plain = [t.text for t in render_enrolment(surface, e, None, "house").texts]
+    # a deck printing some suits alike: the sheet says so above its foot, the foot as it was
+    e.save_done("/data/decks/house", note="This deck prints some suits alike")
+    texts = render_enrolment(surface, e, None, "house").texts
+    assert [t.text for t in texts] == [*plain[:-1], "This deck prints some suits alike", plain[-1]]
+    note, foot_text = texts[-2], texts[-1]
+    assert note.rect[1] + note.rect[3] <= foot_text.rect[1]  # above the foot, not over it
 
 
 def test_the_camera_view_leaves_out_a_card_taken_off_the_mat() -> None:
