@@ -687,14 +687,15 @@ BENNY_FACE_MARGIN = 0.06
 # Under the share right at 0.06 on either draw (21 of 22, 18 of 20), and above the Joker's line (0.8): sure.
 BENNY_FACE_CONFIDENCE = 0.85
 # Cousins (the same rank in the suits of the other colour: Kd and Ks) whose enrolled corners are at least this
-# alike (the cosine similarity of their nearest prototypes) are ones the deck does not tell apart by its
-# corners: the classifier told them apart by colour, and this deck prints them in one ink. A reading of either
-# is then doubted by the other as far as the face reader cannot tell them apart (``ProfileMatcher.shares``): a
-# number card's pips can, a court's picture cannot, so a court is reported to be checked, and proves no renege.
-# Enrolled at the simulated table (seed 1), the five held-out decks as drawn, dark, tinted and four-colour
-# had their closest cousins at 0.79-0.87 as drawn or dark, up to 0.92 and 0.94 tinted or four-colour (one pair a
-# deck, none in most); printed in one ink, 9-11 pairs of 24 from 0.9 up, the kings and aces of diamonds and
-# spades at 0.90-0.99 (model card, "Deck profiles", "Cousins a deck prints alike"). None: off.
+# alike (the cosine similarity of their nearest prototypes) are ones the deck does not tell apart by its corners:
+# the classifier tells them apart by colour, and such a deck prints them in one ink. A reading of either is then
+# doubted by the other as far as the face cannot tell them apart (``ProfileMatcher._alike_doubted``): a number
+# card by its pips, a court by the suit marks in its picture; where the face does not tell, the reading is
+# reported to be checked, and proves no renege. Enrolled at the simulated table (seed 1), the five held-out decks'
+# closest cousins were 0.79-0.86 as drawn, 0.75-0.84 dark, up to 0.92 tinted and 0.94 four-colour; printed in one
+# ink, 10-14 pairs of 24 from 0.88 up (seeds 0-2), the diamonds and spades of nearly every rank among them
+# (`gnome-orell`'s kings 0.891 at seed 0: hence 0.88, not 0.9). Model card, "Deck profiles", "Cousins a deck
+# prints alike". None: off.
 INDISTINCT_COUSINS: float | None = 0.88
 # ... and only in a deck where at least this share of its enrolled cousin pairs are so alike: one that has lost
 # the colour the classifier tells cousins by. A deck printed in colour may have a pair or a few alike in shape
