@@ -784,9 +784,10 @@ class ProfileMatcher:
         # Per card, the cousins this deck prints alike (INDISTINCT_COUSINS): none where the line is None; and the
         # face reader's evidence between them (face_reader.alike_evidence_matrix), where there are any.
         self.indistinct = indistinct_cousins(profile, self.card_names, indistinct)
-        from vision.face_reader import alike_evidence_matrix
+        from vision.face_reader import alike_evidence_matrix, weighed_evidence
 
-        self._alike_matrix = alike_evidence_matrix(self.card_names) if any(self.indistinct) else None
+        self._alike_matrix = alike_evidence_matrix(self.card_names)
+        self._weighed_evidence = weighed_evidence
         self.twin = np.asarray(self._twins, np.int64)
         # The deck's lean between twin suits, per card (vision.twin_bias; None: none measured).
         self.lean: FloatArray | None = None
@@ -871,15 +872,11 @@ class ProfileMatcher:
         to nothing, as where the face speaks for the cousin, and the reading is reported to be checked (its
         confidence before the doubt stands). As it is for a card with no such cousin."""
         alike = self.indistinct[best]
-        if not alike or self._alike_matrix is None:
+        if not alike:
             return share
         if face is None:
             return np.float32(0.0)
-        from vision.face_reader import weighed_evidence
-
-        e = weighed_evidence(self._alike_matrix, face).astype(np.float64)
-        if not float(e[best]) > 0.0:
-            return np.float32(0.0)
+        e = self._weighed_evidence(self._alike_matrix, face)  # floored: never 0
         ratio = min(1.0, max(float(e[c]) for c in alike) / float(e[best]))
         return np.float32(share * (1.0 - ratio))
 
@@ -962,13 +959,16 @@ def indistinct_cousins(
             rows = np.stack([_unit(p.features) for p in entry.prototypes]).astype(np.float32)
             features[card_names.index(name)] = rows
     out: list[tuple[int, ...]] = []
-    pairs = 0
+    pairs = 0  # enrolled cousin pairs, each counted from both ends (as ``alike`` below)
     for k, mine in enumerate(cousins):
         own = features.get(k)
-        enrolled = [c for c in mine if own is not None and c in features]
+        if own is None:
+            out.append(())
+            continue
+        enrolled = [c for c in mine if c in features]
         pairs += len(enrolled)
-        out.append(() if own is None else tuple(c for c in enrolled if float((own @ features[c].T).max()) >= line))
-    alike = sum(len(cs) for cs in out)  # each pair counted from both ends, as ``pairs`` is
+        out.append(tuple(c for c in enrolled if float((own @ features[c].T).max()) >= line))
+    alike = sum(len(cs) for cs in out)
     if not alike or alike < deck_share * pairs:
         return tuple(() for _ in card_names)
     return tuple(out)

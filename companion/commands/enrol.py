@@ -129,8 +129,9 @@ def save_deck(
     try:
         shutil.rmtree(fresh, ignore_errors=True)
         save_profile(profile, fresh)
-        note = ALIKE_SCREEN_NOTE if alike_note(profile) is not None else None
-        sheet = save_contact_sheet(fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named, note)
+        sheet = save_contact_sheet(
+            fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named, screen_note(profile)
+        )
         sync_file(sheet)
         fsync_dir(fresh)
         shutil.rmtree(old, ignore_errors=True)
@@ -201,6 +202,11 @@ def alike_note(profile: DeckProfile) -> str | None:
         f"this deck prints some suits alike ({shown}): those cards are told apart by their faces, and where a "
         "face is covered the table is asked to check the card, which then proves no renege"
     )
+
+
+def screen_note(profile: DeckProfile) -> str | None:
+    """The contact sheet's line for ``profile`` (:data:`ALIKE_SCREEN_NOTE` where it prints some suits alike)."""
+    return ALIKE_SCREEN_NOTE if alike_note(profile) is not None else None
 
 
 def _tell_alike(profile: DeckProfile) -> None:
@@ -274,7 +280,8 @@ def _saver(e: Enrolment, name: str, data: Path) -> Callable[[], None]:
             e.save_failed(str(exc))
             print(f"enrol: {exc}", file=sys.stderr)
         else:
-            e.save_done(str(folder), ALIKE_SCREEN_NOTE if alike_note(profile) is not None else None)
+            e.save_done(str(folder), screen_note(profile))
+            _tell_alike(profile)
 
     return save
 
@@ -289,8 +296,6 @@ def _finish(e: Enrolment, name: str, save: Callable[[], None]) -> int:
     if e.saved is None:
         raise UserError(f"enrol: deck {name} was not saved ({e.unsaved}); free some space and enrol again")
     print(f"enrol: deck {name}: {_summary(e)} -> {e.saved}")
-    if e.note is not None:
-        _tell_alike(e.build(name))
     if e.missing:
         print(f"enrol: lay the missing cards and enrol again, or read with {len(e.enrolled)} cards", file=sys.stderr)
     return 0 if e.complete else 1

@@ -176,3 +176,38 @@ def test_leaving_after_a_failed_save_says_the_deck_was_not_saved(
     e.act(Step(EnrolAction.QUIT))
     with pytest.raises(UserError, match="deck house was not saved .*No space left on device.*enrol again"):
         _finish(e, "house", save)
+
+
+class _BuildsOneInk:
+    """An enrolment builder stand-in: the queens of diamonds and spades enrolled alike (one ink), with crops."""
+
+    def build(self, name: str) -> DeckProfile:
+        import numpy as np
+
+        from vision.deck_profile import CardPrototypes, Prototype
+
+        rng = np.random.default_rng(1)
+        cards, images = {}, {}
+        for card, lean in (("Qd", 0.0), ("Qs", 0.05)):
+            rel = f"crops/{card}-TL.png"
+            images[rel] = rng.integers(0, 255, (64, 48, 3), dtype=np.uint8)
+            cards[Card.parse(card)] = CardPrototypes([Prototype("TL", rel, np.array([1.0, lean, 0.0], np.float32))])
+        return DeckProfile(name=name, cards=cards, features=3, images=images)
+
+
+def test_a_saved_enrolment_of_a_deck_printing_suits_alike_says_so_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.commands.enrol import ALIKE_SCREEN_NOTE, _finish, _saver
+
+    e = Enrolment(DECK, reader=None, builder=_BuildsOneInk(), clock=lambda: 5.0)  # type: ignore[arg-type]
+    e.enrolled = {card: Enrolled(card, True, 0, k) for k, card in enumerate(DECK)}
+    e.finish()
+    save = _saver(e, "gold", tmp_path)
+    _finish(e, "gold", save)
+    assert e.note == ALIKE_SCREEN_NOTE  # the contact sheet's line
+    err = capsys.readouterr().err
+    assert err.count("prints some suits alike") == 1 and "Q♦ Q♠" in err
+    plain = _ended({card: False for card in DECK})  # the tiny profile: no cousins at all
+    _finish(plain, "house", _saver(plain, "house", tmp_path))
+    assert plain.note is None and "alike" not in capsys.readouterr().err
