@@ -393,19 +393,21 @@ class CornerClassifier:
     def _name(
         self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
         evidence: npt.NDArray[np.float32] | None = None, colour_blind: bool = False,
-        face: npt.NDArray[np.float32] | None = None,
+        face: npt.NDArray[np.float32] | None = None, face_features: npt.NDArray[np.float32] | None = None,
     ) -> tuple[str, float, float]:
         """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
         reader's, per card, ``cardcrop.weigh_by_face``), and the confidence before the twin doubt
         (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named). ``colour_blind``: a dark
         card's turned-over crops, doubted by their cousins (``cardcrop.COUSIN_DOUBT``), with a profile or without.
         ``face``: the face reader's probabilities, for a profile's doubt between cousins its deck prints alike
-        (``vision.deck_profile.INDISTINCT_COUSINS``)."""
+        (``vision.deck_profile.INDISTINCT_COUSINS``); ``face_features``: the classifier's features of the card's
+        middle, which lift that doubt where they are the card's own enrolled face's (:meth:`_face_features`)."""
         from vision import cardcrop
 
         if self.profile is not None and feats is not None:
             return self.profile.shares(
-                logits[start:stop], feats[start:stop], evidence=evidence, colour_blind=colour_blind, face=face
+                logits[start:stop], feats[start:stop], evidence=evidence, colour_blind=colour_blind, face=face,
+                face_features=face_features,
             )
         return cardcrop.corner_shares(logits[start:stop], self.classes, evidence=evidence, colour_blind=colour_blind)
 
@@ -470,6 +472,7 @@ class CornerClassifier:
         else:
             logits, feats = self._outputs(crops)
         evidence, faces = self._face_evidence(frame_bgr, hypotheses, dark)
+        face_feats = self._face_features(frame_bgr, hypotheses)
         answers: list[tuple[Card | None, float, float]] = []
         start = 0
         for k, block in enumerate(per_card):
@@ -481,13 +484,15 @@ class CornerClassifier:
                 half = start + len(block) // 2
                 reading = surer_reading(
                     self._name(logits, feats, start, half, None),
-                    self._name(logits, feats, half, stop, evidence[k], colour_blind=True, face=faces[k]),
+                    self._name(logits, feats, half, stop, evidence[k], colour_blind=True, face=faces[k],
+                               face_features=face_feats[k]),
                 )
             else:
                 reading = None
             name, conf, undoubted = (
                 reading if reading is not None
-                else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k], face=faces[k])
+                else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k], face=faces[k],
+                                face_features=face_feats[k])
             )
             start = stop
             answers.append((self.cards.get(name), conf, undoubted))
@@ -496,6 +501,21 @@ class CornerClassifier:
             if d and card is not None and undoubted >= DARK_LOOK_SHARE
         )
         return answers
+
+    def _face_features(
+        self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]]
+    ) -> list[npt.NDArray[np.float32] | None]:
+        """Per outline, the corner classifier's features of the card's middle, as enrolment keeps its face
+        (``deck_profile.face_crop``), where the profile holds cousins its deck prints alike (else None)."""
+        if self.profile is None or not self.profile.tells_alike_by_face:
+            return [None] * len(hypotheses)
+        from vision import cardcrop
+        from vision.deck_profile import face_crop
+
+        crops = np.stack(
+            [cardcrop.normalise_crop(face_crop(frame_bgr, h[0])) for h in hypotheses]
+        ).astype(np.float32)
+        return list(self.run(crops)[1])
 
     def _face_evidence(
         self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]], dark: list[bool]

@@ -434,6 +434,48 @@ def test_a_court_the_deck_prints_like_its_cousin_is_doubted_unless_its_face_tell
     assert alike.shares(nine_logits, nine, face=face(none=1.0))[1] == 0.0
 
 
+def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face() -> None:
+    """Kd and Ks enrolled alike in their corners (one ink) but with their own pictures (faces on axes 4 and 5 of
+    the features): a reading of the Ks whose middle is the Ks's enrolled face keeps its share though the face
+    reader sees a red court; one whose middle is the Kd's, or halfway between, or not read, is doubted as before."""
+    from vision import deck_profile
+    from vision.face_reader import FACE_CLASSES, face_class
+
+    classes = ["Kd", "Ks", "Qd", "Qs", "none"]
+    eye = np.eye(6, dtype=np.float32)
+    corner = {"Kd": [1.0, 0.02, 0, 0, 0, 0], "Ks": [1.0, 0, 0, 0, 0, 0], "Qd": [0, 0, 1.0, 0.02, 0, 0],
+              "Qs": [0, 0, 1.0, 0, 0, 0]}
+    faces = {"Kd": eye[[4]], "Ks": eye[[5]], "Qd": eye[[2]], "Qs": eye[[3]]}
+    profile = DeckProfile(name="t", features=6, cards={
+        Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", np.asarray(f, np.float32))], None,
+                                      faces[c])
+        for c, f in corner.items()
+    })
+    red_court = np.zeros(len(FACE_CLASSES), np.float32)
+    red_court[face_class("Kd")] = 0.9
+    red_court[-1] = 0.1
+    logits = np.array([[-2.0, 3.0, -5.0, -5.0, -6.0]], np.float32)  # the classifier: the king of spades
+    king = np.asarray([corner["Ks"]], np.float32)
+    alike = ProfileMatcher(profile, classes, indistinct=0.9)
+    assert alike.tells_alike_by_face
+    _, sure, _ = ProfileMatcher(profile, classes, indistinct=None).shares(logits, king)
+    assert sure > 0.6
+    def share(face_features: npt.NDArray[np.float32] | None) -> float:
+        return alike.shares(logits, king, face=red_court, face_features=face_features)[1]
+    assert share(eye[5]) == pytest.approx(sure)  # its own picture
+    assert share(eye[4]) == 0.0  # the cousin's picture: the face reader's red court stands
+    assert share(eye[4] + eye[5]) == 0.0  # as like one as the other
+    assert share(None) == 0.0
+    saved = deck_profile.ALIKE_FACE_MARGIN
+    try:
+        deck_profile.ALIKE_FACE_MARGIN = None  # off: the face reader alone
+        assert share(eye[5]) == 0.0 and not ProfileMatcher(profile, classes, indistinct=0.9).tells_alike_by_face
+    finally:
+        deck_profile.ALIKE_FACE_MARGIN = saved
+    # a deck that prints no cousins alike never needs the card's middle read
+    assert not ProfileMatcher(profile, classes, indistinct=None).tells_alike_by_face
+
+
 def _qh_and_joker(joker_faces: list[int]) -> DeckProfile:
     """A profile of the Qh (its face: axis 0) and the Joker (its faces: these axes), in 4 features."""
     eye = np.eye(4, dtype=np.float32)
