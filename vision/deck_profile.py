@@ -708,7 +708,7 @@ ALIKE_DECK_SHARE = 1 / 3
 # pips are the card's own. At the simulated table, seeds 3 and 4 (the frames kept for choosing), of the readings
 # so doubted with a share of 0.5 or more, `gnome-orell` in one ink: from 0.1 up 142 right and none wrong (0.05:
 # 283 and none; every wrong one under -0.02); `kde-jolly-royal`: 125 and none (0.05: 378 and 2). Model card,
-# "Deck profiles", "Cousins a deck prints alike". None: the face reader alone tells them apart.
+# "Deck profiles", "Told apart by the deck's own faces". None: the face reader alone tells them apart.
 ALIKE_FACE_MARGIN: float | None = 0.1
 
 
