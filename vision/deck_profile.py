@@ -792,10 +792,9 @@ class ProfileMatcher:
         # Per card, the cousins this deck prints alike (INDISTINCT_COUSINS): none where the line is None; and the
         # face reader's evidence between them (face_reader.alike_evidence_matrix), where there are any.
         self.indistinct = indistinct_cousins(profile, self.card_names, indistinct)
-        from vision.face_reader import alike_evidence_matrix, weighed_evidence
+        from vision.face_reader import alike_evidence_matrix
 
         self._alike_matrix = alike_evidence_matrix(self.card_names)
-        self._weighed_evidence = weighed_evidence
         self.twin = np.asarray(self._twins, np.int64)
         # The deck's lean between twin suits, per card (vision.twin_bias; None: none measured).
         self.lean: FloatArray | None = None
@@ -913,7 +912,9 @@ class ProfileMatcher:
                 return share
         if face is None:
             return np.float32(0.0)
-        e = self._weighed_evidence(self._alike_matrix, face)  # floored: never 0
+        from vision.face_reader import weighed_evidence
+
+        e = weighed_evidence(self._alike_matrix, face)  # floored: never 0
         ratio = min(1.0, max(float(e[c]) for c in alike) / float(e[best]))
         return np.float32(share * (1.0 - ratio))
 

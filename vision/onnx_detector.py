@@ -502,20 +502,25 @@ class CornerClassifier:
         )
         return answers
 
-    def _face_features(
-        self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]]
-    ) -> list[npt.NDArray[np.float32] | None]:
-        """Per outline, the corner classifier's features of the card's middle, as enrolment keeps its face
-        (``deck_profile.face_crop``), where the profile holds cousins its deck prints alike (else None)."""
-        if self.profile is None or not self.profile.tells_alike_by_face:
-            return [None] * len(hypotheses)
+    def face_features(
+        self, frame_bgr: npt.NDArray[np.uint8], outlines: Sequence[npt.ArrayLike]
+    ) -> npt.NDArray[np.float32]:
+        """The classifier's features (n, width) of each outline's middle, cut as enrolment keeps a card's face
+        (``deck_profile.face_crop``): what a profile's faces are compared with."""
         from vision import cardcrop
         from vision.deck_profile import face_crop
 
-        crops = np.stack(
-            [cardcrop.normalise_crop(face_crop(frame_bgr, h[0])) for h in hypotheses]
-        ).astype(np.float32)
-        return list(self.run(crops)[1])
+        crops = np.stack([cardcrop.normalise_crop(face_crop(frame_bgr, q)) for q in outlines]).astype(np.float32)
+        return self.run(crops)[1]
+
+    def _face_features(
+        self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]]
+    ) -> list[npt.NDArray[np.float32] | None]:
+        """Per outline, :meth:`face_features` of its first hypothesis, where the profile holds cousins its deck
+        prints alike (``ProfileMatcher.tells_alike_by_face``; else None)."""
+        if self.profile is None or not self.profile.tells_alike_by_face:
+            return [None] * len(hypotheses)
+        return list(self.face_features(frame_bgr, [h[0] for h in hypotheses]))
 
     def _face_evidence(
         self, frame_bgr: npt.NDArray[np.uint8], hypotheses: list[list[npt.NDArray[np.float32]]], dark: list[bool]
@@ -818,7 +823,7 @@ def _benny_by_face(
     (under :data:`BENNY_FACE_OVERRIDES_BELOW`) and that the finder outlined from
     :data:`BENNY_FACE_MIN_FINDER_SCORE` up, the one whose face is most like the Joker's
     (``ProfileMatcher.benny_margin``) is read as the Joker (in place)."""
-    from vision.deck_profile import BENNY_FACE_CONFIDENCE, face_crop
+    from vision.deck_profile import BENNY_FACE_CONFIDENCE
 
     assert classifier.profile is not None
     joker_line = max(floor, MIN_JOKER_CONFIDENCE)
@@ -836,9 +841,7 @@ def _benny_by_face(
         return
     from vision import cardcrop
 
-    faces = np.stack([cardcrop.normalise_crop(face_crop(frame_bgr, quads[i])) for i in open_]).astype(np.float32)
-    _, feats = classifier.run(faces)
-    margins = classifier.profile.benny_margin(feats)
+    margins = classifier.profile.benny_margin(classifier.face_features(frame_bgr, [quads[i] for i in open_]))
     best = int(np.argmax(margins))
     if margins[best] < classifier.profile.face_margin:
         return

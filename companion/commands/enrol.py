@@ -117,8 +117,10 @@ def save_deck(
     faces: Mapping[Card, npt.NDArray[np.uint8]],
     summary: str,
     named: frozenset[Card] = frozenset(),
+    note: str | None = None,
 ) -> Path:
-    """Write the profile and its contact sheet to ``<data>/decks/<name>``, replacing an older one whole."""
+    """Write the profile and its contact sheet to ``<data>/decks/<name>``, replacing an older one whole
+    (``note``: the sheet's line for the players, :func:`screen_note`)."""
     from display.enrol_screen import save_contact_sheet
     from table.durable import fsync_dir, sync_file
     from vision.deck_profile import finish_replacing, profile_folder, replacing_folders, save_profile
@@ -130,7 +132,7 @@ def save_deck(
         shutil.rmtree(fresh, ignore_errors=True)
         save_profile(profile, fresh)
         sheet = save_contact_sheet(
-            fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named, screen_note(profile)
+            fresh / CONTACT_SHEET, deck_cards, faces, profile.name, summary, named, note
         )
         sync_file(sheet)
         fsync_dir(fresh)
@@ -169,13 +171,14 @@ def _from_photos(photos: Sequence[Path], name: str, data: Path, deck_cards: Sequ
     summary = f"{len(profile)} cards from {photo_count} photos"
     if missing:
         summary += "; missing " + " ".join(str(c) for c in missing)
-    folder = save_deck(profile, data, deck_cards, faces, summary)
+    alike = alike_note(profile)
+    folder = save_deck(profile, data, deck_cards, faces, summary, note=screen_note(alike))
     for image, card, why in result.skipped[:10]:
         print(f"enrol: skipped {card} in {image}: {why}", file=sys.stderr)
     if len(result.skipped) > 10:
         print(f"enrol: ... and {len(result.skipped) - 10} more skipped", file=sys.stderr)
     print(f"enrol: deck {name}: {summary} -> {folder}")
-    _tell_alike(profile)
+    _tell_alike(alike)
     return 0 if not missing else 1
 
 
@@ -204,15 +207,15 @@ def alike_note(profile: DeckProfile) -> str | None:
     )
 
 
-def screen_note(profile: DeckProfile) -> str | None:
-    """The contact sheet's line for ``profile`` (:data:`ALIKE_SCREEN_NOTE` where it prints some suits alike)."""
-    return ALIKE_SCREEN_NOTE if alike_note(profile) is not None else None
+def screen_note(alike: str | None) -> str | None:
+    """The contact sheet's line for a deck whose :func:`alike_note` is ``alike`` (:data:`ALIKE_SCREEN_NOTE` where
+    it prints some suits alike)."""
+    return ALIKE_SCREEN_NOTE if alike is not None else None
 
 
-def _tell_alike(profile: DeckProfile) -> None:
-    note = alike_note(profile)
-    if note is not None:
-        print(f"enrol: {note}", file=sys.stderr)
+def _tell_alike(alike: str | None) -> None:
+    if alike is not None:
+        print(f"enrol: {alike}", file=sys.stderr)
 
 
 def _from_camera(
@@ -275,13 +278,14 @@ def _saver(e: Enrolment, name: str, data: Path) -> Callable[[], None]:
         named = frozenset(card for card, v in e.enrolled.items() if v.by_players)
         try:
             profile = e.build(name)
-            folder = save_deck(profile, data, e.deck, e.faces(), _summary(e), named)
+            alike = alike_note(profile)
+            folder = save_deck(profile, data, e.deck, e.faces(), _summary(e), named, screen_note(alike))
         except UserError as exc:
             e.save_failed(str(exc))
             print(f"enrol: {exc}", file=sys.stderr)
         else:
-            e.save_done(str(folder), screen_note(profile))
-            _tell_alike(profile)
+            e.save_done(str(folder), screen_note(alike))
+            _tell_alike(alike)
 
     return save
 

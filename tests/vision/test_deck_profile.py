@@ -607,9 +607,9 @@ class _FaceReader:
         self.face_margin = 0.04
         self.cards = {"B": Card.parse("B")}
 
-    def run(self, faces: npt.NDArray[np.float32]) -> tuple[None, npt.NDArray[np.float32]]:
-        self.shown.append(len(faces))
-        return None, np.zeros((len(faces), 4), np.float32)
+    def face_features(self, frame: npt.NDArray[np.uint8], outlines: list[npt.ArrayLike]) -> npt.NDArray[np.float32]:
+        self.shown.append(len(outlines))
+        return np.zeros((len(outlines), 4), np.float32)
 
     def benny_margin(self, feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         return np.full(len(feats), self.margin, np.float32)
@@ -668,8 +668,8 @@ class _ProfiledFaces:
         self.cards = {"B": Card.parse("B")}
         self.feats = feats
 
-    def run(self, faces: npt.NDArray[np.float32]) -> tuple[None, npt.NDArray[np.float32]]:
-        return None, self.feats[: len(faces)]
+    def face_features(self, frame: npt.NDArray[np.uint8], outlines: list[npt.ArrayLike]) -> npt.NDArray[np.float32]:
+        return self.feats[: len(outlines)]
 
 
 def test_a_face_a_little_more_like_the_joker_than_any_other_card_is_not_read_as_it() -> None:
