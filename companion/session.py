@@ -263,6 +263,7 @@ class _Landing:
     history_index: int
     read_as: Card | None = None  # what the camera first said (the "next reading" button steps from it)
     step: int = 0
+    rival: Card | None = None  # the camera's likeliest other reading of a card read with low confidence
 
     def step_to(self, card: Card) -> None:
         """A player's correction (the "next reading" button): the card now recorded for this landing."""
@@ -271,13 +272,14 @@ class _Landing:
         self.step += 1
 
 
-def look_alikes(card: Card, deck_cards: Sequence[Card]) -> list[Card]:
-    """The cards a misread ``card`` most likely is, most likely first: the same rank in the other suit of
-    its colour, then in the other colour's suits, then its neighbouring ranks in its suit (the corner
-    index's pip and rank are what a camera confuses). Only cards of ``deck_cards``."""
+def look_alikes(card: Card, deck_cards: Sequence[Card], rival: Card | None = None) -> list[Card]:
+    """The cards a misread ``card`` most likely is, most likely first: the camera's own likeliest other
+    reading (``rival``) where it gave one, then the same rank in the other suit of its colour, then in the
+    other colour's suits, then its neighbouring ranks in its suit (the corner index's pip and rank are what a
+    camera confuses). Only cards of ``deck_cards``."""
     twin = card.twin
     if twin is None or card.rank is None or card.suit is None:
-        return []
+        return [rival] if rival is not None and rival != card and rival in deck_cards else []
     in_deck = set(deck_cards)
     others = [s for s in Suit if s not in (card.suit, twin.suit)]
     out = [twin, *(Card(card.rank, s) for s in others)]
@@ -285,6 +287,8 @@ def look_alikes(card: Card, deck_cards: Sequence[Card]) -> list[Card]:
     if card.rank in ranks:
         i = ranks.index(card.rank)
         out += [Card(ranks[j], card.suit) for j in (i - 1, i + 1) if 0 <= j < len(ranks)]
+    if rival is not None:
+        out = [rival, *(c for c in out if c != rival)]
     return [c for c in out if c in in_deck and c != card]
 
 
@@ -573,10 +577,10 @@ class TableSession:
     def observe(self, obs: Observation) -> None:
         """Turn one tracker observation into engine inputs (or nothing, when it tells nothing new)."""
         if isinstance(obs, UpCardShown):
-            self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame, obs.turned_by)
+            self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame, obs.turned_by, obs.rival)
         elif isinstance(obs, CardLanded):
             if obs.zone.kind is ZoneKind.KITTY:
-                self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame)
+                self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame, rival=obs.rival)
                 return
             self._kitty_seen = None
             in_pile = obs.zone.kind is not ZoneKind.SEAT
@@ -586,7 +590,7 @@ class TableSession:
             if seat is None and self.match.expected.seat is None:
                 self.notes.messages.append(phrases.card_landed_unexpected(obs.card))
                 return
-            self._play(seat, obs.card, obs.confidence, obs.uncertain, obs.frame, in_pile)
+            self._play(seat, obs.card, obs.confidence, obs.uncertain, obs.frame, in_pile, obs.rival)
         elif isinstance(obs, CardRevised):
             self._revise(obs)
         elif isinstance(obs, CardLifted):
@@ -594,10 +598,11 @@ class TableSession:
         # ZoneCleared: a trick gathered. The engine closed the trick when its last card landed.
 
     def _up_card(
-        self, card: Card, confidence: float, uncertain: bool, frame: int, turned_by: int | None = None
+        self, card: Card, confidence: float, uncertain: bool, frame: int, turned_by: int | None = None,
+        rival: Card | None = None,
     ) -> None:
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
-        inp = self.match.up_card_seen(card, conf, turned_by)
+        inp = self.match.up_card_seen(card, conf, turned_by, rival=rival if conf < CHECK_CONFIDENCE else None)
         self._kitty_seen = (card, conf, turned_by, frame) if inp is None and self.match.in_play else None
         if inp is not None:  # (None: the up-card seen again, or turned down)
             self.submit(inp, frame=frame, source="camera")
@@ -648,7 +653,8 @@ class TableSession:
         return [] if deal is None else deal.tricks
 
     def _play(
-        self, seat: int | None, card: Card, confidence: float, uncertain: bool, frame: int, in_pile: bool = False
+        self, seat: int | None, card: Card, confidence: float, uncertain: bool, frame: int, in_pile: bool = False,
+        rival: Card | None = None,
     ) -> None:
         if self.match.phase is Phase.DISCARD:
             # The first card on the table while the discard is awaited (no card of this deal is on the table
@@ -661,11 +667,11 @@ class TableSession:
                 # The seat's card in this trick was a card already played (a misread): this reading corrects it.
                 self._revise(CardRevised(Zone.of_seat(seat), old, card, confidence, frame, uncertain))
                 return
-        play = self.match.play_seen(card, conf, seat, pile=in_pile)
+        play = self.match.play_seen(card, conf, seat, pile=in_pile, rival=rival if conf < CHECK_CONFIDENCE else None)
         if play is None:
             return  # the engine holds this card already (seen again)
         self.submit(play, frame=frame, source="camera")
-        self._landings.append(_Landing(play.seat, card, len(self.match) - 1))
+        self._landings.append(_Landing(play.seat, card, len(self.match) - 1, rival=play.rival))
 
     def _revise(self, obs: CardRevised) -> None:
         for landing in reversed(self._landings):
@@ -1058,7 +1064,7 @@ class TableSession:
         original = landing.read_as or landing.card
         played = {c for trick in self._current_tricks() for _, c in trick} - {landing.card}
         cycle = [original] + [
-            c for c in look_alikes(original, deck(self.match.rules.deck_size)) if c not in played
+            c for c in look_alikes(original, deck(self.match.rules.deck_size), landing.rival) if c not in played
         ]
         new = cycle[(landing.step + 1) % len(cycle)]
         if new == landing.card:

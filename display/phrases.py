@@ -324,7 +324,9 @@ def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str, vo
     if irr.source is CardSource.PLAY and irr.seat is not None and irr.other_reading is not None:
         other = card_text(irr.other_reading, voice)
         return _("Check {who}'s card: read as {card} and as {other}").format(who=who, card=card, other=other)
-    twin = irr.card.twin if irr.card is not None else None  # the camera's likeliest confusion, Next reading's first
+    # The camera's likeliest other reading where it named one, else the twin (the likeliest confusion of a
+    # corner index): Next reading's first step either way.
+    twin = irr.rival or (irr.card.twin if irr.card is not None else None)
     if irr.source is CardSource.UP_CARD:
         if twin is not None:
             said = _("Check the up-card: read as {card} with low confidence, perhaps {twin}")

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lab.stream_study import FrameTally, score_frame, sure_cards
+from lab.stream_study import FrameTally, score_checks, score_frame, sure_cards
 from lab.synth.scenes import ALL_STYLES, reprint_faces
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ def study(
                 found = reader.detect(image, n)
                 tallies[m].seconds.append(time.perf_counter() - t0)
                 score_frame(tallies[m], n, sure_cards(tallies[m], found), in_sight)
+                score_checks(tallies[m], found, in_sight)
     for m, reader in readers.items():
         tallies[m].looks = dict(sorted(reader.looks.items()))
     return tallies

@@ -44,6 +44,11 @@ class FrameTally:
     found: int = 0
     wrong_cards: list[tuple[int, str]] = field(default_factory=list)  # (frame, card read)
     to_check: int = 0  # readings under the engine's check line: not scored (sure_cards)
+    # Of those, scored apart (score_checks): the card in the frame; not, and the reading's rival is (the card
+    # the check names); not, and its twin is (the card the check named before the rival was kept).
+    check_right: int = 0
+    check_rival_right: int = 0
+    check_twin_right: int = 0
     seconds: list[float] = field(default_factory=list)  # the reader's time on each frame
     looks: dict[str, int] = field(default_factory=dict)  # the reader's later looks run, and named (frame_study)
 
@@ -60,6 +65,11 @@ class FrameTally:
             f"P {self.precision:.3f} R {self.recall:.3f} readings {self.right + self.wrong} wrong {self.wrong} "
             f"red-suit swaps {self.red_swaps} cards {self.to_find} to check {self.to_check}"
         )
+        if self.check_right or self.check_rival_right or self.check_twin_right:
+            text += (
+                f" (right {self.check_right}; wrong with the card in sight named by the rival "
+                f"{self.check_rival_right}, by the twin {self.check_twin_right})"
+            )
         if self.seconds:
             text += f" ms/frame {1000 * statistics.median(self.seconds):.1f} (median of {len(self.seconds)})"
         if self.looks:
@@ -84,6 +94,21 @@ def sure_cards(tally: FrameTally, found: Iterable[CardDetection]) -> list[Card]:
         else:
             tally.to_check += 1
     return sure
+
+
+def score_checks(tally: FrameTally, found: Iterable[CardDetection], in_sight: Sequence[tuple[Card, float]]) -> None:
+    """Score one frame's readings under the engine's check line (which :func:`sure_cards` only counts): the
+    card in the frame (``check_right``), or not, where the reading's rival lies in it (the card the check
+    names: ``check_rival_right``) and where its twin does (``check_twin_right``)."""
+    present = {str(c) for c, _ in in_sight}
+    for d in found:
+        if d.confidence >= CHECK_CONFIDENCE:
+            continue
+        if str(d.card) in present:
+            tally.check_right += 1
+            continue
+        tally.check_rival_right += d.rival is not None and str(d.rival) in present
+        tally.check_twin_right += d.card.twin is not None and str(d.card.twin) in present
 
 
 def score_frame(

@@ -149,6 +149,7 @@ class Irregularity:
     up_card_taken: bool | None = None  # UP_CARD_PLAYED: the dealer had taken it up (False: turned down)
     before_up_card: bool | None = None  # too early: before the up-card was turned (False: during bidding)
     other_reading: Card | None = None  # CHECK_CARD: the other card the seat's card was read as (two readings)
+    rival: Card | None = None  # CHECK_CARD: the card the camera took for the likeliest other reading
 
 
 @dataclass(frozen=True)

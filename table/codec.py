@@ -142,10 +142,11 @@ _FIELDS: dict[str, tuple[_Encoder, _Decoder]] = {
     "unseen_deals": (_identity, _count_in),
     "nines_and_tens": (_identity, _optional_seat_in),
     "turned_by": (_identity, _optional_seat_in),
+    "rival": (_card_out, _optional_card_in),
 }
 # Fields written only when set, so logs without them read the same in older versions.
 _WRITTEN_WHEN_SET = frozenset({"next_deal", "unseen_deals"})
-_WRITTEN_WHEN_NOT_NONE = frozenset({"turned_by"})
+_WRITTEN_WHEN_NOT_NONE = frozenset({"turned_by", "rival"})
 _OPTIONAL_CARD_TYPES = frozenset({"Discard"})
 
 

@@ -36,6 +36,9 @@ class UpCard:
     ``turned_by``: the seat the camera clearly saw turn the up-card (None: not seen, the usual case).
     Another seat than the dealer is announced as a deal out of turn ("stealing the deal"); the deal
     stands as the dealer's until the table declares a misdeal.
+
+    ``rival``: for a card read with low confidence, the card the camera took to be the likeliest
+    other reading (the check names it); None where it named none.
     """
 
     card: Card
@@ -43,6 +46,7 @@ class UpCard:
     next_deal: bool = False
     unseen_deals: int = 0
     turned_by: int | None = None
+    rival: Card | None = None
 
 
 @dataclass(frozen=True)
@@ -92,11 +96,12 @@ class Exchange:
 
 @dataclass(frozen=True)
 class Play:
-    """A card played to the current trick by ``seat``."""
+    """A card played to the current trick by ``seat``; ``rival`` as ``UpCard``'s."""
 
     seat: int
     card: Card
     confidence: float = 1.0
+    rival: Card | None = None
 
 
 @dataclass(frozen=True)

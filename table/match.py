@@ -521,7 +521,7 @@ class Match:
                 continue
             if i in revised:
                 if isinstance(x, UpCard | Play):
-                    x = dataclasses.replace(x, card=revised[i], confidence=1.0)
+                    x = dataclasses.replace(x, card=revised[i], confidence=1.0, rival=None)
                 elif isinstance(x, Discard):
                     x = dataclasses.replace(x, card=revised[i])
             out.append(x)
@@ -651,8 +651,9 @@ class Match:
             )
             out.append(self._record(irr))
         if not reliable:
-            detail = f"check the up-card: read as {card} with low confidence"
-            out.append(self._record(Irregularity(_KIND.CHECK_CARD, detail, None, card, source=CardSource.UP_CARD)))
+            detail = f"check the up-card: read as {card} with low confidence{_perhaps(inp.rival)}"
+            irr = Irregularity(_KIND.CHECK_CARD, detail, None, card, source=CardSource.UP_CARD, rival=inp.rival)
+            out.append(self._record(irr))
         ok, news = self._card_checks(d, card, None, CardSource.UP_CARD)
         out += news
         if card.is_benny and (not self.rules.has_benny or self.rules.benny_turned_up is BennyTurnedUp.SET_ASIDE):
@@ -902,7 +903,8 @@ class Match:
         return self._unexpected(inp)
 
     def up_card_seen(
-        self, card: Card, confidence: float, turned_by: int | None = None, *, bidding: bool = False
+        self, card: Card, confidence: float, turned_by: int | None = None, *, bidding: bool = False,
+        rival: Card | None = None,
     ) -> UpCard | None:
         """The input a face-up card the camera sees on the kitty makes now, or None when it tells nothing new.
 
@@ -911,12 +913,13 @@ class Match:
         ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it for the next deal's mid-hand;
         else None (the up-card seen again, or turned down). ``turned_by``: the seat the camera saw turn it.
         ``bidding``: the table has pressed a bid since the card was seen, none played (see :meth:`is_next_up_card`).
+        ``rival``: the camera's likeliest other reading of a card read with low confidence (``UpCard.rival``).
         """
         e = self.expected
         if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
-            return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen(), turned_by=turned_by)
+            return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen(), turned_by=turned_by, rival=rival)
         if self.is_next_up_card(card, confidence, bidding=bidding):
-            return UpCard(card, confidence, next_deal=True, turned_by=turned_by)
+            return UpCard(card, confidence, next_deal=True, turned_by=turned_by, rival=rival)
         return None
 
     def taken_back(self, card: Card, seat: int | None) -> bool:
@@ -967,7 +970,9 @@ class Match:
         """
         return self.phase in (_PH_PLAY, _PH_RENEGE_DECISION)
 
-    def play_seen(self, card: Card, confidence: float, seat: int | None, *, pile: bool = False) -> Play | None:
+    def play_seen(
+        self, card: Card, confidence: float, seat: int | None, *, pile: bool = False, rival: Card | None = None
+    ) -> Play | None:
         """The input a card the camera sees land in play makes now, or None when it tells nothing new.
 
         ``seat``: whose card it is (the seat whose zone it landed in; for the shared trick pile, the
@@ -975,7 +980,7 @@ class Match:
         it: the same seat's card seen again (after a hand passed over it, or a restart; the last deal
         counts until the next up-card, as its last trick may still lie on the table), or, with
         ``pile``, a card anyone played this deal (a trick pushed together or gathered, seen again).
-        Also None when no seat is given and nobody is due to play.
+        Also None when no seat is given and nobody is due to play. ``rival``: as :meth:`up_card_seen`'s.
         """
         deals = self._deals
         played = [(s, c) for trick in deals[-1].tricks for s, c in trick] if deals else []
@@ -987,7 +992,7 @@ class Match:
                 return None
         if (seat, card) in played:
             return None
-        return Play(seat, card, confidence)
+        return Play(seat, card, confidence, rival)
 
     def misread_corrected(self, card: Card, confidence: float, seat: int) -> Card | None:
         """The card ``seat``'s play to the trick being played was recorded as, where a reading of ``card``
@@ -1244,8 +1249,9 @@ class Match:
         out: list[Announcement] = []
         reliable = p.confidence >= CHECK_CONFIDENCE
         if not reliable:
-            detail = f"check seat {seat}'s card: read as {card} with low confidence"
-            out.append(self._record(Irregularity(_KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY)))
+            detail = f"check seat {seat}'s card: read as {card} with low confidence{_perhaps(p.rival)}"
+            irr = Irregularity(_KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival)
+            out.append(self._record(irr))
         if card == d.up_card and d.dealer_took_up and not d.up_card_played and d.discard != card:
             if seat == d.dealer:
                 d.up_card_played = True
@@ -1574,3 +1580,8 @@ def apply_all(match: Match, inputs: Sequence[Input]) -> list[Announcement]:
     for inp in inputs:
         out += match.apply(inp)
     return out
+
+
+def _perhaps(rival: Card | None) -> str:
+    """A low-confidence reading's detail names the camera's likeliest other reading, where it gave one."""
+    return f", perhaps {rival}" if rival is not None else ""

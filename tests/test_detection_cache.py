@@ -26,6 +26,22 @@ def test_round_trip(tmp_path: Path) -> None:
     again.close()
 
 
+def test_a_doubted_reading_keeps_its_rival_and_older_rows_read_without_one(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from vision.detection import detection_from_row, detection_row
+
+    doubted = replace(_det("Kd", 3, corners=True), rival=Card.parse("Ks"))
+    cache = DetectionCache(tmp_path / "d.jsonl")
+    cache.put(3, [doubted, _det("B", 3)])
+    cache.close()
+    again = DetectionCache(tmp_path / "d.jsonl")
+    assert again.get(3) == [doubted, _det("B", 3)]
+    again.close()
+    assert len(detection_row(_det("B", 3))) == 7  # a sure reading's row as it always was
+    assert detection_from_row(detection_row(_det("Jd", 5))[:7], 5) == _det("Jd", 5)
+
+
 def test_torn_and_damaged_lines_are_detected_again(tmp_path: Path) -> None:
     path = tmp_path / "d.jsonl"
     cache = DetectionCache(path)

@@ -322,6 +322,26 @@ def test_next_reading_steps_the_last_card_through_its_look_alikes_and_back(tmp_p
     assert revisions[0] == ReviseCard(index, C("9h")) and len(revisions) == 8
 
 
+def test_an_uncertain_card_is_checked_against_the_cameras_other_reading_and_next_reading_steps_to_it(
+    tmp_path: Path,
+) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    unsure = CardLanded(Zone.of_seat(2), C("Kd"), 0.5, 20, seat=2, uncertain=True, rival=C("Ks"))
+    session.observe(unsure)
+    [check] = [a for a in session.release() if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+    assert check.rival == C("Ks") and check.detail.endswith("perhaps Ks")  # not the twin, the king of hearts
+    assert [i for i in _logged(tmp_path) if isinstance(i, Play)][-1].rival == C("Ks")  # kept in the log
+    session.act(Action(ButtonAction.NEXT_READING), frame=30)
+    assert str(session.match.deals[-1].tricks[-1][-1][1]) == "Ks"  # the first step: the card the check named
+    session.act(Action(ButtonAction.NEXT_READING), frame=31)
+    assert str(session.match.deals[-1].tricks[-1][-1][1]) == "Kh"  # then the usual look-alikes
+    # A sure card names none, whatever the reader ranked next.
+    session.observe(CardLanded(Zone.of_seat(3), C("Qd"), 0.95, 40, seat=3, rival=C("Qh")))
+    assert [i for i in _logged(tmp_path) if isinstance(i, Play)][-1].rival is None
+
+
 def test_next_reading_skips_cards_already_on_the_table(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

@@ -607,23 +607,24 @@ def combine_corners(
     index with at least ``min_index``, the answer is ``("none", p)``. ``evidence``: the face reader's,
     per card (the classes but ``none``, in order), weighed in by :func:`weigh_by_face`.
     """
-    name, conf, _ = corner_shares(logits, classes, min_index, evidence)
+    name, conf, _, _ = corner_shares(logits, classes, min_index, evidence)
     return name, conf
 
 
 def corner_shares(
     logits: npt.ArrayLike, classes: Sequence[str] = CLASSIFIER_CLASSES, min_index: float = 0.5,
     evidence: npt.ArrayLike | None = None, colour_blind: bool = False,
-) -> tuple[str, float, float]:
-    """:func:`combine_corners`' name and confidence, and the confidence before the twin doubt
-    (:func:`weighed_shares`; the same where nothing is named). ``colour_blind``: the crops are a dark card's
-    turned over, whose print may be all one ink, so the card is also doubted by its cousins
-    (:data:`COUSIN_DOUBT`), before and after the twin doubt alike."""
+) -> tuple[str, float, float, str | None]:
+    """:func:`combine_corners`' name and confidence, the confidence before the twin doubt
+    (:func:`weighed_shares`; the same where nothing is named), and the card the vote ranks next
+    (:func:`runner_up`: the likeliest other reading, which a check names; None where nothing is named).
+    ``colour_blind``: the crops are a dark card's turned over, whose print may be all one ink, so the card is
+    also doubted by its cousins (:data:`COUSIN_DOUBT`), before and after the twin doubt alike."""
     p = softmax(logits).reshape(-1, len(classes))
     none_idx = list(classes).index(NONE_CLASS)
     seen = 1.0 - p[:, none_idx]
     if float(seen.max()) < min_index:
-        return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max())
+        return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max()), None
     w = seen * (seen >= 0.5 * float(seen.max()))
     card_p = np.delete(p, none_idx, axis=1)
     card_p = card_p / np.maximum(card_p.sum(axis=1, keepdims=True), 1e-9)
@@ -633,7 +634,27 @@ def corner_shares(
     best, share, undoubted = weighed_shares(mix, evidence, joker, twin_indices(tuple(names)))
     if colour_blind:
         share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(names))
-    return names[best], float(share * seen.max()), float(undoubted * seen.max())
+    rival = runner_up(mix, evidence, best)
+    return (
+        names[best], float(share * seen.max()), float(undoubted * seen.max()),
+        names[rival] if rival is not None else None,
+    )
+
+
+def runner_up(mix: npt.ArrayLike, evidence: npt.ArrayLike | None, best: int) -> int | None:
+    """The card the corners' vote ``mix`` ranks next after ``best``, the vote weighed by the face reader's
+    ``evidence`` where given (as :func:`weighed_shares` weighs it): the card a doubted reading most likely is
+    instead (its twin where the twin doubt cut it, a neighbouring rank where the rank doubt did), which the
+    table is asked to check it against. None where no other card has any weight."""
+    w = np.asarray(mix, np.float64)
+    if evidence is not None:
+        weighed = w * np.asarray(evidence, np.float64)
+        if float(weighed.sum()) > 0.0:
+            w = weighed
+    others = w.copy()
+    others[best] = -np.inf
+    k = int(np.argmax(others))
+    return k if float(others[k]) > 0.0 else None
 
 
 def cousin_doubted(

@@ -828,20 +828,21 @@ class ProfileMatcher:
     ) -> tuple[str, float]:
         """One card name and a confidence from one outline's crops (as ``cardcrop.combine_corners``, the face
         reader's ``evidence`` weighed in as there)."""
-        name, conf, _ = self.shares(logits, features, min_index, evidence)
+        name, conf, _, _ = self.shares(logits, features, min_index, evidence)
         return name, conf
 
     def shares(
         self, logits: npt.ArrayLike, features: npt.ArrayLike, min_index: float = 0.5,
         evidence: npt.ArrayLike | None = None, colour_blind: bool = False, face: npt.ArrayLike | None = None,
         face_features: npt.ArrayLike | None = None,
-    ) -> tuple[str, float, float]:
-        """:meth:`combine`'s name and confidence, and the confidence before the twin doubt (as
-        ``cardcrop.corner_shares``). ``face``: the face reader's probabilities for the outline (``evidence`` is
+    ) -> tuple[str, float, float, str | None]:
+        """:meth:`combine`'s name and confidence, the confidence before the twin doubt, and the card the vote
+        ranks next (as ``cardcrop.corner_shares``; where the doubt between cousins printed alike cut the share,
+        the cousin the face speaks for most). ``face``: the face reader's probabilities for the outline (``evidence`` is
         what they say per card), for the doubt between cousins the deck prints alike (:data:`INDISTINCT_COUSINS`;
         None: no face read); ``face_features``: the corner classifier's features of the card's middle, which lift
         that doubt where they are the card's own enrolled face's (:data:`ALIKE_FACE_MARGIN`; None: not read)."""
-        from vision.cardcrop import NONE_CLASS, cousin_doubted, softmax, weighed_shares
+        from vision.cardcrop import NONE_CLASS, cousin_doubted, runner_up, softmax, weighed_shares
 
         lg = np.asarray(logits, np.float32).reshape(-1, len(self.classes))
         p = softmax(lg)
@@ -850,7 +851,7 @@ class ProfileMatcher:
         if self.seen_similarity is not None:
             seen = np.maximum(seen, (sims.max(axis=1) >= self.seen_similarity).astype(np.float32))
         if float(seen.max()) < min_index:
-            return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max())
+            return NONE_CLASS, float(1.0 - seen.max()), float(1.0 - seen.max()), None
         w = seen * (seen >= 0.5 * float(seen.max()))
         card_logits = np.delete(lg, self.none_idx, axis=1)
         z = sims / self.temperature
@@ -862,16 +863,23 @@ class ProfileMatcher:
         mix = self._vote(card_logits, log_proto, w)
         benny = self._benny if self._benny >= 0 else None
         best, share, undoubted = weighed_shares(mix, evidence, benny, self._twins, self._rank_rivals)
+        rival = runner_up(mix, evidence, best)
         if self.lean is not None:
             # The deck's lean between twin suits (vision.twin_bias) taken out: where the reading then goes to
             # the twin, or is less sure, it is doubted; the name stays (a wrong lean costs a check, not a swap).
             level = self._vote(card_logits + self.lean, log_proto, w)
             other, level_share, _ = weighed_shares(level, evidence, benny, self._twins, self._rank_rivals)
             share = np.float32(min(float(share), float(level_share))) if other == best else np.float32(0.0)
+            rival = rival if other == best else other
         if colour_blind:
             share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(self.card_names))
-        share = self._alike_doubted(share, face, best, face_features)
-        return self.card_names[best], float(share * seen.max()), float(undoubted * seen.max())
+        alike_share, alike_rival = self._alike_doubted(share, face, best, face_features)
+        if alike_share < share:
+            share, rival = alike_share, alike_rival
+        return (
+            self.card_names[best], float(share * seen.max()), float(undoubted * seen.max()),
+            self.card_names[rival] if rival is not None else None,
+        )
 
     @property
     def tells_alike_by_face(self) -> bool:
@@ -894,7 +902,7 @@ class ProfileMatcher:
 
     def _alike_doubted(
         self, share: np.float32, face: npt.ArrayLike | None, best: int, face_features: npt.ArrayLike | None = None
-    ) -> np.float32:
+    ) -> tuple[np.float32, int | None]:
         """``share`` of the card ``best`` times (1 - the face's evidence for the likeliest cousin the deck prints
         alike over its evidence for ``best``): the corners' vote between them is the classifier's lean by colour,
         so the face alone may tell them apart (:data:`INDISTINCT_COUSINS`): a number card by its pips, a court by
@@ -902,21 +910,24 @@ class ProfileMatcher:
         to nothing, as where the face speaks for the cousin, and the reading is reported to be checked (its
         confidence before the doubt stands). As it is for a card with no such cousin, and for one whose
         ``face_features`` (the classifier's features of its middle) are nearer its own enrolled face than any
-        such cousin's by :data:`ALIKE_FACE_MARGIN`: the deck's own pictures and pips tell them apart."""
+        such cousin's by :data:`ALIKE_FACE_MARGIN`: the deck's own pictures and pips tell them apart. Returned
+        with the cousin the doubt weighed it against (the one the face speaks for most; the first without a face
+        read), None where there was no doubt."""
         alike = self.indistinct[best]
         if not alike:
-            return share
+            return share, None
         if face_features is not None and ALIKE_FACE_MARGIN is not None:
             margin = self.face_margin_between(face_features, best, alike)
             if margin is not None and margin >= ALIKE_FACE_MARGIN:
-                return share
+                return share, None
         if face is None:
-            return np.float32(0.0)
+            return np.float32(0.0), alike[0]
         from vision.face_reader import weighed_evidence
 
         e = weighed_evidence(self._alike_matrix, face)  # floored: never 0
-        ratio = min(1.0, max(float(e[c]) for c in alike) / float(e[best]))
-        return np.float32(share * (1.0 - ratio))
+        cousin = max(alike, key=lambda c: float(e[c]))
+        ratio = min(1.0, float(e[cousin]) / float(e[best]))
+        return np.float32(share * (1.0 - ratio)), cousin
 
     def set_lean(self, offsets: Mapping[Suit, float]) -> None:
         """Doubt readings by the deck's lean between twin suits: ``offsets`` per suit

@@ -17,6 +17,8 @@ class CardDetection:
 
     ``box`` is (x1, y1, x2, y2) in frame pixels. ``corners`` holds the card's
     corner points where the model gives them. ``frame`` is the frame number.
+    ``rival``: for a reading reported to be checked (doubted under the reporting line), the card the reader
+    ranked next, which the table is asked to check it against; None for a sure reading, or none ranked.
     """
 
     card: Card
@@ -24,6 +26,7 @@ class CardDetection:
     box: tuple[float, float, float, float]
     frame: int
     corners: tuple[tuple[float, float], ...] | None = None
+    rival: Card | None = None
 
     @property
     def center(self) -> tuple[float, float]:
@@ -32,15 +35,21 @@ class CardDetection:
 
 
 def detection_row(d: CardDetection) -> list[object]:
-    """``d`` as a JSON-ready row, its frame left out: ``[card, confidence, x1, y1, x2, y2, corners or None]``
-    (the detection cache's and ``simulate --detections``' files)."""
-    return [str(d.card), d.confidence, *d.box, [list(p) for p in d.corners] if d.corners is not None else None]
+    """``d`` as a JSON-ready row, its frame left out: ``[card, confidence, x1, y1, x2, y2, corners or None]``,
+    and its rival last where it has one (the detection cache's and ``simulate --detections``' files; rows
+    written before the rival was kept read the same)."""
+    row: list[object] = [
+        str(d.card), d.confidence, *d.box, [list(p) for p in d.corners] if d.corners is not None else None
+    ]
+    return row if d.rival is None else [*row, str(d.rival)]
 
 
 def detection_from_row(row: list[object], frame: int) -> CardDetection:
     """The detection a :func:`detection_row` row holds, in ``frame``; a malformed row raises ``ValueError``,
     ``TypeError`` or ``table.cards.CardParseError``."""
-    card, conf, x1, y1, x2, y2, corners = row
+    if len(row) not in (7, 8):
+        raise ValueError(f"a detection row holds 7 or 8 values, not {len(row)}")
+    card, conf, x1, y1, x2, y2, corners = row[:7]
     pts = tuple((float(p[0]), float(p[1])) for p in corners) if isinstance(corners, list) else None
     return CardDetection(
         Card.parse(str(card)),
@@ -48,6 +57,7 @@ def detection_from_row(row: list[object], frame: int) -> CardDetection:
         (float(x1), float(y1), float(x2), float(y2)),  # type: ignore[arg-type]
         frame,
         pts,
+        Card.parse(str(row[7])) if len(row) == 8 else None,
     )
 
 
@@ -79,4 +89,4 @@ def scaled_detection(d: CardDetection, sx: float, sy: float) -> CardDetection:
     """``d`` with its box and corners scaled by ``sx`` across and ``sy`` down."""
     x1, y1, x2, y2 = d.box
     corners = None if d.corners is None else tuple((x * sx, y * sy) for x, y in d.corners)
-    return CardDetection(d.card, d.confidence, (x1 * sx, y1 * sy, x2 * sx, y2 * sy), d.frame, corners)
+    return CardDetection(d.card, d.confidence, (x1 * sx, y1 * sy, x2 * sx, y2 * sy), d.frame, corners, d.rival)

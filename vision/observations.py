@@ -71,7 +71,8 @@ class CardLanded:
 
     ``seat`` is who played it: the zone's seat, or for the shared trick pile
     the engine's expected player for the first card to arrive (``None`` where
-    the tracker cannot tell; the app asks the engine in arrival order).
+    the tracker cannot tell; the app asks the engine in arrival order). ``rival``: for an uncertain
+    landing, the card it most likely is instead (the check names it); None where the tracker has none.
     """
 
     zone: Zone
@@ -80,6 +81,7 @@ class CardLanded:
     frame: int
     seat: int | None = None
     uncertain: bool = False
+    rival: Card | None = None
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,8 @@ class UpCardShown:
 
     ``turned_by`` is the seat that turned it, where the camera saw that clearly: the card was first seen
     face up well inside one seat's side of the mat (turned there, in front of that player) and carried
-    to the kitty from there. ``None`` otherwise, the usual case (turned on the kitty itself).
+    to the kitty from there. ``None`` otherwise, the usual case (turned on the kitty itself). ``rival``: as
+    ``CardLanded``'s.
     """
 
     card: Card
@@ -114,6 +117,7 @@ class UpCardShown:
     frame: int
     uncertain: bool = False
     turned_by: int | None = None
+    rival: Card | None = None
 
 
 @dataclass(frozen=True)

@@ -237,7 +237,7 @@ class ModelInfo:
 POLARITY_MARGIN = 1.5
 
 
-_R = TypeVar("_R", tuple[str, float], tuple[str, float, float])
+_R = TypeVar("_R", tuple[str, float], tuple[str, float, float], tuple[str, float, float, str | None])
 
 
 def surer_reading(first: _R, second: _R, margin: float = POLARITY_MARGIN) -> _R | None:
@@ -394,10 +394,11 @@ class CornerClassifier:
         self, logits: npt.NDArray[np.float32], feats: npt.NDArray[np.float32] | None, start: int, stop: int,
         evidence: npt.NDArray[np.float32] | None = None, colour_blind: bool = False,
         face: npt.NDArray[np.float32] | None = None, face_features: npt.NDArray[np.float32] | None = None,
-    ) -> tuple[str, float, float]:
+    ) -> tuple[str, float, float, str | None]:
         """One card name and confidence from the crops start:stop of a batch (``evidence``: the face
-        reader's, per card, ``cardcrop.weigh_by_face``), and the confidence before the twin doubt
-        (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named). ``colour_blind``: a dark
+        reader's, per card, ``cardcrop.weigh_by_face``), the confidence before the twin doubt
+        (``cardcrop.TWIN_DOUBT``; the same where it is off or nothing is named), and the card the vote ranks
+        next (``cardcrop.runner_up``; None where nothing is named). ``colour_blind``: a dark
         card's turned-over crops, doubted by their cousins (``cardcrop.COUSIN_DOUBT``), with a profile or without.
         ``face``: the face reader's probabilities, for a profile's doubt between cousins its deck prints alike
         (``vision.deck_profile.INDISTINCT_COUSINS``); ``face_features``: the classifier's features of the card's
@@ -424,10 +425,11 @@ class CornerClassifier:
     def classify(
         self, frame_bgr: npt.NDArray[np.uint8], quads: npt.NDArray[np.float32], refine: bool = True,
         polarity_apart: bool = True,
-    ) -> list[tuple[Card | None, float, float]]:
+    ) -> list[tuple[Card | None, float, float, Card | None]]:
         """Per outline (K, 4, 2) in frame pixels: the card (None: no index seen), the classifier's confidence,
-        and that confidence before the twin doubt (``cardcrop.TWIN_DOUBT``: a card named with its twin close
-        behind, the same where the doubt is off).
+        that confidence before the twin doubt (``cardcrop.TWIN_DOUBT``: a card named with its twin close
+        behind, the same where the doubt is off), and the card the vote ranks next (the one a doubted reading
+        most likely is instead; None where none).
 
         ``refine``: also read each outline snapped to the card's paper edge (``cardcrop.outline_hypotheses``).
         ``polarity_apart``: a card that may be printed light on dark paper is read as it is and turned over
@@ -473,7 +475,7 @@ class CornerClassifier:
             logits, feats = self._outputs(crops)
         evidence, faces = self._face_evidence(frame_bgr, hypotheses, dark)
         face_feats = self._face_features(frame_bgr, hypotheses)
-        answers: list[tuple[Card | None, float, float]] = []
+        answers: list[tuple[Card | None, float, float, Card | None]] = []
         start = 0
         for k, block in enumerate(per_card):
             stop = start + len(block)
@@ -489,15 +491,15 @@ class CornerClassifier:
                 )
             else:
                 reading = None
-            name, conf, undoubted = (
+            name, conf, undoubted, rival = (
                 reading if reading is not None
                 else self._name(logits, feats, start, stop, evidence[k], colour_blind=dark[k], face=faces[k],
                                 face_features=face_feats[k])
             )
             start = stop
-            answers.append((self.cards.get(name), conf, undoubted))
+            answers.append((self.cards.get(name), conf, undoubted, self.cards.get(rival) if rival else None))
         self.judged_dark += sum(
-            1 for d, (card, _, undoubted) in zip(dark, answers, strict=True)
+            1 for d, (card, _, undoubted, _) in zip(dark, answers, strict=True)
             if d and card is not None and undoubted >= DARK_LOOK_SHARE
         )
         return answers
@@ -568,7 +570,7 @@ class CornerClassifier:
             for way in per:
                 named: list[NamedReading] = []
                 for card_quad in way:
-                    name, conf, _ = self._name(logits, feats, start, start + per_card)
+                    name, conf, _, _ = self._name(logits, feats, start, start + per_card)
                     start += per_card
                     card = self.cards.get(name)
                     if card is not None:
@@ -635,11 +637,11 @@ def name_outlines(
     spreads = classifier.read_spreads(frame_bgr, quads) if split_spreads else [None] * len(quads)
     # Per outline, what it reads as: one card, or two for a spread; (outline, card, confidence).
     readings: list[list[Reading]] = []
-    # Per outline read as one card that its twin follows closely (cardcrop.TWIN_DOUBT): that reading, and its
-    # confidence before the doubt (see _to_check).
-    split: dict[int, tuple[Reading, float]] = {}
+    # Per outline read as one card that its twin follows closely (cardcrop.TWIN_DOUBT): that reading, its
+    # confidence before the doubt, and the card the vote ranks next (see _to_check).
+    split: dict[int, tuple[Reading, float, Card | None]] = {}
     for i, (quad, score, answer, spread) in enumerate(zip(quads, scores, answers, spreads, strict=True)):
-        card, conf, undoubted = answer
+        card, conf, undoubted, rival = answer
         if spread is not None:
             halves = [
                 (cardcrop.order_corners(q), c, classifier.confidence(float(score), p))
@@ -651,7 +653,7 @@ def name_outlines(
         first: Reading = (quad, card, classifier.confidence(float(score), conf) if card is not None else 0.0)
         readings.append([first])
         if card is not None and undoubted > conf:
-            split[i] = (first, classifier.confidence(float(score), undoubted))
+            split[i] = (first, classifier.confidence(float(score), undoubted), rival)
     if second_look and len(quads) > 1:
         _second_look(frame_bgr, quads, scores, classifier, readings, floor)
     if complete_cut:
@@ -676,25 +678,28 @@ def name_outlines(
 
 
 def _to_check(
-    readings: list[list[Reading]], split: dict[int, tuple[Reading, float]], named: set[Card], floor: float,
+    readings: list[list[Reading]], split: dict[int, tuple[Reading, float, Card | None]], named: set[Card],
+    floor: float,
     w: int, h: int, frame: int,
 ) -> list[CardDetection]:
     """The readings the twin doubt (``cardcrop.TWIN_DOUBT``; with a profile the rank doubt too,
     ``cardcrop.RANK_DOUBT``) took under ``floor`` that were from ``floor`` up before it, reported to be
-    checked: their confidence before the doubt scaled by ``floor``, so under it and in the same order.
-    ``split``: per outline, its first reading and that confidence. A card and its twin split the corners'
+    checked: their confidence before the doubt scaled by ``floor``, so under it and in the same order, each
+    with the card the vote ranked next as its ``rival`` (the check names it). ``split``: per outline, its first
+    reading, that confidence and that card. A card and its twin split the corners'
     vote: the card is likely there, its suit is not sure. Not reporting it at all held back a right card at
     the table until a surer look, after the next seat's card, and the engine then saw the play out of order;
     reported under the line, the tracker lands it flagged uncertain in its turn, the engine asks the table
     to check it and proves no renege with it, and a later sure reading confirms or corrects it. Only where
     the outline still holds that reading (no second look replaced it) and no outline names the card surely."""
     out: list[CardDetection] = []
-    for i, (reading, undoubted) in sorted(split.items(), key=lambda kv: (-kv[1][1], kv[0])):  # likeliest first
+    for i, (reading, undoubted, rival) in sorted(split.items(), key=lambda kv: (-kv[1][1], kv[0])):  # likeliest first
         quad, card, p = reading
         if card is None or card in named or p >= floor or undoubted < floor or not _holds(readings[i], reading):
             continue
         named.add(card)
-        out.append(pp.quad_detection(card, min(undoubted * floor, float(np.nextafter(floor, 0.0))), quad, w, h, frame))
+        conf = min(undoubted * floor, float(np.nextafter(floor, 0.0)))
+        out.append(pp.quad_detection(card, conf, quad, w, h, frame, rival=rival))
     return out
 
 
@@ -871,7 +876,7 @@ def _sure_readings(
     start = 0
     for score, outlines in groups:
         sure: list[NamedReading] = []
-        for q, (card, conf, _) in zip(outlines, answers[start : start + len(outlines)], strict=True):
+        for q, (card, conf, _, _) in zip(outlines, answers[start : start + len(outlines)], strict=True):
             if card is not None and (p := classifier.confidence(score, conf)) >= line:
                 sure.append((q, card, p))
         out.append(sorted(sure, key=lambda r: -r[2]))
@@ -1137,7 +1142,7 @@ class OnnxDetector:
             raise ValueError(f"{self.path}: readings need the two-stage model (finder and classifier)")
         raw, box = self._candidates(frame_bgr)
         answers = self.classifier.classify(frame_bgr, pp.frame_quads(raw, box))
-        return [(float(s), card, conf) for s, (card, conf, _) in zip(raw.scores, answers, strict=True)]
+        return [(float(s), card, conf) for s, (card, conf, _, _) in zip(raw.scores, answers, strict=True)]
 
     def zoomed_out_outlines(
         self, frame_bgr: npt.NDArray[np.uint8], scale: float, finder: Finder = "first"

@@ -385,7 +385,8 @@ def merge_same_card(detections: Sequence[CardDetection], max_gap: float = 4.0) -
         corners = next((d.corners for d in group if d.corners is not None), None)
         merged.append(
             CardDetection(
-                card=seed.card, confidence=seed.confidence, box=(x1, y1, x2, y2), frame=seed.frame, corners=corners
+                card=seed.card, confidence=seed.confidence, box=(x1, y1, x2, y2), frame=seed.frame, corners=corners,
+                rival=seed.rival,
             )
         )
     return merged
@@ -425,9 +426,10 @@ def frame_quads(raw: Raw, box: Letterbox) -> FloatArray:
 
 
 def quad_detection(
-    card: Card, confidence: float, quad: FloatArray, width: int, height: int, frame: int
+    card: Card, confidence: float, quad: FloatArray, width: int, height: int, frame: int, rival: Card | None = None
 ) -> CardDetection:
-    """A CardDetection for a card outlined by ``quad`` (4, 2) in frame pixels; the box is clipped to the frame."""
+    """A CardDetection for a card outlined by ``quad`` (4, 2) in frame pixels; the box is clipped to the frame.
+    ``rival``: the card a doubted reading most likely is instead (``CardDetection.rival``)."""
     x1, y1 = np.maximum(quad.min(axis=0), 0.0)
     x2, y2 = np.minimum(quad.max(axis=0), (width, height))
     return CardDetection(
@@ -436,4 +438,5 @@ def quad_detection(
         box=(float(x1), float(y1), float(x2), float(y2)),
         frame=frame,
         corners=tuple((float(x), float(y)) for x, y in quad),
+        rival=rival,
     )

@@ -149,6 +149,7 @@ class _Reading:
     card: Card
     confidence: float
     point: Point
+    rival: Card | None = None  # a doubted reading's rival (``CardDetection.rival``)
 
 
 @dataclass
@@ -178,6 +179,8 @@ class _Track:
     landed_at: int = -1  # the frame it landed
     # Per identity read on this track: where it was first read, and how many readings of it lay there.
     origins: dict[Card, tuple[Point, int]] = field(default_factory=dict)
+    # The doubted readings' rivals (``CardDetection.rival``), beside ``readings``: frame, card, rival, confidence.
+    rivals: deque[tuple[int, Card, Card, float]] = field(default_factory=deque)
 
     @property
     def landed(self) -> bool:
@@ -343,9 +346,10 @@ class Tracker:
                         (r.point[1] * r.confidence + point[1] * det.confidence) / w,
                     )
                     r.confidence = max(r.confidence, det.confidence)
+                    r.rival = r.rival or det.rival
                     break
             else:
-                merged.append(_Reading(det.card, float(det.confidence), point))
+                merged.append(_Reading(det.card, float(det.confidence), point, det.rival))
         return merged
 
     # ---- step 2: readings to tracks ----
@@ -405,12 +409,16 @@ class Tracker:
         for t in self._tracks:
             while t.readings and t.readings[0][0] <= frame - cfg.patience:
                 t.readings.popleft()
+            while t.rivals and t.rivals[0][0] <= frame - cfg.patience:
+                t.rivals.popleft()
             if not t.landed and t.readings:
                 t.identity = self._leader(t, frame - cfg.window)[0]
 
     @staticmethod
     def _add(track: _Track, reading: _Reading, frame: int, move: bool) -> None:
         track.readings.append((frame, reading.card, reading.confidence, reading.point))
+        if reading.rival is not None and reading.rival != reading.card:
+            track.rivals.append((frame, reading.card, reading.rival, reading.confidence))
         track.last_seen = frame
         if move:
             track.point = reading.point
@@ -530,12 +538,14 @@ class Tracker:
                 revisions.append(CardRevised(zone, misread.identity, card, round(confidence, 4), frame, uncertain))
                 misread.identity, misread.confidence, misread.uncertain = card, confidence, uncertain
                 misread.point, misread.last_seen, misread.readings = t.point, frame, t.readings
+                misread.rivals = t.rivals
                 moved.add(t.id)
                 continue
             origin = self._moved_from(card, zone, frame)
             if origin is not None:
                 # The landed card, pushed along too fast to follow: it keeps its track and first zone.
                 origin.point, origin.last_seen, origin.readings = t.point, frame, t.readings
+                origin.rivals = t.rivals
                 moved.add(t.id)
                 continue
             t.identity = card  # the card judged (over ``patience``, or with played cards left out)
@@ -551,16 +561,18 @@ class Tracker:
         seat_for_pile = expected_seat
         for t, zone, confidence, uncertain in sorted(landing, key=lambda x: (x[0].first_frame, x[0].id)):
             t.zone, t.confidence, t.uncertain, t.landed_at = zone, confidence, uncertain, frame
+            conf = round(confidence, 4)
+            rival = self._rival_of(t, frame - cfg.patience) if uncertain else None
             if zone == KITTY:
                 turned_by = None if uncertain else self._turned_by(t)
-                events.append(UpCardShown(t.identity, round(confidence, 4), frame, uncertain, turned_by))
+                events.append(UpCardShown(t.identity, conf, frame, uncertain, turned_by, rival))
             elif zone == TRICK:
                 # Only the first arrival can take the engine's expected seat; the app asks the
                 # engine again, in this order, for the others.
-                events.append(CardLanded(zone, t.identity, round(confidence, 4), frame, seat_for_pile, uncertain))
+                events.append(CardLanded(zone, t.identity, conf, frame, seat_for_pile, uncertain, rival))
                 seat_for_pile = None
             else:
-                events.append(CardLanded(zone, t.identity, round(confidence, 4), frame, zone.seat, uncertain))
+                events.append(CardLanded(zone, t.identity, conf, frame, zone.seat, uncertain, rival))
                 if zone.seat is not None:
                     self._sighted.pop(zone.seat, None)
         return events, {t.id for t, _, _, _ in landing}
@@ -756,6 +768,23 @@ class Tracker:
             events.append(CardRevised(t.zone, t.identity, card, round(confidence, 4), frame, uncertain))
             t.identity, t.confidence, t.uncertain = card, confidence, uncertain
         return events
+
+    @staticmethod
+    def _rival_of(track: _Track, after: int) -> Card | None:
+        """The card ``track``'s card most likely is instead, from its readings after frame ``after``: of the
+        other cards the track was read as, and the rivals its doubted readings of its card named, the one
+        with the most confidence behind it (a reading's confidence counts for the card it read, or for its
+        rival). None where there is neither."""
+        weight: dict[Card, float] = {}
+        for f, card, conf, _ in track.readings:
+            if f > after and card != track.identity:
+                weight[card] = weight.get(card, 0.0) + conf
+        for f, card, rival, conf in track.rivals:
+            if f > after and card == track.identity and rival != track.identity:
+                weight[rival] = weight.get(rival, 0.0) + conf
+        if not weight:
+            return None
+        return max(weight.items(), key=lambda kv: (kv[1], str(kv[0])))[0]
 
     @staticmethod
     def _read_as_itself(track: _Track, after: int) -> bool:

@@ -286,6 +286,14 @@ def test_a_doubtful_card_names_its_twin_in_the_tables_language_and_voice() -> No
     assert danish == "Se efter Easts kort: læst som Q\u2660, men usikkert, måske Q\u2663"
 
 
+def test_a_doubtful_card_names_the_cameras_other_reading_where_it_gave_one() -> None:
+    [irr] = _irregularities((*_DEALT, Play(1, C("Kd"), 0.3, rival=C("Ks"))))
+    said = phrases.irregularity_text(irr, NAMES)
+    assert said == "Check East's card: read as K\u2666 with low confidence, perhaps K\u2660"  # not the twin, K\u2665
+    [irr] = _irregularities((UpCard(C("9h"), 0.3, rival=C("Th")),))
+    assert phrases.irregularity_text(irr, NAMES, Voice.SPEECH).endswith("perhaps the ten of hearts")
+
+
 def test_a_nines_and_tens_redeal_names_the_seat_that_claimed_it() -> None:
     rules = replace(NA, nines_and_tens=True)
     [irr] = _irregularities((UpCard(C("9h")), Misdeal(2)), rules)

@@ -87,7 +87,7 @@ def test_the_reader_names_a_gold_on_black_deck(detector: OnnxDetector, monkeypat
             if style == "dark":
                 face = restyle_face(face, card, "dark", (15.0, 15.0, 15.0), GOLD)
             frame, quad = frame_with(face)
-            (read, _, _), = classifier.classify(frame, quad[None])
+            (read, _, _, _), = classifier.classify(frame, quad[None])
             count += str(read) == card
         return count
 
@@ -120,7 +120,7 @@ def test_a_dark_card_is_read_surer_with_its_two_ways_apart(detector: OnnxDetecto
         out = []
         for card in cards:
             frame, quad = frame_with(restyle_face(procedural_face(card, 2), card, "dark", (15.0, 15.0, 15.0), GOLD))
-            (read, conf, _), = classifier.classify(frame, quad[None], polarity_apart=apart)
+            (read, conf, _, _), = classifier.classify(frame, quad[None], polarity_apart=apart)
             out.append((str(read), conf))
         return out
 
@@ -320,7 +320,7 @@ def test_a_one_ink_deck_tells_its_kings_apart_by_their_enrolled_pictures(monkeyp
         out = {}
         for c in cards:
             frame, quad = shots[c][1]
-            (card, conf, undoubted), = classifier.classify(frame, quad[None])
+            (card, conf, undoubted, _), = classifier.classify(frame, quad[None])
             out[c] = (str(card), conf, undoubted)
         return out
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lab.stream_study import MIN_VISIBLE, FrameTally, score_frame, sure_cards
+from lab.stream_study import MIN_VISIBLE, FrameTally, score_checks, score_frame, sure_cards
 from table.cards import Card
 from table.renege import CHECK_CONFIDENCE
 from vision.detection import CardDetection
@@ -39,3 +39,18 @@ def test_a_black_suit_card_has_no_red_twin() -> None:
     tally = FrameTally()
     score_frame(tally, 0, [C("9c")], [(C("9s"), 1.0)])
     assert (tally.wrong, tally.red_swaps) == (1, 0)
+
+
+def test_readings_to_check_are_scored_apart_by_the_card_the_check_names() -> None:
+    tally = FrameTally()
+    box = (0.0, 0.0, 10.0, 10.0)
+    in_sight = [(C("Ks"), 1.0), (C("9h"), 1.0), (C("Qd"), 1.0)]
+    found = [
+        CardDetection(C("Kd"), 0.5, box, 0, rival=C("Ks")),  # wrong; the rival is the card: the check names it
+        CardDetection(C("9d"), 0.5, box, 0, rival=C("Th")),  # wrong; its twin lies there, not its rival
+        CardDetection(C("Qd"), 0.5, box, 0, rival=C("Qh")),  # right
+        CardDetection(C("Ac"), 0.9, box, 0, rival=C("As")),  # sure: not a check
+    ]
+    score_checks(tally, found, in_sight)
+    assert (tally.check_right, tally.check_rival_right, tally.check_twin_right) == (1, 1, 1)
+    assert tally.line().endswith("(right 1; wrong with the card in sight named by the rival 1, by the twin 1)")

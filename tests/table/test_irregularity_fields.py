@@ -177,6 +177,24 @@ CASES: list[tuple[str, Rules, tuple[Input, ...], Irregularity]] = [
         ),
     ),
     (
+        "check a played card, naming the camera's other reading",
+        NA,
+        (*_DEALT, Play(1, C("Ah"), 0.3, rival=C("As"))),
+        Irregularity(
+            K.CHECK_CARD, "check seat 1's card: read as Ah with low confidence, perhaps As", 1, C("Ah"),
+            source=CardSource.PLAY, rival=C("As"),
+        ),
+    ),
+    (
+        "check the up-card, naming the camera's other reading",
+        NA,
+        (UpCard(C("9h"), 0.3, rival=C("Th")),),
+        Irregularity(
+            K.CHECK_CARD, "check the up-card: read as 9h with low confidence, perhaps Th", None, C("9h"),
+            source=CardSource.UP_CARD, rival=C("Th"),
+        ),
+    ),
+    (
         "deal unseen, no card seen",
         NA,
         (UpCard(C("9h"), unseen_deals=1),),

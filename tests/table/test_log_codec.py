@@ -41,6 +41,8 @@ EXAMPLES: list[Input] = [
     Discard(0, None),
     Exchange(2, "call_for_best"),
     Play(2, Card.parse("Jd"), confidence=0.93),
+    Play(2, Card.parse("Kd"), confidence=0.5, rival=Card.parse("Ks")),
+    UpCard(Card.parse("9h"), confidence=0.5, rival=Card.parse("Th")),
     ReviseCard(7, Card.parse("Th")),
     AcceptPenalty(),
     DismissRenege(),
@@ -68,6 +70,14 @@ def test_play_is_a_flat_object_in_egn_notation() -> None:
         "confidence": 0.93,
     }
     assert input_to_dict(NameTrump(1, Suit.SPADES)) == {"type": "NameTrump", "seat": 1, "suit": "s", "alone": False}
+
+
+def test_a_rival_reading_is_written_only_where_the_camera_named_one() -> None:
+    assert "rival" not in input_to_dict(Play(2, Card.parse("Kd"), 0.5))  # logs without it read as before
+    assert input_to_dict(Play(2, Card.parse("Kd"), 0.5, rival=Card.parse("Ks")))["rival"] == "Ks"
+    assert input_from_dict({"type": "Play", "seat": 2, "card": "Kd", "rival": None}) == Play(2, Card.parse("Kd"))
+    with pytest.raises(CodecError, match="Play.rival"):
+        input_from_dict({"type": "Play", "seat": 2, "card": "Kd", "rival": "Zz"})
 
 
 def test_a_misdeal_names_the_seat_of_a_nines_and_tens_claim_or_none() -> None:

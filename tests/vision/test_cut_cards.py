@@ -86,16 +86,16 @@ class ReadsWholeCards:
 
     def classify(
         self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
-    ) -> list[tuple[Card | None, float, float]]:
+    ) -> list[tuple[Card | None, float, float, Card | None]]:
         self.asked.append(len(quads))
         self.apart.append(polarity_apart)
-        out: list[tuple[Card | None, float, float]] = []
+        out: list[tuple[Card | None, float, float, Card | None]] = []
         h, w = frame.shape[:2]
         for q in quads:
             sides = sorted([float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))])
             whole = abs(sides[0] / sides[1] - cardcrop.CARD_ASPECT) < 0.02
             beyond = q.min() < -1 or q[:, 0].max() > w or q[:, 1].max() > h
-            out.append((self.card, self.chance, self.chance) if whole and beyond else (None, 0.9, 0.9))
+            out.append((self.card, self.chance, self.chance, None) if whole and beyond else (None, 0.9, 0.9, None))
         return out
 
     def read_spreads(self, frame: np.ndarray, quads: np.ndarray) -> list[None]:
@@ -140,11 +140,11 @@ def test_a_completed_outline_does_not_repeat_a_card_already_reported() -> None:
     class SameCard(ReadsWholeCards):
         def classify(
             self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
-        ) -> list[tuple[Card | None, float, float]]:
+        ) -> list[tuple[Card | None, float, float, Card | None]]:
             out = super().classify(frame, quads, refine, polarity_apart)
             # the card inside the frame reads as the very card the cut one would be completed into
             inside = [bool(q.min() > 10 and q.max() < 200) for q in quads]
-            return [(self.card, 0.95, 0.95) if k else r for k, r in zip(inside, out, strict=True)]
+            return [(self.card, 0.95, 0.95, None) if k else r for k, r in zip(inside, out, strict=True)]
 
     frame = np.zeros((FRAME_H, FRAME_W, 3), np.uint8)
     outlines = np.stack([rect(20, 60, SHORT, LONG), cut_outline()])

@@ -57,14 +57,14 @@ def test_a_dark_cards_turned_over_crops_are_read_by_the_dark_classifier(paired: 
     dark = restyle_face(procedural_face("9c", 2), "9c", "dark", (15.0, 15.0, 15.0), GOLD)
     frame, quad = _frame(dark)
     assert cardcrop.is_dark_card(frame, quad)
-    ((card, conf, _),) = classifier.classify(frame, quad[None])
+    ((card, conf, _, _),) = classifier.classify(frame, quad[None])
     block = len(cardcrop.corner_crops(frame, quad, dark=True))
     assert spy.asked == [block // 2]  # the turned-over half of the card's crops, and only those
     assert str(card) == "Qs" and conf > 0.5  # what it named is what the reader reads
     white = procedural_face("9c", 2)
     frame, quad = _frame(white)
     assert not cardcrop.is_dark_card(frame, quad)
-    ((card, _, _),) = classifier.classify(frame, quad[None])
+    ((card, _, _, _),) = classifier.classify(frame, quad[None])
     assert spy.asked == [block // 2] and str(card) != "Qs"  # a white card never asks it
 
 
@@ -133,7 +133,7 @@ def test_a_dark_cards_reading_split_with_its_cousin_is_doubted(paired: OnnxDetec
     try:
         for other in ("Kd", "Qs"):
             classifier.dark_session = Splitting(shipped, classifier.classes, "Ks", other)
-            ((card, conf, _),) = classifier.classify(frame, quad[None])
+            ((card, conf, _, _),) = classifier.classify(frame, quad[None])
             assert str(card) == "Ks"
             confidence[other] = conf
     finally:
@@ -150,7 +150,7 @@ def test_cousins_are_the_rank_in_the_other_colour() -> None:
     split = np.full((4, len(cardcrop.CLASSIFIER_CLASSES)), -20.0, np.float32)
     split[:, cardcrop.CLASSIFIER_CLASSES.index("Ks")] = np.log(0.6)
     split[:, cardcrop.CLASSIFIER_CLASSES.index("Kd")] = np.log(0.4)
-    name, plain, _ = cardcrop.corner_shares(split)
-    blind_name, blind, _ = cardcrop.corner_shares(split, colour_blind=True)
+    name, plain, _, _ = cardcrop.corner_shares(split)
+    blind_name, blind, _, _ = cardcrop.corner_shares(split, colour_blind=True)
     assert name == blind_name == "Ks"
     assert blind == pytest.approx(plain * (1 - 0.4 / 0.6) ** cardcrop.COUSIN_DOUBT, rel=1e-4)

@@ -229,7 +229,7 @@ def test_with_a_profile_a_dark_cards_turned_over_crops_are_named_by_the_dark_cla
     classifier.dark_session = spy
     classifier.use_profile(_profile_of(classifier, dark_paper=False))
     try:
-        ((card, _, _),) = classifier.classify(frame, quad[None])
+        ((card, _, _, _),) = classifier.classify(frame, quad[None])
     finally:
         classifier.dark_session = shipped
         classifier.use_profile(None)
@@ -254,8 +254,8 @@ def test_a_profile_doubts_a_dark_reading_split_with_its_cousin() -> None:
         logits = np.full((2, len(classes)), -20.0, np.float32)
         logits[:, classes.index("Ks")] = np.log(0.6)
         logits[:, classes.index(other)] = np.log(0.4)
-        name, plain, _ = matcher.shares(logits, feats)
-        blind_name, blind, _ = matcher.shares(logits, feats, colour_blind=True)
+        name, plain, _, _ = matcher.shares(logits, feats)
+        blind_name, blind, _, _ = matcher.shares(logits, feats, colour_blind=True)
         assert name == blind_name == "Ks"
         seen[other] = (plain, blind)
     assert seen["Qs"][1] == pytest.approx(seen["Qs"][0])  # a rank apart: no cousin, no doubt

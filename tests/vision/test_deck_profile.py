@@ -417,11 +417,12 @@ def test_a_court_the_deck_prints_like_its_cousin_is_doubted_unless_its_face_tell
     king = np.array([[1.0, 0.0, 0.0, 0.0]], np.float32)
     apart = ProfileMatcher(profile, classes, indistinct=None)
     alike = ProfileMatcher(profile, classes, indistinct=0.9)
-    name, sure, before = apart.shares(logits, king)
+    name, sure, before, _ = apart.shares(logits, king)
     assert name == "Ks" and sure > 0.6
     red_court, black_court = face(Kd=0.8, Ks=0.1, none=0.1), face(Ks=0.5, Kc=0.4, Kd=0.05, none=0.05)
-    name, share, undoubted = alike.shares(logits, king, face=red_court)
+    name, share, undoubted, rival = alike.shares(logits, king, face=red_court)
     assert name == "Ks" and share == 0.0 and undoubted == pytest.approx(before)
+    assert rival == "Kd"  # the cousin printed alike that the face speaks for: a check names it, not the twin
     assert alike.shares(logits, king)[1] == 0.0  # no face read: no sure reading either
     assert alike.shares(logits, king, face=face(none=1.0))[1] == 0.0  # a face not seen: nor here
     assert 0.6 * sure < alike.shares(logits, king, face=black_court)[1] < sure
@@ -458,7 +459,7 @@ def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face()
     king = np.asarray([corner["Ks"]], np.float32)
     alike = ProfileMatcher(profile, classes, indistinct=0.9)
     assert alike.tells_alike_by_face
-    _, sure, _ = ProfileMatcher(profile, classes, indistinct=None).shares(logits, king)
+    _, sure, _, _ = ProfileMatcher(profile, classes, indistinct=None).shares(logits, king)
     assert sure > 0.6
     def share(face_features: npt.NDArray[np.float32] | None) -> float:
         return alike.shares(logits, king, face=red_court, face_features=face_features)[1]

@@ -75,10 +75,11 @@ def test_only_a_reading_with_a_profile_is_doubted_by_rank(monkeypatch: pytest.Mo
     feats = np.full((1, 4), 0.5, np.float32)  # as like every prototype
     m = _matcher(["9h", "Th", "Ks"], classes)
     monkeypatch.setattr(cardcrop, "RANK_DOUBT", 0.0)
-    name0, share0, before0 = m.shares(logits, feats)
+    name0, share0, before0, _ = m.shares(logits, feats)
     plain0 = cardcrop.corner_shares(logits, classes)
     monkeypatch.setattr(cardcrop, "RANK_DOUBT", 0.5)
-    name, share, before = m.shares(logits, feats)
+    name, share, before, rival = m.shares(logits, feats)
     assert name == name0 == "Th" and before == pytest.approx(before0) == pytest.approx(share0)
     assert share < 0.9 * share0  # the nine of hearts weighs a third of the ten: (1 - 1/3) ** 0.5 = 0.82
+    assert rival == "9h"  # the rank the doubt weighed it against: the one a check names
     assert cardcrop.corner_shares(logits, classes) == pytest.approx(plain0)

@@ -132,8 +132,8 @@ class ReadsAs:
 
     def classify(
         self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
-    ) -> list[tuple[Card, float, float]]:
-        return [(self.card, self.chance, self.chance)] * len(quads)
+    ) -> list[tuple[Card, float, float, None]]:
+        return [(self.card, self.chance, self.chance, None)] * len(quads)
 
     def read_spreads(self, frame: np.ndarray, quads: np.ndarray) -> list[None]:
         return [None] * len(quads)

@@ -337,6 +337,44 @@ def test_observation_values() -> None:
     assert tracker.landed_cards() == [(Zone.of_seat(2), Card.parse("Jd"))]
 
 
+def _landings(frames: list[list[CardDetection]]) -> list[Observation]:
+    tracker = Tracker(CALIBRATION)
+    events: list[Observation] = []
+    for n, dets in enumerate(frames):
+        events += tracker.update([replace(d, frame=n) for d in dets], n)
+    return [e for e in events if isinstance(e, CardLanded | UpCardShown)]
+
+
+def _seen(token: str, rival: str | None = None) -> CardDetection:
+    (det,) = detections(f(token), 0)
+    return replace(det, rival=Card.parse(rival) if rival else None)
+
+
+def test_an_uncertain_landing_names_the_rival_its_doubted_readings_named() -> None:
+    # Read as the king of diamonds under the line each frame, the reader's next reading the king of spades
+    # (a one-ink deck's cousin), not the twin a check would otherwise name.
+    [landed] = _landings([[_seen("Kd@seat1:0.5", "Ks")]] * 4)
+    assert isinstance(landed, CardLanded) and landed.uncertain and landed.rival == Card.parse("Ks")
+    [up] = _landings([[_seen("9h@kitty:0.5", "Th")]] * 4)
+    assert isinstance(up, UpCardShown) and up.uncertain and up.rival == Card.parse("Th")
+
+
+def test_an_uncertain_landing_names_the_card_most_read_against_it() -> None:
+    # The vote split between two tens (a contested landing): the other ten is the rival, its readings
+    # outweighing a rival one doubted reading named.
+    frames = [[_seen("Ts@seat0")], [_seen("Th@seat0")], [_seen("Ts@seat0:0.5", "Tc")], [_seen("Th@seat0:0.5")],
+              [_seen("Ts@seat0")]]
+    [landed] = _landings(frames)
+    assert isinstance(landed, CardLanded) and landed.uncertain and landed.rival == Card.parse("Th")
+
+
+def test_a_sure_landing_names_no_rival() -> None:
+    [landed] = _landings([[_seen("Kd@seat1:0.9", "Ks")]] * 4)
+    assert not landed.uncertain and landed.rival is None
+    [landed] = _landings([[_seen("9c@seat1:0.4")]] * 4)  # unsure, but nothing was read against it
+    assert landed.uncertain and landed.rival is None
+
+
 def test_rotation_relabels_seat_zones() -> None:
     # Seat 0 at the left edge: the zone at the bottom belongs to seat 3.
     assert run([f("Jd@seat0")] * 3, layout=TableLayout(rotation=1)) == ["landed seat3 Jd seat=3 @2"]

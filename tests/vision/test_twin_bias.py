@@ -145,7 +145,7 @@ def test_the_lean_doubts_a_reading_but_never_renames_it(monkeypatch: pytest.Monk
     plain_spade, plain_club = m.shares(spade, feats), m.shares(club, feats)
     assert plain_spade[0] == "Ks" and plain_club[0] == "Kc"
     m.set_lean({Suit.CLUBS: 1.0, Suit.SPADES: -1.0})  # the classifier leans to spades by 2 logits
-    name, share, undoubted = m.shares(spade, feats)
+    name, share, undoubted, _ = m.shares(spade, feats)
     # taken out, the lean would make it the king of clubs: same name, not sure at all, and what the reading
     # was before any doubt is kept (so it can still be reported to be checked)
     assert (name, share) == ("Ks", 0.0) and undoubted == pytest.approx(plain_spade[2])
@@ -153,7 +153,7 @@ def test_the_lean_doubts_a_reading_but_never_renames_it(monkeypatch: pytest.Monk
     assert m.shares(club, feats) == pytest.approx(plain_club)
     # a smaller lean lowers the spade's share without taking it away
     m.set_lean({Suit.CLUBS: 0.25, Suit.SPADES: -0.25})
-    name, share, _ = m.shares(spade, feats)
+    name, share, _, _ = m.shares(spade, feats)
     assert name == "Ks" and 0.0 < share < plain_spade[1]
 
 

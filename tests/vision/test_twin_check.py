@@ -27,12 +27,15 @@ class ReadsEach:
     default_min_confidence = FLOOR
     profile = None
 
-    def __init__(self, *readings: tuple[str | None, float, float]) -> None:
-        self.readings = [(Card.parse(c) if c else None, p, u) for c, p, u in readings]
+    def __init__(self, *readings: tuple[str | None, float, float] | tuple[str | None, float, float, str]) -> None:
+        self.readings = [
+            (Card.parse(r[0]) if r[0] else None, r[1], r[2], Card.parse(r[3]) if len(r) == 4 else None)
+            for r in readings
+        ]
 
     def classify(
         self, frame: np.ndarray, quads: np.ndarray, refine: bool = True, polarity_apart: bool = True
-    ) -> list[tuple[Card | None, float, float]]:
+    ) -> list[tuple[Card | None, float, float, Card | None]]:
         assert len(quads) == len(self.readings)
         return list(self.readings)
 
@@ -76,6 +79,17 @@ def test_a_card_read_surely_elsewhere_is_not_reported_again_to_be_checked() -> N
     assert sorted(read(("Kd", 0.3, 0.7), ("9c", 0.4, 0.8))) == [("9c", approx(0.48)), ("Kd", approx(0.42))]
 
 
+def test_a_reading_reported_to_be_checked_names_the_card_the_vote_ranked_next() -> None:
+    frame = np.zeros((80, 200, 3), np.uint8)
+    quads = np.stack([quad(5), quad(53)])
+    scores = np.full(2, 0.9, np.float32)
+    classifier = ReadsEach(("Kd", 0.4, 0.8, "Ks"), ("9c", 0.9, 0.9, "9s"))
+    dets = name_outlines(frame, quads, scores, classifier, frame=0, second_look=False, complete_cut=False)  # type: ignore[arg-type]
+    by_card = {str(d.card): d for d in dets}
+    assert by_card["Kd"].confidence < FLOOR and by_card["Kd"].rival == Card.parse("Ks")  # checked against it
+    assert by_card["9c"].rival is None  # a sure reading names no rival
+
+
 @pytest.mark.parametrize("doubt", [1.0, 2.0])
 def test_the_classifier_gives_the_reading_before_the_doubt_beside_the_one_after(
     monkeypatch: pytest.MonkeyPatch, doubt: float
@@ -89,13 +103,14 @@ def test_the_classifier_gives_the_reading_before_the_doubt_beside_the_one_after(
     q = pp.rotated_corners(np.array([CARD_XYWH], np.float32), np.array([CARD_ANGLE], np.float32))
     monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 0.0)
     monkeypatch.setattr(cardcrop, "RANK_DOUBT", 0.0)
-    [(card0, conf0, before0)] = classifier.classify(frame, q)
+    [(card0, conf0, before0, _)] = classifier.classify(frame, q)
     assert card0 is not None and conf0 == before0  # no doubt: the two are one
     monkeypatch.setattr(cardcrop, "TWIN_DOUBT", doubt)
-    [(card, conf, before)] = classifier.classify(frame, q)
+    [(card, conf, before, rival)] = classifier.classify(frame, q)
     assert card == card0
     assert before == pytest.approx(conf0)  # the share before the doubt is the undoubted reading's
     assert conf <= before
+    assert rival is not None and rival != card  # the card the vote ranks next, which a check names
 
 
 def test_the_share_before_the_doubt_is_the_share_with_the_doubt_off(monkeypatch: pytest.MonkeyPatch) -> None:
