@@ -452,7 +452,7 @@ class TableSession:
         self._held: list[tuple[Action, int | None, int | None, float]] = []
         # A card seen face up on the kitty that the engine refused while a hand was played, no card played
         # since: (card, confidence, turned_by, frame). A bid pressed next says it was the next deal's up-card.
-        self._kitty_seen: tuple[Card, float, int | None, int] | None = None
+        self._kitty_seen: tuple[Card, float, int | None, int, Card | None] | None = None
         # The last card played, lifted while its trick is open: (card, seat), until the next card lands.
         self._taken_back: tuple[Card, int] | None = None
 
@@ -602,8 +602,9 @@ class TableSession:
         rival: Card | None = None,
     ) -> None:
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
-        inp = self.match.up_card_seen(card, conf, turned_by, rival=rival if conf < CHECK_CONFIDENCE else None)
-        self._kitty_seen = (card, conf, turned_by, frame) if inp is None and self.match.in_play else None
+        rival = rival if conf < CHECK_CONFIDENCE else None
+        inp = self.match.up_card_seen(card, conf, turned_by, rival=rival)
+        self._kitty_seen = (card, conf, turned_by, frame, rival) if inp is None and self.match.in_play else None
         if inp is not None:  # (None: the up-card seen again, or turned down)
             self.submit(inp, frame=frame, source="camera")
             self._apply_held(frame)
@@ -620,8 +621,8 @@ class TableSession:
         seen, self._kitty_seen = self._kitty_seen, None
         if seen is None or not self.match.in_play:
             return
-        card, conf, turned_by, frame = seen
-        inp = self.match.up_card_seen(card, conf, turned_by, bidding=True)
+        card, conf, turned_by, frame, rival = seen
+        inp = self.match.up_card_seen(card, conf, turned_by, bidding=True, rival=rival)
         if inp is not None:
             self.submit(inp, frame=frame, source="camera")
 
