@@ -971,8 +971,11 @@ class ProfileMatcher:
 
     def benny_margin(self, face_features: npt.ArrayLike) -> FloatArray:
         """Per face crop (n, width): its cosine similarity to the Joker's nearest face prototype less that
-        to the nearest face of any other card (positive: it looks more like the Joker)."""
+        to the nearest face of any other card (positive: it looks more like the Joker). Centred as the faces are
+        where the profile compares centred features (:data:`CENTRE`)."""
         f = self._unit_rows(face_features)
+        if self.centre is not None:
+            f = self._unit_rows(f - self.centre)
         sims = f @ self.faces.T
         benny = self.face_owner == self._benny
         out: FloatArray = (sims[:, benny].max(axis=1) - sims[:, ~benny].max(axis=1)).astype(np.float32)

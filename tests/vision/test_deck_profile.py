@@ -509,6 +509,18 @@ def test_the_joker_is_read_by_its_face() -> None:
     assert not ProfileMatcher(no_joker, classes).holds_benny
 
 
+@pytest.mark.parametrize("centre", [False, True])
+def test_the_jokers_face_margin_compares_a_face_as_the_enrolled_faces_are_compared(centre: bool) -> None:
+    """Where the profile compares features centred on its prototypes' mean, the face read is centred as the
+    enrolled faces are: the Joker's margin is the one its face gives between the Joker and the other cards."""
+    classes = ["Qh", "Qd", "B", "none"]
+    m = ProfileMatcher(_qh_and_joker([2, 3]), classes, centre=centre)
+    queries = np.array([[0.1, 0.0, 1.0, 0.0], [1.0, 0.2, 0.1, 0.3], [0.3, 0.5, 0.2, 0.9]], np.float32)
+    benny, queen = m.card_names.index("B"), m.card_names.index("Qh")
+    expected = [m.face_margin_between(q, benny, [queen]) for q in queries]
+    assert m.benny_margin(queries) == pytest.approx(expected, abs=1e-6)
+
+
 def test_builder_missing_and_remove(detector: OnnxDetector) -> None:
     frame = load_image(DEV / "edje_test_cam_image2.jpg")
     quads, _ = detector.outlines(frame)
