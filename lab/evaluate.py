@@ -39,8 +39,9 @@ counted as ``ignored``. A card both labelled and listed counts as labelled.
 Readings **to check**: a reading under the engine's check line (``table.renege.CHECK_CONFIDENCE``) is
 one the engine records as "check this card" and proves nothing with (the reader reports a card split with
 its twin, and a Joker it half believes, that way). It is no claim, so it is left out of the score and counted
-apart (``to_check``, and how many of those cards lie in the image: ``to_check_right``); a card also
-reported from the line up counts once, as that.
+apart (``to_check``, and how many of those cards lie in the image: ``to_check_right``; of the others, how
+many name as their rival, the card the check offers instead, a card that lies there: ``to_check_rival_right``);
+a card also reported from the line up counts once, as that.
 
 Labels are a CSV with the header ``image,class,x_center,y_center,width,height``
 (coordinates normalised to 0..1) as in ``data/real-photos-dev``. Every
@@ -99,6 +100,7 @@ class ImageScore:
     ignored: int = 0  # reported cards on the image's ignore list (not labelled), left out of the score
     to_check: int = 0  # cards reported only under the engine's check line (not scored)
     to_check_right: int = 0  # ... of them, cards labelled in the image
+    to_check_rival_right: int = 0  # ... of the rest, readings whose rival (CardDetection.rival) is labelled
 
     @property
     def true_positives(self) -> int:
@@ -235,6 +237,10 @@ class EvalResult:
         return sum(s.to_check_right for s in self.per_image)
 
     @property
+    def to_check_rival_right(self) -> int:
+        return sum(s.to_check_rival_right for s in self.per_image)
+
+    @property
     def precision(self) -> float:
         tp, fp = self.true_positives, self.false_alarms
         return tp / (tp + fp) if tp + fp else 1.0
@@ -294,10 +300,15 @@ def evaluate(
         skip = ignore.get(name, frozenset()) if ignore is not None else frozenset()
         labelled = labels.get(name, [])
         score = score_image(name, labelled, boxes, (image.shape[1], image.shape[0]), ms, skip)
-        checked = {d.card for d in detections if d.confidence < CHECK_CONFIDENCE} - set(boxes)
+        under = {d.card: d for d in sorted(detections, key=lambda d: d.confidence) if d.confidence < CHECK_CONFIDENCE}
+        checked = set(under) - set(boxes)
         checked -= skip - score.labelled
         if checked:
-            score = dataclasses.replace(score, to_check=len(checked), to_check_right=len(checked & score.labelled))
+            rivals = {c for c in checked - score.labelled if under[c].rival in score.labelled}
+            score = dataclasses.replace(
+                score, to_check=len(checked), to_check_right=len(checked & score.labelled),
+                to_check_rival_right=len(rivals),
+            )
         result.per_image.append(score)
         if progress is not None:
             progress(score)

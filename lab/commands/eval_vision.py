@@ -121,6 +121,7 @@ def _print_result(result: EvalResult, model: Path, **extra: object) -> None:
             red_suit_swap_rate=round(result.red_suit_swaps / max(result.cards, 1), 4),
             to_check=result.to_check,
             to_check_right=result.to_check_right,
+            to_check_rival_right=result.to_check_rival_right,
         )
     )
     print(

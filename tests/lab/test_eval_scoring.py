@@ -181,7 +181,8 @@ class AlsoToCheck(FakeDetector):
         box = (30.0, 30.0, 40.0, 70.0)
         under = CHECK_CONFIDENCE * 0.9
         extra = {"h.png": ["9c", "Kc"], "a.png": ["Kh"]}.get(name, [])
-        return out + [CardDetection(Card.parse(c), under, box, frame) for c in extra]
+        rival = {"Kc": Card.parse("9c")}  # the stray Kc's rival: the 9c that lies there
+        return out + [CardDetection(Card.parse(c), under, box, frame, rival=rival.get(c)) for c in extra]
 
 
 def test_readings_to_check_are_counted_apart_and_not_scored(tmp_path: Path) -> None:
@@ -194,5 +195,6 @@ def test_readings_to_check_are_counted_apart_and_not_scored(tmp_path: Path) -> N
     assert (plain.to_check, plain.to_check_right) == (0, 0)
     # The Kh read surely on a.png counts once, as sure; on h.png two cards to check, one of them there.
     assert (checked.to_check, checked.to_check_right) == (2, 1)
+    assert checked.to_check_rival_right == 1  # the stray Kc's check offers the 9c instead, which is there
     per = {s.image: s for s in checked.per_image}
     assert (per["h.png"].to_check, per["h.png"].to_check_right, per["a.png"].to_check) == (2, 1, 0)
