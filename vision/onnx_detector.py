@@ -679,15 +679,14 @@ def name_outlines(
 
 def _to_check(
     readings: list[list[Reading]], split: dict[int, tuple[Reading, float, Card | None]], named: set[Card],
-    floor: float,
-    w: int, h: int, frame: int,
+    floor: float, w: int, h: int, frame: int,
 ) -> list[CardDetection]:
     """The readings the twin doubt (``cardcrop.TWIN_DOUBT``; with a profile the rank doubt too,
     ``cardcrop.RANK_DOUBT``) took under ``floor`` that were from ``floor`` up before it, reported to be
     checked: their confidence before the doubt scaled by ``floor``, so under it and in the same order, each
     with the card the vote ranked next as its ``rival`` (the check names it). ``split``: per outline, its first
-    reading, that confidence and that card. A card and its twin split the corners'
-    vote: the card is likely there, its suit is not sure. Not reporting it at all held back a right card at
+    reading, that confidence and that card. A card and its twin split the corners' vote: the card is likely
+    there, its suit is not sure. Not reporting it at all held back a right card at
     the table until a surer look, after the next seat's card, and the engine then saw the play out of order;
     reported under the line, the tracker lands it flagged uncertain in its turn, the engine asks the table
     to check it and proves no renege with it, and a later sure reading confirms or corrects it. Only where

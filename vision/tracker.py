@@ -345,8 +345,7 @@ class Tracker:
                         (r.point[0] * r.confidence + point[0] * det.confidence) / w,
                         (r.point[1] * r.confidence + point[1] * det.confidence) / w,
                     )
-                    r.confidence = max(r.confidence, det.confidence)
-                    r.rival = r.rival or det.rival
+                    r.confidence = max(r.confidence, det.confidence)  # the surest's rival stands (sorted)
                     break
             else:
                 merged.append(_Reading(det.card, float(det.confidence), point, det.rival))
