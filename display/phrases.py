@@ -326,16 +326,16 @@ def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str, vo
         return _("Check {who}'s card: read as {card} and as {other}").format(who=who, card=card, other=other)
     # The camera's likeliest other reading where it named one, else the twin (the likeliest confusion of a
     # corner index): Next reading's first step either way.
-    twin = irr.rival or (irr.card.twin if irr.card is not None else None)
+    perhaps = irr.rival or (irr.card.twin if irr.card is not None else None)
     if irr.source is CardSource.UP_CARD:
-        if twin is not None:
+        if perhaps is not None:
             said = _("Check the up-card: read as {card} with low confidence, perhaps {twin}")
-            return said.format(card=card, twin=card_text(twin, voice))
+            return said.format(card=card, twin=card_text(perhaps, voice))
         return _("Check the up-card: read as {card} with low confidence").format(card=card)
     if irr.source is CardSource.PLAY and irr.seat is not None:
-        if twin is not None:
+        if perhaps is not None:
             said = _("Check {who}'s card: read as {card} with low confidence, perhaps {twin}")
-            return said.format(who=who, card=card, twin=card_text(twin, voice))
+            return said.format(who=who, card=card, twin=card_text(perhaps, voice))
         return _("Check {who}'s card: read as {card} with low confidence").format(who=who, card=card)
     return None
 
