@@ -602,7 +602,6 @@ class TableSession:
         rival: Card | None = None,
     ) -> None:
         conf = min(confidence, _UNCERTAIN_CONFIDENCE) if uncertain else confidence
-        rival = rival if conf < CHECK_CONFIDENCE else None
         inp = self.match.up_card_seen(card, conf, turned_by, rival=rival)
         self._kitty_seen = (card, conf, turned_by, frame, rival) if inp is None and self.match.in_play else None
         if inp is not None:  # (None: the up-card seen again, or turned down)
@@ -668,7 +667,7 @@ class TableSession:
                 # The seat's card in this trick was a card already played (a misread): this reading corrects it.
                 self._revise(CardRevised(Zone.of_seat(seat), old, card, confidence, frame, uncertain))
                 return
-        play = self.match.play_seen(card, conf, seat, pile=in_pile, rival=rival if conf < CHECK_CONFIDENCE else None)
+        play = self.match.play_seen(card, conf, seat, pile=in_pile, rival=rival)
         if play is None:
             return  # the engine holds this card already (seen again)
         self.submit(play, frame=frame, source="camera")

@@ -1251,8 +1251,7 @@ class TablePipeline:
         """A card seen face up on the kitty: the up-card, where the engine takes it so (``Match.up_card_seen``).
         One it refuses while a hand is played is kept until a card is played, in case the table bids."""
         conf = _confidence(obs.confidence, obs.uncertain)
-        rival = obs.rival if conf < CHECK_CONFIDENCE else None
-        up = self.match.up_card_seen(obs.card, conf, obs.turned_by, bidding=bidding, rival=rival)
+        up = self.match.up_card_seen(obs.card, conf, obs.turned_by, bidding=bidding, rival=obs.rival)
         if up is None:  # the up-card seen again or turned down (or a card that cannot be the next one)
             self._kitty_seen = obs if self.match.in_play and not bidding else None
             index = self.match.up_card_revised(obs.card, conf)
@@ -1305,8 +1304,7 @@ class TablePipeline:
                     # The seat's card in this trick was a card already played (a misread): this corrects it.
                     revised = CardRevised(obs.zone, old, obs.card, obs.confidence, obs.frame, obs.uncertain)
                     return out + self._observe(revised)
-                rival = obs.rival if conf < CHECK_CONFIDENCE else None
-                play = self.match.play_seen(obs.card, conf, seat, pile=in_pile, rival=rival)
+                play = self.match.play_seen(obs.card, conf, seat, pile=in_pile, rival=obs.rival)
                 if play is None:
                     return out  # seen again (a trick pushed together, a hand passed over it), or nobody due
                 self._reported[(obs.zone, obs.card)] = len(self.match)

@@ -913,8 +913,10 @@ class Match:
         ``UpCard(next_deal=True)`` when :meth:`is_next_up_card` takes it for the next deal's mid-hand;
         else None (the up-card seen again, or turned down). ``turned_by``: the seat the camera saw turn it.
         ``bidding``: the table has pressed a bid since the card was seen, none played (see :meth:`is_next_up_card`).
-        ``rival``: the camera's likeliest other reading of a card read with low confidence (``UpCard.rival``).
+        ``rival``: the camera's likeliest other reading (``UpCard.rival``), kept only for a card read with low
+        confidence (under :data:`CHECK_CONFIDENCE`), the one a check names.
         """
+        rival = rival if confidence < CHECK_CONFIDENCE else None
         e = self.expected
         if e.expected is _EX_UP_CARD or (e.expected is Expect.RENEGE_DECISION and e.seat is None):
             return UpCard(card, confidence, unseen_deals=self.deals_gone_unseen(), turned_by=turned_by, rival=rival)
@@ -992,7 +994,7 @@ class Match:
                 return None
         if (seat, card) in played:
             return None
-        return Play(seat, card, confidence, rival)
+        return Play(seat, card, confidence, rival if confidence < CHECK_CONFIDENCE else None)
 
     def misread_corrected(self, card: Card, confidence: float, seat: int) -> Card | None:
         """The card ``seat``'s play to the trick being played was recorded as, where a reading of ``card``

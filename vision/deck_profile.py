@@ -811,11 +811,15 @@ class ProfileMatcher:
         out: FloatArray = (f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)).astype(np.float32)
         return out
 
+    def _as_compared(self, features: npt.ArrayLike) -> FloatArray:
+        """``features`` (n, width) as the profile's prototypes and faces are compared: unit rows, centred on the
+        prototypes' mean where the profile centres (:data:`CENTRE`)."""
+        f = self._unit_rows(features)
+        return self._unit_rows(f - self.centre) if self.centre is not None else f
+
     def similarity(self, features: npt.ArrayLike) -> FloatArray:
         """(n, cards): each crop's cosine similarity to each card's nearest prototype (unenrolled: the default)."""
-        f = self._unit_rows(features)
-        if self.centre is not None:
-            f = self._unit_rows(f - self.centre)
+        f = self._as_compared(features)
         sims = f @ self.prototypes.T  # (n, m)
         out = np.full((len(f), len(self.card_names)), self.unenrolled, np.float32)
         if len(self._cols):
@@ -873,7 +877,7 @@ class ProfileMatcher:
             rival = rival if other == best else other
         if colour_blind:
             share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(self.card_names))
-        alike_share, alike_rival = self._alike_doubted(share, face, best, face_features)
+        alike_share, alike_rival = self._alike_doubted(share, face, best, face_features, mix)
         if alike_share < share:
             share, rival = alike_share, alike_rival
         return (
@@ -894,14 +898,12 @@ class ProfileMatcher:
         other = np.isin(self.face_owner, list(rivals))
         if not own.any() or not other.any():
             return None
-        f = self._unit_rows(np.asarray(face_features, np.float32).reshape(1, -1))
-        if self.centre is not None:
-            f = self._unit_rows(f - self.centre)
-        sims = (f @ self.faces.T)[0]
+        sims = (self._as_compared(np.asarray(face_features, np.float32).reshape(1, -1)) @ self.faces.T)[0]
         return float(sims[own].max() - sims[other].max())
 
     def _alike_doubted(
-        self, share: np.float32, face: npt.ArrayLike | None, best: int, face_features: npt.ArrayLike | None = None
+        self, share: np.float32, face: npt.ArrayLike | None, best: int, face_features: npt.ArrayLike | None = None,
+        vote: npt.ArrayLike | None = None,
     ) -> tuple[np.float32, int | None]:
         """``share`` of the card ``best`` times (1 - the face's evidence for the likeliest cousin the deck prints
         alike over its evidence for ``best``): the corners' vote between them is the classifier's lean by colour,
@@ -911,8 +913,8 @@ class ProfileMatcher:
         confidence before the doubt stands). As it is for a card with no such cousin, and for one whose
         ``face_features`` (the classifier's features of its middle) are nearer its own enrolled face than any
         such cousin's by :data:`ALIKE_FACE_MARGIN`: the deck's own pictures and pips tell them apart. Returned
-        with the cousin the doubt weighed it against (the one the face speaks for most; the first without a face
-        read), None where there was no doubt."""
+        with the cousin the doubt weighed it against (the one the face speaks for most; without a face read, the
+        one the corners' ``vote`` weighs most), None where there was no doubt."""
         alike = self.indistinct[best]
         if not alike:
             return share, None
@@ -921,7 +923,8 @@ class ProfileMatcher:
             if margin is not None and margin >= ALIKE_FACE_MARGIN:
                 return share, None
         if face is None:
-            return np.float32(0.0), alike[0]
+            weights = np.asarray(vote, np.float32) if vote is not None else None
+            return np.float32(0.0), max(alike, key=lambda c: float(weights[c]) if weights is not None else 0.0)
         from vision.face_reader import weighed_evidence
 
         e = weighed_evidence(self._alike_matrix, face)  # floored: never 0
@@ -973,10 +976,7 @@ class ProfileMatcher:
         """Per face crop (n, width): its cosine similarity to the Joker's nearest face prototype less that
         to the nearest face of any other card (positive: it looks more like the Joker). Centred as the faces are
         where the profile compares centred features (:data:`CENTRE`)."""
-        f = self._unit_rows(face_features)
-        if self.centre is not None:
-            f = self._unit_rows(f - self.centre)
-        sims = f @ self.faces.T
+        sims = self._as_compared(face_features) @ self.faces.T
         benny = self.face_owner == self._benny
         out: FloatArray = (sims[:, benny].max(axis=1) - sims[:, ~benny].max(axis=1)).astype(np.float32)
         return out

@@ -172,15 +172,14 @@ class _Track:
     point: Point
     last_seen: int
     identity: Card  # the landed card, or the current leader of a tentative track
-    readings: deque[tuple[int, Card, float, Point]] = field(default_factory=deque)
+    # Per reading: frame, card, confidence, point, and a doubted reading's rival (``CardDetection.rival``).
+    readings: deque[tuple[int, Card, float, Point, Card | None]] = field(default_factory=deque)
     zone: Zone | None = None  # set when it lands, and kept while the card is nudged about
     confidence: float = 0.0
     uncertain: bool = False
     landed_at: int = -1  # the frame it landed
     # Per identity read on this track: where it was first read, and how many readings of it lay there.
     origins: dict[Card, tuple[Point, int]] = field(default_factory=dict)
-    # The doubted readings' rivals (``CardDetection.rival``), beside ``readings``: frame, card, rival, confidence.
-    rivals: deque[tuple[int, Card, Card, float]] = field(default_factory=deque)
 
     @property
     def landed(self) -> bool:
@@ -408,16 +407,12 @@ class Tracker:
         for t in self._tracks:
             while t.readings and t.readings[0][0] <= frame - cfg.patience:
                 t.readings.popleft()
-            while t.rivals and t.rivals[0][0] <= frame - cfg.patience:
-                t.rivals.popleft()
             if not t.landed and t.readings:
                 t.identity = self._leader(t, frame - cfg.window)[0]
 
     @staticmethod
     def _add(track: _Track, reading: _Reading, frame: int, move: bool) -> None:
-        track.readings.append((frame, reading.card, reading.confidence, reading.point))
-        if reading.rival is not None and reading.rival != reading.card:
-            track.rivals.append((frame, reading.card, reading.rival, reading.confidence))
+        track.readings.append((frame, reading.card, reading.confidence, reading.point, reading.rival))
         track.last_seen = frame
         if move:
             track.point = reading.point
@@ -460,11 +455,11 @@ class Tracker:
         """
         votes: dict[Card, _Vote] = {}
         total = 0.0
-        readings: Iterable[tuple[int, Card, float, Point]] = track.readings
+        readings: Iterable[tuple[int, Card, float, Point, Card | None]] = track.readings
         if spent:
             recent = [r for r in track.readings if r[0] > after]
             readings = [r for r in recent if r[1] not in spent] or recent
-        for f, card, conf, point in readings:
+        for f, card, conf, point, _ in readings:
             if f <= after:
                 continue
             v = votes.setdefault(card, _Vote())
@@ -537,14 +532,12 @@ class Tracker:
                 revisions.append(CardRevised(zone, misread.identity, card, round(confidence, 4), frame, uncertain))
                 misread.identity, misread.confidence, misread.uncertain = card, confidence, uncertain
                 misread.point, misread.last_seen, misread.readings = t.point, frame, t.readings
-                misread.rivals = t.rivals
                 moved.add(t.id)
                 continue
             origin = self._moved_from(card, zone, frame)
             if origin is not None:
                 # The landed card, pushed along too fast to follow: it keeps its track and first zone.
                 origin.point, origin.last_seen, origin.readings = t.point, frame, t.readings
-                origin.rivals = t.rivals
                 moved.add(t.id)
                 continue
             t.identity = card  # the card judged (over ``patience``, or with played cards left out)
@@ -586,7 +579,7 @@ class Tracker:
         if all(_dist(p, track.point) <= cfg.rest_distance for p in vote.points[-cfg.min_frames :]):
             return True
         still: list[int] = []
-        for f, _, _, p in reversed(track.readings):
+        for f, _, _, p, _ in reversed(track.readings):
             if _dist(p, track.point) > cfg.same_spot:
                 break
             still.append(f)
@@ -653,7 +646,7 @@ class Tracker:
             if _dist(other.point, track.point) > self.config.overlap_distance:
                 continue
             own: dict[int, float] = {}
-            for f, card, conf, _ in other.readings:
+            for f, card, conf, _, _ in other.readings:
                 if card == other.identity:
                     own[f] = max(conf, own.get(f, 0.0))
             if vote.frames <= own.keys() and sum(own[f] for f in vote.frames) / len(vote.frames) > confidence:
@@ -775,12 +768,10 @@ class Tracker:
         with the most confidence behind it (a reading's confidence counts for the card it read, or for its
         rival). None where there is neither."""
         weight: dict[Card, float] = {}
-        for f, card, conf, _ in track.readings:
-            if f > after and card != track.identity:
-                weight[card] = weight.get(card, 0.0) + conf
-        for f, card, rival, conf in track.rivals:
-            if f > after and card == track.identity and rival != track.identity:
-                weight[rival] = weight.get(rival, 0.0) + conf
+        for f, card, conf, _, rival in track.readings:
+            other = card if card != track.identity else rival
+            if f > after and other is not None and other != track.identity:
+                weight[other] = weight.get(other, 0.0) + conf
         if not weight:
             return None
         return max(weight.items(), key=lambda kv: (kv[1], str(kv[0])))[0]
@@ -788,7 +779,7 @@ class Tracker:
     @staticmethod
     def _read_as_itself(track: _Track, after: int) -> bool:
         """Whether ``track`` was read as the card it landed as after frame ``after``."""
-        return any(f > after and c == track.identity for f, c, _, _ in track.readings)
+        return any(f > after and c == track.identity for f, c, _, _, _ in track.readings)
 
     def _remove(self, gone: list[_Track], frame: int, new_ids: set[int]) -> list[Observation]:
         if not gone:

@@ -509,6 +509,17 @@ def test_the_joker_is_read_by_its_face() -> None:
     assert not ProfileMatcher(no_joker, classes).holds_benny
 
 
+def test_without_a_face_read_the_alike_doubt_offers_the_cousin_the_corners_weigh_most() -> None:
+    classes = ["Kd", "Kh", "Ks", "none"]
+    profile = _profile_of({"Kd": [1.0, 0.02, 0.0, 0.0], "Kh": [1.0, 0.0, 0.02, 0.0], "Ks": [1.0, 0.0, 0.0, 0.0]})
+    alike = ProfileMatcher(profile, classes, indistinct=0.9)
+    kd, kh, ks = (alike.card_names.index(c) for c in ("Kd", "Kh", "Ks"))
+    assert set(alike.indistinct[ks]) == {kd, kh}
+    for vote, cousin in (([0.1, 0.3, 0.6], kh), ([0.3, 0.1, 0.6], kd)):
+        share, rival = alike._alike_doubted(np.float32(0.9), None, ks, None, np.array(vote, np.float32))
+        assert share == 0.0 and rival == cousin
+
+
 @pytest.mark.parametrize("centre", [False, True])
 def test_the_jokers_face_margin_compares_a_face_as_the_enrolled_faces_are_compared(centre: bool) -> None:
     """Where the profile compares features centred on its prototypes' mean, the face read is centred as the
