@@ -31,6 +31,9 @@ The mapping rules, in one place:
 - ``CardRevised`` becomes ``ReviseCard`` of the input that recorded the old card. So does a sure
   ``CardLanded`` of an unseen card at a seat whose card in the trick being played was a card already
   played this hand (``Match.misread_corrected``): that card was misread, and this reading corrects it.
+  A sure ``CardLanded`` of a card another seat's play to be checked was read as, earlier this deal,
+  revises that play to its rival first (``Match.doubted_duplicate``): a card is not played twice, and
+  ``Match.play_seen`` likewise records a reading to be checked of a card already played as its rival.
 - ``CardLifted`` of the last card played, while its trick is still open, is
   a card taken back before the trick was turned: ``Undo``.
 - Buttons: Pass, Call (order up / name the chosen suit), a suit, suit-cycle,
@@ -264,6 +267,7 @@ class _Landing:
     read_as: Card | None = None  # what the camera first said (the "next reading" button steps from it)
     step: int = 0
     rival: Card | None = None  # the camera's likeliest other reading of a card read with low confidence
+    seen: Card | None = None  # the card the camera reports there, where the engine recorded another (its rival)
 
     def step_to(self, card: Card) -> None:
         """A player's correction (the "next reading" button): the card now recorded for this landing."""
@@ -667,18 +671,24 @@ class TableSession:
                 # The seat's card in this trick was a card already played (a misread): this reading corrects it.
                 self._revise(CardRevised(Zone.of_seat(seat), old, card, confidence, frame, uncertain))
                 return
+            doubted = self.match.doubted_duplicate(card, conf, seat)
+            if doubted is not None:
+                # Another seat's card read to be checked as this very card was its rival: one card is not
+                # played twice. (The landing keeps the card the camera saw, which its revisions name.)
+                self.submit(ReviseCard(*doubted), frame=frame, source="camera")
         play = self.match.play_seen(card, conf, seat, pile=in_pile, rival=rival)
         if play is None:
             return  # the engine holds this card already (seen again)
         self.submit(play, frame=frame, source="camera")
-        self._landings.append(_Landing(play.seat, card, len(self.match) - 1, rival=play.rival))
+        seen = card if play.card != card else None  # a card already played, recorded as its rival
+        self._landings.append(_Landing(play.seat, play.card, len(self.match) - 1, rival=play.rival, seen=seen))
 
     def _revise(self, obs: CardRevised) -> None:
         for landing in reversed(self._landings):
             zone_seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else landing.seat
-            if landing.card == obs.old and landing.seat == zone_seat:
+            if (landing.seen or landing.card) == obs.old and landing.seat == zone_seat:
                 self.submit(ReviseCard(landing.history_index, obs.new), frame=obs.frame, source="camera")
-                landing.card = obs.new
+                landing.card, landing.seen = obs.new, None
                 return
 
     def _lifted(self, obs: CardLifted) -> None:

@@ -1171,7 +1171,9 @@ class TablePipeline:
     seat's zone is that seat's ``Play`` (in the trick pile, the tracker's or
     the engine's expected seat); a revised reading becomes ``ReviseCard`` of
     the input that reported it, and so does a sure reading of an unseen card at a seat whose card in
-    the trick being played was a card already played (``Match.misread_corrected``). An uncertain
+    the trick being played was a card already played (``Match.misread_corrected``); a sure reading of
+    a card another seat's play to be checked was read as first revises that play to its rival
+    (``Match.doubted_duplicate``). An uncertain
     reading goes in with its confidence capped under ``CHECK_CONFIDENCE``, so the engine asks to check
     the card instead of alarming. A card lifted while it is the last play and its
     trick is still open, then replaced by another card from that seat, was taken
@@ -1304,6 +1306,14 @@ class TablePipeline:
                     # The seat's card in this trick was a card already played (a misread): this corrects it.
                     revised = CardRevised(obs.zone, old, obs.card, obs.confidence, obs.frame, obs.uncertain)
                     return out + self._observe(revised)
+                doubted = None if seat is None or in_pile else self.match.doubted_duplicate(obs.card, conf, seat)
+                if doubted is not None:
+                    # Another seat's card read to be checked as this very card was its rival (as the app does).
+                    earlier, rival = doubted
+                    zone = next((z for (z, _), i in self._reported.items() if i == earlier), None)
+                    if zone is not None:  # the table now shows the rival there: it is reported
+                        self.landings.append(Landing(obs.frame, rival, zone, "play"))
+                    out += self._apply(ReviseCard(earlier, rival), obs.frame)
                 play = self.match.play_seen(obs.card, conf, seat, pile=in_pile, rival=obs.rival)
                 if play is None:
                     return out  # seen again (a trick pushed together, a hand passed over it), or nobody due

@@ -983,6 +983,13 @@ class Match:
         counts until the next up-card, as its last trick may still lie on the table), or, with
         ``pile``, a card anyone played this deal (a trick pushed together or gathered, seen again).
         Also None when no seat is given and nobody is due to play. ``rival``: as :meth:`up_card_seen`'s.
+
+        A reading to be checked (under :data:`CHECK_CONFIDENCE`) of a card this deal has shown already (another
+        seat played it, or it is the up-card and the seat could not hold it), whose rival is a card of the deck
+        not seen yet this deal, is played as the rival, the card read becoming its rival: one card is not
+        played twice, so the reading is wrong, and the reader's likeliest other reading is the likeliest card
+        (a king of diamonds printed like the king of spades, read as the king of spades once that king is out).
+        It stays a card to check.
         """
         deals = self._deals
         played = [(s, c) for trick in deals[-1].tricks for s, c in trick] if deals else []
@@ -994,7 +1001,51 @@ class Match:
                 return None
         if (seat, card) in played:
             return None
-        return Play(seat, card, confidence, rival if confidence < CHECK_CONFIDENCE else None)
+        if confidence >= CHECK_CONFIDENCE:
+            return Play(seat, card, confidence)
+        if rival is not None and self._shown(card, seat) and self._unseen(rival):
+            card, rival = rival, card
+        return Play(seat, card, confidence, rival)
+
+    def _unseen(self, card: Card) -> bool:
+        """``card`` is a card of the deck not seen yet in the deal being played."""
+        d = self._cur
+        return d is not None and not d.finished and card in self._deck and d.is_unseen(card)
+
+    def _shown(self, card: Card, seat: int) -> bool:
+        """``card``, a card of the deck, was seen in the deal being played where ``seat`` cannot play it now:
+        played already, or the up-card unless ``seat`` is the dealer who took it up and has not played it."""
+        d = self._cur
+        if d is None or d.finished or card not in self._deck or d.is_unseen(card):
+            return False
+        return not (card == d.up_card and seat == d.dealer and d.dealer_took_up and not d.up_card_played)
+
+    def doubted_duplicate(self, card: Card, confidence: float, seat: int) -> tuple[int, Card] | None:
+        """Where a sure reading (``confidence`` from :data:`CHECK_CONFIDENCE`) of ``card`` at ``seat`` meets a
+        play of that card by another seat earlier this deal that was read to be checked, with a rival not seen
+        yet this deal: that play's input index and its rival; else None.
+
+        The card cannot have been played twice, and the earlier reading was the unsure one: the caller revises
+        it to its rival (``ReviseCard``) before playing this one. Without that, the sure reading is a duplicate,
+        and the earlier card's trick keeps a card nobody played. Only where the earlier play's reading is
+        still the camera's (not revised since) and its rival is a card of the deck not seen yet this deal.
+        """
+        d = self._cur
+        if d is None or d.finished or self.phase is not _PH_PLAY or confidence < CHECK_CONFIDENCE:
+            return None
+        earlier = next((s for trick in d.tricks for s, c in trick if c == card and s != seat), None)
+        if earlier is None:
+            return None
+        history = self._history
+        effective = [*self._effective, *range(self._tail, len(history))]
+        revised = {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
+        for i in reversed(effective):
+            p = history[i]
+            if isinstance(p, Play) and p.seat == earlier and p.card == card:
+                if i in revised or p.confidence >= CHECK_CONFIDENCE or p.rival is None or not self._unseen(p.rival):
+                    return None
+                return i, p.rival
+        return None
 
     def misread_corrected(self, card: Card, confidence: float, seat: int) -> Card | None:
         """The card ``seat``'s play to the trick being played was recorded as, where a reading of ``card``

@@ -342,6 +342,35 @@ def test_an_uncertain_card_is_checked_against_the_cameras_other_reading_and_next
     assert [i for i in _logged(tmp_path) if isinstance(i, Play)][-1].rival is None
 
 
+def test_a_check_read_as_a_card_already_played_records_its_rival_and_the_cameras_revisions_still_find_it(
+    tmp_path: Path,
+) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ks", frame=10))
+    session.observe(CardLanded(Zone.of_seat(2), C("Ks"), 0.5, 20, seat=2, uncertain=True, rival=C("Kd")))
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Kd"))  # the king of spades is out: its rival
+    [check] = [a for a in session.release() if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+    assert check.card == C("Kd") and check.rival == C("Ks")
+    session.act(Action(ButtonAction.NEXT_READING), frame=30)
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Kh"))  # not what the camera read: seat 1 played it
+    # The camera, surer later, names the card it reported there: its revision finds the landing.
+    session.observe(CardRevised(Zone.of_seat(2), C("Ks"), C("Qd"), 0.95, 40))
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Qd"))
+
+
+def test_a_sure_card_an_earlier_check_was_read_as_revises_that_check_to_its_rival(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(CardLanded(Zone.of_seat(1), C("Ks"), 0.5, 10, seat=1, uncertain=True, rival=C("Kd")))
+    session.observe(_landed(2, "9s", frame=20))
+    session.observe(_landed(3, "Ks", frame=30))
+    assert session.match.deals[-1].tricks[-1] == [(1, C("Kd")), (2, C("9s")), (3, C("Ks"))]
+    kinds = {a.kind for a in session.release() if isinstance(a, Irregularity)}
+    assert IrregularityKind.DUPLICATE_CARD not in kinds
+    assert [i for i in _logged(tmp_path) if isinstance(i, ReviseCard)][-1].card == C("Kd")
+
+
 def test_next_reading_skips_cards_already_on_the_table(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

@@ -111,3 +111,50 @@ def test_the_cards_played_this_deal_for_the_tracker_last_until_the_next_up_card(
     assert len(m.played_this_deal) == 20 and m.deals[-1].finished  # the last trick may still lie there
     run(m, "up 9d")
     assert m.played_this_deal == ()
+
+
+def test_a_reading_to_check_of_a_card_already_played_is_played_as_its_rival() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Ks")
+    # Seat 2's king read to be checked as the king of spades, seat 1's card: the reader's rival, unseen, stands.
+    assert m.play_seen(C("Ks"), 0.5, 2, rival=C("Kd")) == Play(2, C("Kd"), 0.5, C("Ks"))
+    assert m.play_seen(C("Ks"), 0.9, 2, rival=C("Kd")) == Play(2, C("Ks"), 0.9)  # a sure reading: the engine judges
+    assert m.play_seen(C("Ks"), 0.5, 2) == Play(2, C("Ks"), 0.5)  # no rival to take
+    assert m.play_seen(C("Qs"), 0.5, 2, rival=C("Qd")) == Play(2, C("Qs"), 0.5, C("Qd"))  # not played: as read
+    run(m, "2:Kd")
+    assert m.play_seen(C("Ks"), 0.5, 3, rival=C("Kd")) == Play(3, C("Ks"), 0.5, C("Kd"))  # the rival is out too
+
+
+def test_a_sure_reading_of_a_card_an_earlier_check_was_read_as_revises_that_check_to_its_rival() -> None:
+    m = Match(NA)
+    run(m, BID)
+    m.apply(Play(1, C("Ks"), 0.5, C("Kd")))  # seat 1's king of diamonds, read to be checked as the king of spades
+    checked = len(m) - 1
+    run(m, "2:9s")
+    assert m.doubted_duplicate(C("Ks"), 0.9, 3) == (checked, C("Kd"))
+    assert m.doubted_duplicate(C("Ks"), 0.5, 3) is None  # not sure: which reading is wrong is not known
+    assert m.doubted_duplicate(C("Ks"), 0.9, 1) is None  # seat 1's own card seen again
+    assert m.doubted_duplicate(C("Qs"), 0.9, 3) is None  # no earlier play of it
+    m.apply(ReviseCard(checked, C("Kd")))
+    m.apply(Play(3, C("Ks"), 0.9))
+    assert m.view().current_trick == ((1, C("Kd")), (2, C("9s")), (3, C("Ks")))
+    assert m.doubted_duplicate(C("Kd"), 0.9, 0) is None  # revised: the card the table now holds there
+
+
+def test_an_earlier_check_whose_rival_is_out_or_that_was_sure_is_not_revised() -> None:
+    m = Match(NA)
+    run(m, BID + "; 1:Kd")
+    m.apply(Play(2, C("Ks"), 0.5, C("Kd")))  # its rival already played: no other card to take it for
+    assert m.doubted_duplicate(C("Ks"), 0.9, 3) is None
+    m = Match(NA)
+    run(m, BID + "; 1:Ks")  # a sure reading: the later one is the duplicate
+    assert m.doubted_duplicate(C("Ks"), 0.9, 2) is None
+
+
+def test_a_reading_to_check_of_the_up_card_is_played_as_its_rival_unless_the_dealer_took_it_up() -> None:
+    m = Match(NA)
+    run(m, "up Kh; 1 pass; 2 pass; 3 pass; 0 pass; 1 name s")  # the king of hearts turned down: spades trump
+    assert m.play_seen(C("Kh"), 0.5, 1, rival=C("Kd")) == Play(1, C("Kd"), 0.5, C("Kh"))
+    m = Match(NA)
+    run(m, BID + "; 1:As 2:9s 3:Ts")  # the dealer took the king of hearts up
+    assert m.play_seen(C("Kh"), 0.5, 0, rival=C("Kd")) == Play(0, C("Kh"), 0.5, C("Kd"))  # the dealer's to play
