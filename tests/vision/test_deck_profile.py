@@ -438,8 +438,9 @@ def test_a_court_the_deck_prints_like_its_cousin_is_doubted_unless_its_face_tell
 def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face() -> None:
     """Kd and Ks enrolled alike in their corners (one ink) but with their own pictures (faces on axes 4 and 5 of
     the features): a reading of the Ks whose middle is the Ks's enrolled face keeps its share though the face
-    reader sees a red court; one whose middle is the Kd's, or halfway between, or not read, is doubted as before."""
-    from vision import deck_profile
+    reader sees a red court; one whose middle is the Kd's is named the Kd, still to be checked, the Ks its rival
+    (``ALIKE_FACE_SWITCH``; off, the Ks doubted); halfway between, or not read, it is doubted as before."""
+    from vision import cardcrop, deck_profile
     from vision.face_reader import FACE_CLASSES, face_class
 
     classes = ["Kd", "Ks", "Qd", "Qs", "none"]
@@ -464,15 +465,25 @@ def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face()
     def share(face_features: npt.NDArray[np.float32] | None) -> float:
         return alike.shares(logits, king, face=red_court, face_features=face_features)[1]
     assert share(eye[5]) == pytest.approx(sure)  # its own picture
-    assert share(eye[4]) == 0.0  # the cousin's picture: the face reader's red court stands
+    # the cousin's picture: the cousin, to be checked (as sure before the doubt), the corners' card its rival
+    _, sure_before, _, _ = ProfileMatcher(profile, classes, indistinct=None).shares(logits, king, face=red_court)
+    named, share_kd, before, rival = alike.shares(logits, king, face=red_court, face_features=eye[4])
+    assert (named, share_kd, rival) == ("Kd", 0.0, "Ks") and before == pytest.approx(sure_before) and before > 0.6
+    # ... only where the corners' vote ranks the cousin next: with the queen of spades next, the picture only doubts
+    queen = alike.card_names.index("Qs")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cardcrop, "runner_up", lambda mix, evidence, best: queen)
+        assert alike.shares(logits, king, face=red_court, face_features=eye[4])[:2] == ("Ks", 0.0)
     assert share(eye[4] + eye[5]) == 0.0  # as like one as the other
     assert share(None) == 0.0
-    saved = deck_profile.ALIKE_FACE_MARGIN
+    saved, switch = deck_profile.ALIKE_FACE_MARGIN, deck_profile.ALIKE_FACE_SWITCH
     try:
+        deck_profile.ALIKE_FACE_SWITCH = False  # the cousin's picture only doubts the reading
+        assert share(eye[4]) == 0.0
         deck_profile.ALIKE_FACE_MARGIN = None  # off: the face reader alone
         assert share(eye[5]) == 0.0 and not ProfileMatcher(profile, classes, indistinct=0.9).tells_alike_by_face
     finally:
-        deck_profile.ALIKE_FACE_MARGIN = saved
+        deck_profile.ALIKE_FACE_MARGIN, deck_profile.ALIKE_FACE_SWITCH = saved, switch
     # a deck that prints no cousins alike never needs the card's middle read
     assert not ProfileMatcher(profile, classes, indistinct=None).tells_alike_by_face
 
