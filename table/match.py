@@ -1013,12 +1013,34 @@ class Match:
         return d is not None and not d.finished and card in self._deck and d.is_unseen(card)
 
     def _shown(self, card: Card, seat: int) -> bool:
-        """``card``, a card of the deck, was seen in the deal being played where ``seat`` cannot play it now:
-        played already, or the up-card unless ``seat`` is the dealer who took it up and has not played it."""
+        """``card``, a card of the deck, was seen surely in the deal being played where ``seat`` cannot play it
+        now: played by another seat (read surely, or put there by a revision), or the up-card, read surely, unless
+        ``seat`` is the dealer who took it up and has not played it. Two readings to be checked of one card say
+        one of them is wrong, not which."""
         d = self._cur
         if d is None or d.finished or card not in self._deck or d.is_unseen(card):
             return False
-        return not (card == d.up_card and seat == d.dealer and d.dealer_took_up and not d.up_card_played)
+        earlier = next((s for trick in d.tricks for s, c in trick if c == card), None)
+        if earlier is None:
+            if card != d.up_card or not d.up_reliable:
+                return False
+            return not (seat == d.dealer and d.dealer_took_up and not d.up_card_played)
+        recorded = self._recorded_play(earlier, card)
+        return earlier != seat and (recorded is None or recorded[1].confidence >= CHECK_CONFIDENCE)
+
+    def _recorded_play(self, seat: int, card: Card) -> tuple[int, Play] | None:
+        """The input index and ``Play`` that recorded ``seat``'s ``card`` in the deal being played, where no
+        revision changed it since; None where none did (a revision put the card there)."""
+        history = self._history
+        effective = [*self._effective, *range(self._tail, len(history))]
+        revised = {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
+        for i in reversed(effective):
+            x = history[i]
+            if isinstance(x, UpCard):  # the deal's start
+                return None
+            if isinstance(x, Play) and x.seat == seat and x.card == card and i not in revised:
+                return i, x
+        return None
 
     def doubted_duplicate(self, card: Card, confidence: float, seat: int) -> tuple[int, Card] | None:
         """Where a sure reading (``confidence`` from :data:`CHECK_CONFIDENCE`) of ``card`` at ``seat`` meets a
@@ -1034,18 +1056,13 @@ class Match:
         if d is None or d.finished or self.phase is not _PH_PLAY or confidence < CHECK_CONFIDENCE:
             return None
         earlier = next((s for trick in d.tricks for s, c in trick if c == card and s != seat), None)
-        if earlier is None:
+        recorded = self._recorded_play(earlier, card) if earlier is not None else None
+        if recorded is None:
             return None
-        history = self._history
-        effective = [*self._effective, *range(self._tail, len(history))]
-        revised = {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
-        for i in reversed(effective):
-            p = history[i]
-            if isinstance(p, Play) and p.seat == earlier and p.card == card:
-                if i in revised or p.confidence >= CHECK_CONFIDENCE or p.rival is None or not self._unseen(p.rival):
-                    return None
-                return i, p.rival
-        return None
+        i, p = recorded
+        if p.confidence >= CHECK_CONFIDENCE or p.rival is None or not self._unseen(p.rival):
+            return None
+        return i, p.rival
 
     def misread_corrected(self, card: Card, confidence: float, seat: int) -> Card | None:
         """The card ``seat``'s play to the trick being played was recorded as, where a reading of ``card``

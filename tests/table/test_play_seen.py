@@ -158,3 +158,15 @@ def test_a_reading_to_check_of_the_up_card_is_played_as_its_rival_unless_the_dea
     m = Match(NA)
     run(m, BID + "; 1:As 2:9s 3:Ts")  # the dealer took the king of hearts up
     assert m.play_seen(C("Kh"), 0.5, 0, rival=C("Kd")) == Play(0, C("Kh"), 0.5, C("Kd"))  # the dealer's to play
+
+
+def test_two_readings_to_check_of_one_card_leave_both_as_read() -> None:
+    """Which of two unsure readings of one card is wrong is not known: the second is played as read."""
+    m = Match(NA)
+    run(m, BID)
+    m.apply(Play(1, C("Ks"), 0.5, C("Kd")))
+    assert m.play_seen(C("Ks"), 0.5, 2, rival=C("Kd")) == Play(2, C("Ks"), 0.5, C("Kd"))
+    m = Match(NA)
+    m.apply(UpCard(C("Kh"), 0.5))  # the up-card itself read unsurely
+    run(m, "1 pass; 2 pass; 3 pass; 0 pass; 1 name s")
+    assert m.play_seen(C("Kh"), 0.5, 1, rival=C("Kd")) == Play(1, C("Kh"), 0.5, C("Kd"))
