@@ -52,6 +52,11 @@ def _bid_to_seat_1_ordering_up(session: TableSession) -> None:
     session.act(Action(ButtonAction.CALL), frame=2)  # seat 1 (left of dealer 0) orders up hearts
 
 
+def _released_checks(session: TableSession) -> list[Irregularity]:
+    """The "check this card" announcements the session releases now."""
+    return [a for a in session.release() if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+
+
 def _logged(tmp_path: Path) -> list[Input]:
     return read_log(tmp_path / "match.jsonl").inputs
 
@@ -330,7 +335,7 @@ def test_an_uncertain_card_is_checked_against_the_cameras_other_reading_and_next
     session.observe(_landed(1, "Ah", frame=10))
     unsure = CardLanded(Zone.of_seat(2), C("Kd"), 0.5, 20, seat=2, uncertain=True, rival=C("Ks"))
     session.observe(unsure)
-    [check] = [a for a in session.release() if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+    [check] = _released_checks(session)
     assert check.rival == C("Ks") and check.detail.endswith("perhaps Ks")  # not the twin, the king of hearts
     assert [i for i in _logged(tmp_path) if isinstance(i, Play)][-1].rival == C("Ks")  # kept in the log
     session.act(Action(ButtonAction.NEXT_READING), frame=30)
@@ -350,7 +355,7 @@ def test_a_check_read_as_a_card_already_played_records_its_rival_and_the_cameras
     session.observe(_landed(1, "Ks", frame=10))
     session.observe(CardLanded(Zone.of_seat(2), C("Ks"), 0.5, 20, seat=2, uncertain=True, rival=C("Kd")))
     assert session.match.deals[-1].tricks[-1][-1] == (2, C("Kd"))  # the king of spades is out: its rival
-    [check] = [a for a in session.release() if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+    [check] = _released_checks(session)
     assert check.card == C("Kd") and check.rival == C("Ks")
     session.act(Action(ButtonAction.NEXT_READING), frame=30)
     assert session.match.deals[-1].tricks[-1][-1] == (2, C("Kh"))  # not what the camera read: seat 1 played it
