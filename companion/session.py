@@ -674,8 +674,12 @@ class TableSession:
             doubted = self.match.doubted_duplicate(card, conf, seat)
             if doubted is not None:
                 # Another seat's card read to be checked as this very card was its rival: one card is not
-                # played twice. (The landing keeps the card the camera saw, which its revisions name.)
-                self.submit(ReviseCard(*doubted), frame=frame, source="camera")
+                # played twice. Its landing keeps the card the camera saw, which the camera's revisions name.
+                index, rival_there = doubted
+                self.submit(ReviseCard(index, rival_there), frame=frame, source="camera")
+                for landing in self._landings:
+                    if landing.history_index == index:
+                        landing.card, landing.seen = rival_there, landing.seen or landing.card
         play = self.match.play_seen(card, conf, seat, pile=in_pile, rival=rival)
         if play is None:
             return  # the engine holds this card already (seen again)

@@ -984,12 +984,12 @@ class Match:
         ``pile``, a card anyone played this deal (a trick pushed together or gathered, seen again).
         Also None when no seat is given and nobody is due to play. ``rival``: as :meth:`up_card_seen`'s.
 
-        A reading to be checked (under :data:`CHECK_CONFIDENCE`) of a card this deal has shown already (another
-        seat played it, or it is the up-card and the seat could not hold it), whose rival is a card of the deck
-        not seen yet this deal, is played as the rival, the card read becoming its rival: one card is not
-        played twice, so the reading is wrong, and the reader's likeliest other reading is the likeliest card
-        (a king of diamonds printed like the king of spades, read as the king of spades once that king is out).
-        It stays a card to check.
+        A reading to be checked (under :data:`CHECK_CONFIDENCE`) of a card this deal has shown surely (another
+        seat played it, or it is the up-card and the seat could not hold it: :meth:`_shown`), whose rival is a
+        card of the deck not seen yet this deal, is played as the rival, the card read becoming its rival: one
+        card is not played twice, so the reading is wrong, and the reader's likeliest other reading is the
+        likeliest card (a king of diamonds printed like the king of spades, read as the king of spades once that
+        king is out). It stays a card to check.
         """
         deals = self._deals
         played = [(s, c) for trick in deals[-1].tricks for s, c in trick] if deals else []

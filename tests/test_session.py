@@ -374,6 +374,9 @@ def test_a_sure_card_an_earlier_check_was_read_as_revises_that_check_to_its_riva
     kinds = {a.kind for a in session.release() if isinstance(a, Irregularity)}
     assert IrregularityKind.DUPLICATE_CARD not in kinds
     assert [i for i in _logged(tmp_path) if isinstance(i, ReviseCard)][-1].card == C("Kd")
+    # the camera's own revision of seat 1's card still names what it reported there
+    session.observe(CardRevised(Zone.of_seat(1), C("Ks"), C("Qd"), 0.95, 40))
+    assert session.match.deals[-1].tricks[-1][0] == (1, C("Qd"))
 
 
 def test_next_reading_skips_cards_already_on_the_table(tmp_path: Path) -> None:
