@@ -953,8 +953,7 @@ class Match:
         if d.calls or d.passed[1] or confidence < CHECK_CONFIDENCE or card not in self._deck or not d.is_unseen(card):
             return None
         history = self._history
-        effective = [*self._effective, *range(self._tail, len(history))]
-        revised = {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
+        effective, revised = self._effective_inputs()
         for i in reversed(effective):
             up = history[i]
             if isinstance(up, UpCard):
@@ -1028,12 +1027,17 @@ class Match:
         recorded = self._recorded_play(earlier, card)
         return earlier != seat and (recorded is None or recorded[1].confidence >= CHECK_CONFIDENCE)
 
+    def _effective_inputs(self) -> tuple[list[int], set[int]]:
+        """The indices of the inputs in effect, in order, and those of them a ``ReviseCard`` in effect names."""
+        history = self._history
+        effective = [*self._effective, *range(self._tail, len(history))]
+        return effective, {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
+
     def _recorded_play(self, seat: int, card: Card) -> tuple[int, Play] | None:
         """The input index and ``Play`` that recorded ``seat``'s ``card`` in the deal being played, where no
         revision changed it since; None where none did (a revision put the card there)."""
         history = self._history
-        effective = [*self._effective, *range(self._tail, len(history))]
-        revised = {x.index for i in effective if isinstance(x := history[i], ReviseCard)}
+        effective, revised = self._effective_inputs()
         for i in reversed(effective):
             x = history[i]
             if isinstance(x, UpCard):  # the deal's start

@@ -908,11 +908,19 @@ class ProfileMatcher:
     def face_margin_between(self, face_features: npt.ArrayLike, best: int, rivals: Sequence[int]) -> float | None:
         """The face's cosine similarity to ``best``'s nearest enrolled face less that to the nearest of
         ``rivals``' (None where either has no enrolled face)."""
+        return self._margin(self._face_similarities(face_features), best, rivals)
+
+    def _face_similarities(self, face_features: npt.ArrayLike) -> FloatArray:
+        """One face's cosine similarity to each enrolled face."""
+        out: FloatArray = (self._as_compared(np.asarray(face_features, np.float32).reshape(1, -1)) @ self.faces.T)[0]
+        return out
+
+    def _margin(self, sims: FloatArray, best: int, rivals: Sequence[int]) -> float | None:
+        """:meth:`face_margin_between` from the face's similarities ``sims`` (:meth:`_face_similarities`)."""
         own = self.face_owner == best
         other = np.isin(self.face_owner, list(rivals))
         if not own.any() or not other.any():
             return None
-        sims = (self._as_compared(np.asarray(face_features, np.float32).reshape(1, -1)) @ self.faces.T)[0]
         return float(sims[own].max() - sims[other].max())
 
     def _cousin_by_face(self, face_features: npt.ArrayLike | None, best: int) -> int | None:
@@ -922,9 +930,9 @@ class ProfileMatcher:
         alike = self.indistinct[best]
         if not alike or face_features is None or ALIKE_FACE_MARGIN is None or not ALIKE_FACE_SWITCH:
             return None
+        sims = self._face_similarities(face_features)
         for cousin in alike:
-            others = [best, *(c for c in alike if c != cousin)]
-            margin = self.face_margin_between(face_features, cousin, others)
+            margin = self._margin(sims, cousin, [best, *(c for c in alike if c != cousin)])
             if margin is not None and margin >= ALIKE_FACE_MARGIN:
                 return cousin
         return None
