@@ -42,6 +42,19 @@ def test_a_seats_duplicate_card_is_corrected_by_its_next_sure_reading() -> None:
     assert IrregularityKind.OUT_OF_TURN not in kinds and IrregularityKind.DUPLICATE_CARD not in kinds
 
 
+def test_a_sure_card_an_earlier_check_was_read_as_revises_that_check_to_its_rival_and_reports_it() -> None:
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)
+    pipeline._observe(CardLanded(Zone.of_seat(1), C("Ks"), 0.5, 10, seat=1, uncertain=True, rival=C("Kd")))
+    pipeline._observe(_landed(2, "9s", 20))
+    pipeline._observe(_landed(3, "Ks", 30))  # the king of spades is seat 3's: seat 1's check was its rival
+    assert pipeline.match.deals[-1].tricks[-1] == [(1, C("Kd")), (2, C("9s")), (3, C("Ks"))]
+    assert [(x.frame, str(x.card)) for x in pipeline.landings if x.zone == Zone.of_seat(1)] == [(10, "Ks"), (30, "Kd")]
+    kinds = {i.kind for i in pipeline.match.deals[-1].irregularities}
+    assert IrregularityKind.DUPLICATE_CARD not in kinds
+
+
 def _stuck_in_the_fourth_trick(pipeline: TablePipeline) -> None:
     """Hearts trump, seat 1 leads and wins three tricks; seat 0's card in the fourth goes unseen."""
     pipeline._apply(UpCard(C("9h"), 0.97), 1)
