@@ -333,6 +333,10 @@ def _check_card(irr: Irregularity, names: Sequence[str], who: str, card: str, vo
             return said.format(card=card, twin=card_text(perhaps, voice))
         return _("Check the up-card: read as {card} with low confidence").format(card=card)
     if irr.source is CardSource.PLAY and irr.seat is not None:
+        if irr.rival_shown and irr.rival is not None:
+            # The camera's other reading (or its likeliest one, swapped) is a card already seen this deal.
+            said = _("Check {who}'s card: taken as {card}, as {rival} was already seen")
+            return said.format(who=who, card=card, rival=card_text(irr.rival, voice))
         if perhaps is not None:
             said = _("Check {who}'s card: read as {card} with low confidence, perhaps {twin}")
             return said.format(who=who, card=card, twin=card_text(perhaps, voice))

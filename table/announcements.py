@@ -150,6 +150,9 @@ class Irregularity:
     before_up_card: bool | None = None  # too early: before the up-card was turned (False: during bidding)
     other_reading: Card | None = None  # CHECK_CARD: the other card the seat's card was read as (two readings)
     rival: Card | None = None  # CHECK_CARD: the card the camera took for the likeliest other reading
+    # CHECK_CARD of a play: the rival was already seen surely this deal, so the card is taken as ``card`` (where
+    # the camera read the rival likelier, ``Match.play_seen`` swapped the two: one card is not played twice)
+    rival_shown: bool | None = None
 
 
 @dataclass(frozen=True)

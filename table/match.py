@@ -1323,8 +1323,14 @@ class Match:
         out: list[Announcement] = []
         reliable = p.confidence >= CHECK_CONFIDENCE
         if not reliable:
-            detail = f"check seat {seat}'s card: read as {card} with low confidence{_perhaps(p.rival)}"
-            irr = Irregularity(_KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival)
+            if p.rival is not None and self._shown(p.rival, seat):
+                detail = f"check seat {seat}'s card: taken as {card}, as {p.rival} was already seen this deal"
+                irr = Irregularity(
+                    _KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival, rival_shown=True
+                )
+            else:
+                detail = f"check seat {seat}'s card: read as {card} with low confidence{_perhaps(p.rival)}"
+                irr = Irregularity(_KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival)
             out.append(self._record(irr))
         if card == d.up_card and d.dealer_took_up and not d.up_card_played and d.discard != card:
             if seat == d.dealer:

@@ -294,6 +294,31 @@ def test_a_doubtful_card_names_the_cameras_other_reading_where_it_gave_one() -> 
     assert phrases.irregularity_text(irr, NAMES, Voice.SPEECH).endswith("perhaps the ten of hearts")
 
 
+def test_a_doubtful_card_whose_other_reading_was_already_seen_says_so_not_perhaps() -> None:
+    """The engine takes a check of a card already played surely as the camera's other reading (one card is not
+    played twice); the sentence says what the card is taken as and why, not "read as ..., perhaps" a card
+    that cannot be it."""
+    match = Match(NA, first_dealer=0)
+    for inp in (*_DEALT, Play(1, C("Ks"))):
+        match.apply(inp)
+    play = match.play_seen(C("Ks"), 0.3, 2, rival=C("Kd"))  # South's card, read as the king East played
+    assert play == Play(2, C("Kd"), 0.3, rival=C("Ks"))
+    [irr] = [a for a in match.apply(play) if isinstance(a, Irregularity)]
+    assert irr.rival_shown
+    assert phrases.irregularity_text(irr, NAMES) == "Check South's card: taken as K\u2666, as K\u2660 was already seen"
+    assert phrases.irregularity_text(irr, NAMES, Voice.SPEECH).endswith("as the king of spades was already seen")
+    with using("da"):
+        danish = phrases.irregularity_text(irr, NAMES)
+    assert danish == "Se efter Souths kort: taget som K\u2666, da K\u2660 allerede er set"
+    # the same reading where the king of spades is not out yet: as before
+    fresh = Match(NA, first_dealer=0)
+    for inp in _DEALT:
+        fresh.apply(inp)
+    [irr] = [a for a in fresh.apply(Play(1, C("Kd"), 0.3, rival=C("Ks"))) if isinstance(a, Irregularity)]
+    assert not irr.rival_shown
+    assert phrases.irregularity_text(irr, NAMES).endswith("read as K\u2666 with low confidence, perhaps K\u2660")
+
+
 def test_a_nines_and_tens_redeal_names_the_seat_that_claimed_it() -> None:
     rules = replace(NA, nines_and_tens=True)
     [irr] = _irregularities((UpCard(C("9h")), Misdeal(2)), rules)
