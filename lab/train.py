@@ -208,18 +208,54 @@ def load_classifier(checkpoint: Path) -> Any:
     return model
 
 
-def _augment(x: Any, rng: Any, mono: float = 0.0) -> Any:
-    """Cheap extra variety per batch: shifts of a few pixels and brightness/contrast changes; and where
-    ``mono`` > 0, that share of the crops with their print turned to one ink (:func:`_one_ink`)."""
+def _augment(x: Any, rng: Any, mono: float = 0.0, warp: float = 0.0) -> Any:
+    """Cheap extra variety per batch: shifts of a few pixels and brightness/contrast changes; where
+    ``mono`` > 0, that share of the crops with their print turned to one ink (:func:`_one_ink`); where
+    ``warp`` > 0, that share turned, sheared and scaled (:func:`_warp`)."""
     import numpy as np
 
     if mono > 0:
         x = _one_ink(x, rng, mono)
+    if warp > 0:
+        x = _warp(x, rng, warp)
     dy, dx = (int(v) for v in rng.integers(-3, 4, 2))
     x = np.roll(x, (dy, dx), axis=(2, 3))
     a = rng.uniform(0.75, 1.2, (len(x), 1, 1, 1)).astype(np.float32)
     b = rng.uniform(-0.12, 0.12, (len(x), 1, 1, 1)).astype(np.float32)
     return np.clip(x * a + b, 0.0, 1.2).astype(np.float32)
+
+
+WARP_DEGREES = 20.0  # the largest turn of a warped crop
+WARP_SHEAR = 0.2  # the largest shear (horizontal and vertical, each)
+WARP_SCALE = (0.85, 1.15)  # the range of its scale
+
+
+def _warp(x: Any, rng: Any, share: float) -> Any:
+    """``share`` of the crops (N, 3, H, W) turned by up to :data:`WARP_DEGREES`, sheared by up to
+    :data:`WARP_SHEAR` and scaled within :data:`WARP_SCALE` about their middle, the edge pixels repeated
+    beyond the crop. A corner crop is cut along the finder's outline, and that outline is off by a few degrees
+    and a few per cent of the card (more on a card held up, bent, or seen at a slant), so the index lies turned
+    and skewed in the crop the reader sees; the rendered crops mostly hold it square."""
+    import cv2
+    import numpy as np
+
+    pick = np.flatnonzero(rng.random(len(x)) < share)
+    if len(pick) == 0:
+        return x
+    x = x.copy()
+    h, w = x.shape[2], x.shape[3]
+    centre = np.array([w / 2.0, h / 2.0])
+    for i in pick:
+        angle = np.deg2rad(rng.uniform(-WARP_DEGREES, WARP_DEGREES))
+        shx, shy = rng.uniform(-WARP_SHEAR, WARP_SHEAR, 2)
+        scale = rng.uniform(*WARP_SCALE)
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        a = scale * turn @ np.array([[1.0, shx], [shy, 1.0]])
+        m = np.hstack([a, (centre - a @ centre)[:, None]]).astype(np.float32)
+        img = np.ascontiguousarray(x[i].transpose(1, 2, 0))
+        out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        x[i] = out.transpose(2, 0, 1)
+    return x
 
 
 def _one_ink(x: Any, rng: Any, share: float) -> Any:
@@ -260,6 +296,7 @@ def train_classifier(
     blocks: int | None = None,
     classes: Sequence[str] = CLASSIFIER_CLASSES,
     mono_ink: float = 0.0,
+    warp: float = 0.0,
 ) -> Path:
     """Train the corner classifier on the crop chunks in ``crops`` (``python -m lab.synth.crops``).
 
@@ -285,6 +322,9 @@ def train_classifier(
 
     ``mono_ink``: the share of training crops shown with all their print in one ink (:func:`_one_ink`), so
     that suits are learnt by their shapes as well as their colours (0: none, as before the option).
+
+    ``warp``: the share of training crops turned, sheared and scaled (:func:`_warp`), so an index is named
+    where the finder's outline lies off the card's (0: none, as before the option).
     """
     _passive_omp()
     import numpy as np
@@ -337,7 +377,7 @@ def train_classifier(
             total_loss = 0.0
             for k in range(steps_per_epoch):
                 idx = perm[k * batch:(k + 1) * batch]
-                xb = torch.from_numpy(_augment(x[idx], rng, mono_ink))
+                xb = torch.from_numpy(_augment(x[idx], rng, mono_ink, warp))
                 yb = torch.from_numpy(y[idx])
                 opt.zero_grad()
                 logits = model(xb)

@@ -57,6 +57,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--mono-ink", type=float, default=0.0,
                    help="classifier: the share of training crops shown with all their print in one ink (grey or "
                         "a colour), so suits are learnt by shape as well as colour (default 0)")
+    p.add_argument("--warp", type=float, default=0.0,
+                   help="classifier: the share of training crops turned, sheared and scaled, as a finder's outline "
+                        "off the card's leaves its index (default 0)")
     p.add_argument("--blocks", type=int, default=None,
                    help="classifier: residual blocks after the last convolution (default: as --init-weights has, "
                         "else 0); more than the start has are added as the identity")
@@ -152,12 +155,14 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"--distill {args.distill}: must be 0 or more")
         if not 0 <= args.mono_ink <= 1:
             raise UserError(f"--mono-ink {args.mono_ink}: must be 0 to 1")
+        if not 0 <= args.warp <= 1:
+            raise UserError(f"--warp {args.warp}: must be 0 to 1")
         if args.blocks is not None and not 0 <= args.blocks <= 8:
             raise UserError(f"--blocks {args.blocks}: must be 0 to 8")
         best = tr.train_classifier(args.crops, out, epochs=args.epochs or 5, seed=args.seed, threads=args.threads,
                                    resume=args.resume is not None, init_weights=args.init_weights,
                                    teacher=args.teacher, distill=args.distill, blocks=args.blocks,
-                                   mono_ink=args.mono_ink, **({"lr": args.lr0} if args.lr0 else {}))
+                                   mono_ink=args.mono_ink, warp=args.warp, **({"lr": args.lr0} if args.lr0 else {}))
         print(summary_line(stage="classifier", weights=best))
         return 0
     # export
