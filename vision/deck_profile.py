@@ -710,8 +710,11 @@ ALIKE_DECK_SHARE = 1 / 3
 # 283 and none; every wrong one under -0.02); `kde-jolly-royal`: 125 and none (0.05: 378 and 2). Model card,
 # "Deck profiles", "Told apart by the deck's own faces". None: the face reader alone tells them apart.
 ALIKE_FACE_MARGIN: float | None = 0.1
-# ... and where the card's face is nearer a cousin's enrolled face than the card's own (and any other such
-# cousin's) by that margin, and the corners' vote ranks that cousin next, the reading names the cousin: the corners,
+# ... and where the card's face is nearer a cousin's enrolled face than the card's own by that margin (and nearer
+# than any other such cousin's: until 2026-12-07 by that margin too, which left a one-ink king of diamonds read as
+# the king of spades whenever the king of hearts' picture was near as well; per frame at the simulated table,
+# `gnome-orell` enrolled seeds 0-2, readings to check naming the card in sight 96 -> 101 of 107, `kde-jolly-royal`
+# 136 of 138 either way), and the corners' vote ranks that cousin next, the reading names the cousin: the corners,
 # which the deck prints alike, gave the rank, the deck's own picture the suit. It stays a reading to be checked (the
 # card the corners named its rival): named sure, such readings gained `gnome-orell` in one ink 1.4-4.1 points of
 # recall per frame at the simulated table but read 2 jacks of spades and a ten of spades wrong (seeds 0-4 of both
@@ -924,18 +927,23 @@ class ProfileMatcher:
         return float(sims[own].max() - sims[other].max())
 
     def _cousin_by_face(self, face_features: npt.ArrayLike | None, best: int) -> int | None:
-        """The cousin of ``best`` the deck prints alike whose enrolled face the card's ``face_features`` are nearer
-        than ``best``'s and any other such cousin's by :data:`ALIKE_FACE_MARGIN` (:data:`ALIKE_FACE_SWITCH`);
-        None where there is none, no face was read or the rule is off."""
+        """The cousin of ``best`` the deck prints alike whose enrolled face the card's ``face_features`` are nearest
+        of those cousins' (strictly) and nearer than ``best``'s by :data:`ALIKE_FACE_MARGIN`
+        (:data:`ALIKE_FACE_SWITCH`); None where there is none, no face was read or the rule is off. Two red
+        cousins of a black card may both be nearer than it: its picture rules it out, and which of them it is
+        rests on the corners (the caller names the cousin only where their vote ranks it next)."""
         alike = self.indistinct[best]
         if not alike or face_features is None or ALIKE_FACE_MARGIN is None or not ALIKE_FACE_SWITCH:
             return None
         sims = self._face_similarities(face_features)
-        for cousin in alike:
-            margin = self._margin(sims, cousin, [best, *(c for c in alike if c != cousin)])
-            if margin is not None and margin >= ALIKE_FACE_MARGIN:
-                return cousin
-        return None
+        near = {c: float(sims[self.face_owner == c].max()) for c in alike if bool((self.face_owner == c).any())}
+        if not near:
+            return None
+        cousin = max(near, key=near.__getitem__)
+        if any(v >= near[cousin] for c, v in near.items() if c != cousin):
+            return None
+        margin = self._margin(sims, cousin, [best])
+        return cousin if margin is not None and margin >= ALIKE_FACE_MARGIN else None
 
     def _alike_doubted(
         self, share: np.float32, face: npt.ArrayLike | None, best: int, face_features: npt.ArrayLike | None = None,

@@ -488,6 +488,45 @@ def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face()
     assert not ProfileMatcher(profile, classes, indistinct=None).tells_alike_by_face
 
 
+def test_a_card_whose_picture_is_a_cousins_is_named_so_though_another_cousin_is_near_as_well() -> None:
+    """Three kings printed alike (one ink): a reading the corners give the king of spades whose middle is far from
+    the Ks's enrolled picture and nearest the Kd's, the Kh's close behind, is named the Kd (to be checked, the Ks
+    its rival) where the corners rank the Kd next; as near the Kd as the Kh, or nearer the Kh, it is only doubted."""
+    from vision import cardcrop
+    from vision.face_reader import FACE_CLASSES, face_class
+
+    classes = ["Kd", "Ks", "Kh", "Qs", "none"]
+    eye = np.eye(7, dtype=np.float32)
+    corner = {"Kd": [1.0, 0.02, 0, 0, 0, 0, 0], "Ks": [1.0, 0, 0, 0, 0, 0, 0], "Kh": [1.0, 0.01, 0, 0, 0, 0, 0],
+              "Qs": [0, 0, 1.0, 0, 0, 0, 0]}
+    faces = {"Kd": eye[[4]], "Ks": eye[[5]], "Kh": eye[[6]], "Qs": eye[[3]]}
+    profile = DeckProfile(name="t", features=7, cards={
+        Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", np.asarray(f, np.float32))], None,
+                                      faces[c])
+        for c, f in corner.items()
+    })
+    red_court = np.zeros(len(FACE_CLASSES), np.float32)
+    red_court[face_class("Kd")] = 0.9
+    red_court[-1] = 0.1
+    logits = np.array([[-2.0, 3.0, -4.0, -5.0, -6.0]], np.float32)  # the classifier: the king of spades
+    king = np.asarray([corner["Ks"]], np.float32)
+    alike = ProfileMatcher(profile, classes, indistinct=0.9)
+    kd, kh = alike.card_names.index("Kd"), alike.card_names.index("Kh")
+
+    def read(kd_part: float, kh_part: float, next_ranked: int) -> tuple[str, float, str | None]:
+        middle = kd_part * eye[4] + kh_part * eye[6]
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(cardcrop, "runner_up", lambda mix, evidence, best: next_ranked)
+            name, share, _, rival = alike.shares(logits, king, face=red_court, face_features=middle)
+        return name, share, rival
+
+    # nearest the Kd's picture by 0.09 only over the Kh's (under ALIKE_FACE_MARGIN), far over the Ks's
+    assert read(0.75, 0.66, kd) == ("Kd", 0.0, "Ks")
+    assert read(0.7, 0.7, kd)[:2] == ("Ks", 0.0)  # as near the one as the other: doubted only
+    assert read(0.66, 0.75, kd)[:2] == ("Ks", 0.0)  # nearer the Kh, but the corners rank the Kd next
+    assert read(0.66, 0.75, kh) == ("Kh", 0.0, "Ks")
+
+
 def _qh_and_joker(joker_faces: list[int]) -> DeckProfile:
     """A profile of the Qh (its face: axis 0) and the Joker (its faces: these axes), in 4 features."""
     eye = np.eye(4, dtype=np.float32)
