@@ -1103,7 +1103,8 @@ class Match:
         playing. With the bidding never finished here (bids not entered, or refused while the up-card
         went unseen), at least :data:`PLAYS_BEFORE_RESYNC` cards played regardless are enough.
         Never the up-card itself, the known discard, a card of the trick still being played (it lies face
-        up at the seats), nor one played before the bidding ended. A card of an earlier trick can be the
+        up at the seats; with ``bidding``, unless it is the hand's last trick, which the table gathered with
+        the deck), nor one played before the bidding ended. A card of an earlier trick can be the
         next up-card, the last trick won included: its trick was gathered face down, or the table would
         not be bidding, and the table has dealt the deck again. (A hand is stuck most often in its last
         tricks, when most of the deck has been played.) Applied as ``UpCard(card, next_deal=True)``, such
@@ -1119,6 +1120,10 @@ class Match:
         elif self.phase not in (_PH_PLAY, _PH_RENEGE_DECISION) or not bidding:
             return False
         lying = d.tricks[-1] if d.tricks and len(d.tricks[-1]) < len(d.active) else []
+        if bidding and len(d.tricks) == 5:
+            # The hand's last trick, a card of it unseen: the table gathered it with the deck and is bidding on
+            # a new deal, so its cards no longer lie at the seats (else the whole next deal would go unseen).
+            lying = []
         shown = {c for _, c in lying} | set(d.set_aside) | {d.up_card, d.discard}
         return card not in shown and all(card != i.card for i in early)
 

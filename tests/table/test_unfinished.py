@@ -167,10 +167,26 @@ def test_in_play_a_card_on_the_kitty_is_the_next_up_card_once_the_table_bids() -
     assert m.is_next_up_card(card(first[0]), 0.97, bidding=True)
     up = m.up_card_seen(card(fourth[0]), 0.97, bidding=True)
     assert up == UpCard(card(fourth[0]), 0.97, next_deal=True)
-    # The trick being played lies face up at the seats whatever the buttons say; nor is a reading unsure.
-    assert m.up_card_seen(card(fifth[0]), 0.97, bidding=True) is None
+    # A card of the hand's last trick, stuck with a card unseen, can be too once the table bids: the table
+    # gathered it with the deck to deal again (without the bid it lies face up at its seat).
+    assert m.up_card_seen(card(fifth[0]), 0.97, bidding=True) == UpCard(card(fifth[0]), 0.97, next_deal=True)
+    assert m.up_card_seen(card(fifth[0]), 0.97) is None
+    # Nor is a reading unsure.
     assert m.up_card_seen(card(fourth[0]), 0.5, bidding=True) is None
     assert m.up_card_seen(Card.parse("Kh"), 0.97, bidding=True) is None  # this deal's own up-card
     out = m.apply(up)
     assert irregular(out)[:1] == [K.HAND_UNFINISHED] and m.deals[1].up_card == card(fourth[0])
     assert not m.in_play and m.phase is Phase.BID_ROUND_1
+
+
+def test_a_card_of_a_trick_still_being_played_before_the_last_is_not_the_next_up_card_though_the_table_bids() -> None:
+    """Mid-hand the trick being played lies face up at the seats: a card of it read on the kitty is not the next
+    up-card even with a bid pressed (only the hand's last trick is gathered with the deck to deal again)."""
+    m = Match(NA)
+    plays = tricks_script(1, [1, 0, 1, 1, 1]).split("; ")
+    run(m, BID + "; " + "; ".join(plays[:2]) + "; " + " ".join(plays[2].split()[:2]))  # trick 3: two cards seen
+    card = lambda token: Card.parse(token.split(":")[1])  # noqa: E731
+    third, first = plays[2].split(), plays[0].split()
+    assert m.in_play and len(m.deals[-1].tricks) == 3
+    assert m.up_card_seen(card(third[0]), 0.97, bidding=True) is None
+    assert m.up_card_seen(card(first[0]), 0.97, bidding=True) == UpCard(card(first[0]), 0.97, next_deal=True)
