@@ -435,27 +435,38 @@ def test_a_court_the_deck_prints_like_its_cousin_is_doubted_unless_its_face_tell
     assert alike.shares(nine_logits, nine, face=face(none=1.0))[1] == 0.0
 
 
+def _with_faces(corners: dict[str, list[float]], faces: dict[str, npt.NDArray[np.float32]]) -> DeckProfile:
+    """A profile of these cards: each one corner prototype (``corners``) and its enrolled faces (``faces``)."""
+    return DeckProfile(name="t", features=len(next(iter(corners.values()))), cards={
+        Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", np.asarray(f, np.float32))], None,
+                                      faces[c])
+        for c, f in corners.items()
+    })
+
+
+def _red_court() -> npt.NDArray[np.float32]:
+    """The face reader's output for a red court (the king of diamonds' class), a little `none`."""
+    from vision.face_reader import FACE_CLASSES, face_class
+
+    out = np.zeros(len(FACE_CLASSES), np.float32)
+    out[face_class("Kd")] = 0.9
+    out[-1] = 0.1
+    return out
+
+
 def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face() -> None:
     """Kd and Ks enrolled alike in their corners (one ink) but with their own pictures (faces on axes 4 and 5 of
     the features): a reading of the Ks whose middle is the Ks's enrolled face keeps its share though the face
     reader sees a red court; one whose middle is the Kd's is named the Kd, still to be checked, the Ks its rival
     (``ALIKE_FACE_SWITCH``; off, the Ks doubted); halfway between, or not read, it is doubted as before."""
     from vision import cardcrop, deck_profile
-    from vision.face_reader import FACE_CLASSES, face_class
 
     classes = ["Kd", "Ks", "Qd", "Qs", "none"]
     eye = np.eye(6, dtype=np.float32)
     corner = {"Kd": [1.0, 0.02, 0, 0, 0, 0], "Ks": [1.0, 0, 0, 0, 0, 0], "Qd": [0, 0, 1.0, 0.02, 0, 0],
               "Qs": [0, 0, 1.0, 0, 0, 0]}
-    faces = {"Kd": eye[[4]], "Ks": eye[[5]], "Qd": eye[[2]], "Qs": eye[[3]]}
-    profile = DeckProfile(name="t", features=6, cards={
-        Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", np.asarray(f, np.float32))], None,
-                                      faces[c])
-        for c, f in corner.items()
-    })
-    red_court = np.zeros(len(FACE_CLASSES), np.float32)
-    red_court[face_class("Kd")] = 0.9
-    red_court[-1] = 0.1
+    profile = _with_faces(corner, {"Kd": eye[[4]], "Ks": eye[[5]], "Qd": eye[[2]], "Qs": eye[[3]]})
+    red_court = _red_court()
     logits = np.array([[-2.0, 3.0, -5.0, -5.0, -6.0]], np.float32)  # the classifier: the king of spades
     king = np.asarray([corner["Ks"]], np.float32)
     alike = ProfileMatcher(profile, classes, indistinct=0.9)
@@ -493,21 +504,13 @@ def test_a_card_whose_picture_is_a_cousins_is_named_so_though_another_cousin_is_
     the Ks's enrolled picture and nearest the Kd's, the Kh's close behind, is named the Kd (to be checked, the Ks
     its rival) where the corners rank the Kd next; as near the Kd as the Kh, or nearer the Kh, it is only doubted."""
     from vision import cardcrop
-    from vision.face_reader import FACE_CLASSES, face_class
 
     classes = ["Kd", "Ks", "Kh", "Qs", "none"]
     eye = np.eye(7, dtype=np.float32)
     corner = {"Kd": [1.0, 0.02, 0, 0, 0, 0, 0], "Ks": [1.0, 0, 0, 0, 0, 0, 0], "Kh": [1.0, 0.01, 0, 0, 0, 0, 0],
               "Qs": [0, 0, 1.0, 0, 0, 0, 0]}
-    faces = {"Kd": eye[[4]], "Ks": eye[[5]], "Kh": eye[[6]], "Qs": eye[[3]]}
-    profile = DeckProfile(name="t", features=7, cards={
-        Card.parse(c): CardPrototypes([Prototype("TL", f"crops/{c}-TL.png", np.asarray(f, np.float32))], None,
-                                      faces[c])
-        for c, f in corner.items()
-    })
-    red_court = np.zeros(len(FACE_CLASSES), np.float32)
-    red_court[face_class("Kd")] = 0.9
-    red_court[-1] = 0.1
+    profile = _with_faces(corner, {"Kd": eye[[4]], "Ks": eye[[5]], "Kh": eye[[6]], "Qs": eye[[3]]})
+    red_court = _red_court()
     logits = np.array([[-2.0, 3.0, -4.0, -5.0, -6.0]], np.float32)  # the classifier: the king of spades
     king = np.asarray([corner["Ks"]], np.float32)
     alike = ProfileMatcher(profile, classes, indistinct=0.9)
