@@ -1328,14 +1328,14 @@ class Match:
         out: list[Announcement] = []
         reliable = p.confidence >= CHECK_CONFIDENCE
         if not reliable:
-            if p.rival is not None and self._shown(p.rival, seat):
+            shown = p.rival is not None and self._shown(p.rival, seat)  # the camera's other card is out already
+            if shown:
                 detail = f"check seat {seat}'s card: taken as {card}, as {p.rival} was already seen this deal"
-                irr = Irregularity(
-                    _KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival, rival_shown=True
-                )
             else:
                 detail = f"check seat {seat}'s card: read as {card} with low confidence{_perhaps(p.rival)}"
-                irr = Irregularity(_KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival)
+            irr = Irregularity(
+                _KIND.CHECK_CARD, detail, seat, card, source=CardSource.PLAY, rival=p.rival, rival_shown=shown or None
+            )
             out.append(self._record(irr))
         if card == d.up_card and d.dealer_took_up and not d.up_card_played and d.discard != card:
             if seat == d.dealer:
