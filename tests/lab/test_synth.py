@@ -595,10 +595,14 @@ def test_train_classifier_rejects_a_missing_teacher_and_a_negative_weight(
     crops = ["train", "classifier", "--crops", str(tmp_path)]
     assert main([*crops, "--teacher", str(tmp_path / "gone.pt")]) == 2
     assert main([*crops, "--distill", "-1"]) == 2
+    assert main([*crops, "--mono-ink", "1.5"]) == 2
+    assert main([*crops, "--warp", "-0.1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
         f"euchre-table: error: {tmp_path / 'gone.pt'}: teacher weights not found",
         "euchre-table: error: --distill -1.0: must be 0 or more",
+        "euchre-table: error: --mono-ink 1.5: must be 0 to 1",
+        "euchre-table: error: --warp -0.1: must be 0 to 1",
     ]
 
 
