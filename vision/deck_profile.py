@@ -889,12 +889,16 @@ class ProfileMatcher:
             rival = rival if other == best else other
         if colour_blind:
             share, undoubted = cousin_doubted(share, undoubted, mix, evidence, best, tuple(self.card_names))
-        cousin = self._cousin_by_face(face_features, best)
+        # The card's middle against each enrolled face, once, where the deck prints a cousin of the card alike.
+        face_sims = None
+        if face_features is not None and self.indistinct[best]:
+            face_sims = self._face_similarities(face_features)
+        cousin = self._cousin_by_face(face_sims, best)
         if cousin is not None and cousin == rival:
             # Named as the corners' runner-up whose enrolled face the card's middle is: still to be checked.
             best, rival, share = cousin, best, np.float32(0.0)
         else:
-            alike_share, alike_rival = self._alike_doubted(share, face, best, face_features, mix)
+            alike_share, alike_rival = self._alike_doubted(share, face, best, face_sims, mix)
             if alike_share < share:
                 share, rival = alike_share, alike_rival
         return (
@@ -920,33 +924,35 @@ class ProfileMatcher:
 
     def _margin(self, sims: FloatArray, best: int, rivals: Sequence[int]) -> float | None:
         """:meth:`face_margin_between` from the face's similarities ``sims`` (:meth:`_face_similarities`)."""
-        own = self.face_owner == best
-        other = np.isin(self.face_owner, list(rivals))
-        if not own.any() or not other.any():
-            return None
-        return float(sims[own].max() - sims[other].max())
+        own, other = self._nearest(sims, [best]), self._nearest(sims, rivals)
+        return None if own is None or other is None else own - other
 
-    def _cousin_by_face(self, face_features: npt.ArrayLike | None, best: int) -> int | None:
-        """The cousin of ``best`` the deck prints alike whose enrolled face the card's ``face_features`` are nearest
-        of those cousins' (strictly) and nearer than ``best``'s by :data:`ALIKE_FACE_MARGIN`
-        (:data:`ALIKE_FACE_SWITCH`); None where there is none, no face was read or the rule is off. Two red
-        cousins of a black card may both be nearer than it: its picture rules it out, and which of them it is
-        rests on the corners (the caller names the cousin only where their vote ranks it next)."""
+    def _nearest(self, sims: FloatArray, cards: Sequence[int]) -> float | None:
+        """The face's similarity to the nearest enrolled face of ``cards`` (None where they have none)."""
+        mask = np.isin(self.face_owner, list(cards))
+        return float(sims[mask].max()) if mask.any() else None
+
+    def _cousin_by_face(self, face_sims: FloatArray | None, best: int) -> int | None:
+        """The cousin of ``best`` the deck prints alike whose enrolled face the card's middle is nearest of those
+        cousins' (strictly) and nearer than ``best``'s by :data:`ALIKE_FACE_MARGIN` (:data:`ALIKE_FACE_SWITCH`;
+        ``face_sims``: the middle's :meth:`_face_similarities`); None where there is none, no face was read or the
+        rule is off. Two red cousins of a black card may both be nearer than it: its picture rules it out, and
+        which of them it is rests on the corners (the caller names the cousin only where their vote ranks it
+        next)."""
         alike = self.indistinct[best]
-        if not alike or face_features is None or ALIKE_FACE_MARGIN is None or not ALIKE_FACE_SWITCH:
+        if not alike or face_sims is None or ALIKE_FACE_MARGIN is None or not ALIKE_FACE_SWITCH:
             return None
-        sims = self._face_similarities(face_features)
-        near = {c: float(sims[self.face_owner == c].max()) for c in alike if bool((self.face_owner == c).any())}
-        if not near:
+        near = {c: v for c in alike if (v := self._nearest(face_sims, [c])) is not None}
+        own = self._nearest(face_sims, [best])
+        if not near or own is None:
             return None
         cousin = max(near, key=near.__getitem__)
         if any(v >= near[cousin] for c, v in near.items() if c != cousin):
             return None
-        margin = self._margin(sims, cousin, [best])
-        return cousin if margin is not None and margin >= ALIKE_FACE_MARGIN else None
+        return cousin if near[cousin] - own >= ALIKE_FACE_MARGIN else None
 
     def _alike_doubted(
-        self, share: np.float32, face: npt.ArrayLike | None, best: int, face_features: npt.ArrayLike | None = None,
+        self, share: np.float32, face: npt.ArrayLike | None, best: int, face_sims: FloatArray | None = None,
         vote: npt.ArrayLike | None = None,
     ) -> tuple[np.float32, int | None]:
         """``share`` of the card ``best`` times (1 - the face's evidence for the likeliest cousin the deck prints
@@ -954,16 +960,16 @@ class ProfileMatcher:
         so the face alone may tell them apart (:data:`INDISTINCT_COUSINS`): a number card by its pips, a court by
         the suit marks in its picture (``face_reader.alike_evidence_matrix``). Without a face read the share falls
         to nothing, as where the face speaks for the cousin, and the reading is reported to be checked (its
-        confidence before the doubt stands). As it is for a card with no such cousin, and for one whose
-        ``face_features`` (the classifier's features of its middle) are nearer its own enrolled face than any
-        such cousin's by :data:`ALIKE_FACE_MARGIN`: the deck's own pictures and pips tell them apart. Returned
-        with the cousin the doubt weighed it against (the one the face speaks for most; without a face read, the
-        one the corners' ``vote`` weighs most), None where there was no doubt."""
+        confidence before the doubt stands). As it is for a card with no such cousin, and for one whose middle
+        (``face_sims``: :meth:`_face_similarities` of the classifier's features of it) is nearer its own enrolled
+        face than any such cousin's by :data:`ALIKE_FACE_MARGIN`: the deck's own pictures and pips tell them
+        apart. Returned with the cousin the doubt weighed it against (the one the face speaks for most; without a
+        face read, the one the corners' ``vote`` weighs most), None where there was no doubt."""
         alike = self.indistinct[best]
         if not alike:
             return share, None
-        if face_features is not None and ALIKE_FACE_MARGIN is not None:
-            margin = self.face_margin_between(face_features, best, alike)
+        if face_sims is not None and ALIKE_FACE_MARGIN is not None:
+            margin = self._margin(face_sims, best, alike)
             if margin is not None and margin >= ALIKE_FACE_MARGIN:
                 return share, None
         if face is None:
