@@ -15,7 +15,11 @@ How it decides, in the order ``update`` works:
    vote on it (a misread), unless that card has landed and is out of sight
    (then it is a card laid on top of it; an uncertain landing stays open to
    correction while in sight; at a seat or on the kitty, a landed card in
-   sight a frame ago takes the vote too); else it starts a track.
+   sight a frame ago takes the vote too). A doubted reading (one with a
+   rival) a little off that spot votes on the card nearby that it names
+   as its rival, or that was read with it as the rival, where that card
+   is not read this frame: a card read by turns as itself and as its
+   rival is one card with one vote. Else it starts a track.
 3. A hand over the table (an ``occluded`` flag from the detector, or several
    landed cards going out of sight together for more than a flicker)
    suspends judgement: nothing is emitted until the table has been calm (the
@@ -396,6 +400,8 @@ class Tracker:
                 d = _dist(t.point, r.point)
                 if d <= best_d:
                     best, best_d = t, d
+            if best is None:
+                best = self._doubted_reading_of(r, frame, own)
             if best is not None:
                 self._add(best, r, frame, move=False)
             else:
@@ -409,6 +415,35 @@ class Tracker:
                 t.readings.popleft()
             if not t.landed and t.readings:
                 t.identity = self._leader(t, frame - cfg.window)[0]
+
+    def _doubted_reading_of(self, reading: _Reading, frame: int, own: set[int]) -> _Track | None:
+        """The track a doubted ``reading`` (one with a rival) is a reading of, though on no track's very spot:
+        the nearest, within ``merge_distance``, that is not read this frame and whose card is the reading's
+        rival, or one whose readings named the reading's card as their rival. A card the reader names by
+        turns as itself and as its rival (a one-ink king of diamonds, "K♦, perhaps K♠" and "K♠, perhaps
+        K♦"), each outline a little apart, is one card with one vote: two tracks would split it, so that
+        neither landed, or the wrong one did and the right one, never landing beside it, could not revise
+        it. A landed card takes such a reading only where it could be re-voted at all (landed unsure and in
+        sight, or at a seat or the kitty in sight a frame ago)."""
+        if reading.rival is None:
+            return None
+        cfg = self.config
+        best: _Track | None = None
+        best_d = cfg.merge_distance
+        for ti, t in enumerate(self._tracks):
+            if ti in own:
+                continue  # read as itself this frame: the doubted reading beside it is another outline
+            if t.landed and not (
+                (t.uncertain and frame - t.last_seen < cfg.drop_frames)
+                or (t.zone is not None and t.zone.kind in _ONE_CARD_ZONES and frame - t.last_seen <= 1)
+            ):
+                continue
+            if t.identity != reading.rival and not any(r[4] == reading.card for r in t.readings):
+                continue
+            d = _dist(t.point, reading.point)
+            if d <= best_d:
+                best, best_d = t, d
+        return best
 
     @staticmethod
     def _add(track: _Track, reading: _Reading, frame: int, move: bool) -> None:

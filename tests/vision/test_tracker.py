@@ -368,6 +368,36 @@ def test_an_uncertain_landing_names_the_card_most_read_against_it() -> None:
     assert isinstance(landed, CardLanded) and landed.uncertain and landed.rival == Card.parse("Th")
 
 
+def _events(frames: list[list[CardDetection]]) -> list[Observation]:
+    tracker = Tracker(CALIBRATION)
+    events: list[Observation] = []
+    for n, dets in enumerate(frames):
+        events += tracker.update([replace(d, frame=n) for d in dets], n)
+    return events
+
+
+def test_a_card_read_by_turns_as_itself_and_its_rival_a_little_apart_is_one_card() -> None:
+    # A one-ink king of diamonds, read under the line as "K♦, perhaps K♠" and "K♠, perhaps K♦" by turns, each
+    # outline 40-50 px (0.04-0.05 of the mat) from the other's: one card, one vote. Two tracks split it, and the
+    # king of spades, read three times early, landed while the king of diamonds, read five times, never could.
+    kd, ks = [_seen("Kd@seat3+-40,0:0.56", "Ks")], [_seen("Ks@seat3+-50,0:0.5", "Kd")]
+    frames = [[_seen("Kd@seat3:0.55", "Ks")], ks, ks, kd, ks, kd, kd, kd, kd]
+    assert [fmt(e) for e in _events(frames)] == ["landed seat3 Kd seat=3 @6 uncertain"]
+    [landed] = _landings(frames)
+    assert isinstance(landed, CardLanded) and landed.rival == Card.parse("Ks")
+
+
+def test_a_doubted_reading_beside_a_card_read_as_itself_is_another_card() -> None:
+    # A king of diamonds and, beside it in the trick pile, a king of spades read under the line ("K♠, perhaps
+    # K♦"), each frame: while the king of diamonds is read as itself, the other reading is a second card, not a
+    # vote on it (nor, once it lies there surely, on the landed king of diamonds).
+    both = [_seen("Kd@trick"), _seen("Ks@trick+60,0:0.5", "Kd")]
+    kd = "landed trick Kd seat=None @2"
+    assert [fmt(e) for e in _events([both] * 4)] == [kd, "landed trick Ks seat=None @3 uncertain"]
+    frames = [[_seen("Kd@trick")]] * 3 + [both] * 4
+    assert [fmt(e) for e in _events(frames)] == [kd, "landed trick Ks seat=None @5 uncertain"]
+
+
 def test_a_sure_landing_names_no_rival() -> None:
     [landed] = _landings([[_seen("Kd@seat1:0.9", "Ks")]] * 4)
     assert not landed.uncertain and landed.rival is None
