@@ -906,6 +906,11 @@ class ProfileMatcher:
             self.card_names[rival] if rival is not None else None,
         )
 
+    def prints_alike(self, card: str) -> bool:
+        """Whether the deck prints a cousin of ``card`` (a name such as ``Kd``) alike (:data:`INDISTINCT_COUSINS`);
+        False for a card the profile does not hold."""
+        return card in self.card_names and bool(self.indistinct[self.card_names.index(card)])
+
     @property
     def tells_alike_by_face(self) -> bool:
         """Whether the profile holds cousins its deck prints alike and enrolled faces to tell them apart by

@@ -100,6 +100,12 @@ BENNY_FACE_OVERRIDES_BELOW = 0.8
 BENNY_FACE_MIN_FINDER_SCORE = 0.5
 # An outline is read again (name_outlines' second look) when its box overlaps a surer outline's this much (IoU).
 SECOND_LOOK_OVERLAP = 0.05
+# A reading of a card whose deck prints a cousin of it alike (a profile's ``prints_alike``: every suit in one
+# ink), which a doubt took under the reporting line, is reported to be checked where its confidence before the
+# doubt reached this share of the line (``_to_check``; other doubted readings from the line itself): the corners
+# of such a deck say less about which of the two it is, not whether a card lies there. Chosen 2026-12-07 per
+# frame at the simulated table: model card, "Cards printed alike, checked from lower down".
+DOUBTED_CHECK_SHARE = 0.6
 # A card found by the second look is reported from this confidence up, above the first look's line: a
 # moved outline's corner may fall on a court picture. At 0.7 / 0.8 / 0.9 the real dev photos gained 3 / 3
 # / 2 cards and 3 / 0 / 0 false readings (models/MODEL_CARD.md).
@@ -674,17 +680,20 @@ def name_outlines(
         for q, card, p in per
         if card is not None and ((p >= joker_floor if card.is_benny else p >= floor) or (i, card) == unsure)
     ]
-    return found + _to_check(readings, split, {d.card for d in found}, floor, w, h, frame)
+    alike = profile.prints_alike if profile is not None else None
+    return found + _to_check(readings, split, {d.card for d in found}, floor, w, h, frame, alike)
 
 
 def _to_check(
     readings: list[list[Reading]], split: dict[int, tuple[Reading, float, Card | None]], named: set[Card],
-    floor: float, w: int, h: int, frame: int,
+    floor: float, w: int, h: int, frame: int, alike: Callable[[str], bool] | None = None,
 ) -> list[CardDetection]:
     """The readings the twin doubt (``cardcrop.TWIN_DOUBT``; with a profile the rank doubt too,
-    ``cardcrop.RANK_DOUBT``) took under ``floor`` that were from ``floor`` up before it, reported to be
-    checked: their confidence before the doubt scaled by ``floor``, so under it and in the same order, each
-    with the card the vote ranked next as its ``rival`` (the check names it). ``split``: per outline, its first
+    ``cardcrop.RANK_DOUBT``, and the doubt between cousins printed alike) took under ``floor`` that were from
+    ``floor`` up before it (a card whose deck prints a cousin of it alike, ``alike``: from ``floor`` times
+    :data:`DOUBTED_CHECK_SHARE` up), reported to be checked: their confidence before the doubt scaled by
+    ``floor``, so under it and in the same order, each with the card the vote ranked next as its ``rival`` (the
+    check names it). ``split``: per outline, its first
     reading, that confidence and that card. A card and its twin split the corners' vote: the card is likely
     there, its suit is not sure. Not reporting it at all held back a right card at
     the table until a surer look, after the next seat's card, and the engine then saw the play out of order;
@@ -694,7 +703,9 @@ def _to_check(
     out: list[CardDetection] = []
     for i, (reading, undoubted, rival) in sorted(split.items(), key=lambda kv: (-kv[1][1], kv[0])):  # likeliest first
         quad, card, p = reading
-        if card is None or card in named or p >= floor or undoubted < floor or not _holds(readings[i], reading):
+        if card is None or card in named or p >= floor or not _holds(readings[i], reading):
+            continue
+        if undoubted < (floor * DOUBTED_CHECK_SHARE if alike is not None and alike(str(card)) else floor):
             continue
         named.add(card)
         conf = min(undoubted * floor, float(np.nextafter(floor, 0.0)))

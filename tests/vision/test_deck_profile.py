@@ -497,6 +497,9 @@ def test_a_card_printed_like_its_cousin_is_told_apart_by_its_own_enrolled_face()
         deck_profile.ALIKE_FACE_MARGIN, deck_profile.ALIKE_FACE_SWITCH = saved, switch
     # a deck that prints no cousins alike never needs the card's middle read
     assert not ProfileMatcher(profile, classes, indistinct=None).tells_alike_by_face
+    # which cards the deck prints alike with a cousin (the reader checks their doubted readings from lower down)
+    assert [alike.prints_alike(c) for c in ("Kd", "Ks", "Qd", "Qs", "Ah")] == [True, True, True, True, False]
+    assert not any(ProfileMatcher(profile, classes, indistinct=None).prints_alike(c) for c in ("Kd", "Ks"))
 
 
 def test_a_card_whose_picture_is_a_cousins_is_named_so_though_another_cousin_is_near_as_well() -> None:

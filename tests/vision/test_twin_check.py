@@ -122,3 +122,35 @@ def test_the_share_before_the_doubt_is_the_share_with_the_doubt_off(monkeypatch:
         monkeypatch.setattr(cardcrop, "TWIN_DOUBT", 1.0)
         best, share, before = cardcrop.weighed_shares(mix, evidence, twins=twins)
         assert (best, before) == off and share < before  # split with its twin: doubted, the card kept
+
+
+class PrintsKingsAlike:
+    """A deck profile stand-in whose deck prints the kings of diamonds and spades alike (every suit in one ink)."""
+
+    reads_benny_faces = False
+    holds_benny = False
+
+    def prints_alike(self, card: str) -> bool:
+        return card in {"Kd", "Ks"}
+
+
+def test_a_card_printed_alike_with_a_cousin_is_checked_from_lower_down() -> None:
+    from vision.onnx_detector import DOUBTED_CHECK_SHARE
+
+    def read_alike(*readings: tuple[str | None, float, float]) -> list[tuple[str, float]]:
+        classifier = ReadsEach(*readings)
+        classifier.profile = PrintsKingsAlike()  # type: ignore[assignment]
+        frame = np.zeros((80, 200, 3), np.uint8)
+        quads = np.stack([quad(5 + 48 * k) for k in range(len(readings))])
+        scores = np.full(len(readings), 0.9, np.float32)
+        dets = name_outlines(frame, quads, scores, classifier, frame=0, second_look=False, complete_cut=False)  # type: ignore[arg-type]
+        return [(str(d.card), d.confidence) for d in dets]
+
+    low = FLOOR * DOUBTED_CHECK_SHARE  # 0.36
+    # A one-ink king of diamonds the doubt between cousins took from 0.45 to 0.3: under the line before the doubt,
+    # but from the lower line up, so reported to be checked, at 0.45 x the line.
+    assert read_alike(("Kd", 0.3, 0.45)) == [("Kd", approx(0.45 * FLOOR))]
+    assert read(("Kd", 0.3, 0.45)) == []  # a deck that prints no cousin alike: from the line itself, as before
+    assert read_alike(("9c", 0.3, 0.45)) == []  # a card the deck prints unlike any cousin: from the line itself
+    assert read_alike(("Ks", 0.2, low - 0.01)) == []  # under the lower line too
+    assert read_alike(("Ks", 0.3, 0.3)) == []  # no doubt: a weak reading, not reported
