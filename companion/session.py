@@ -115,6 +115,24 @@ log = logging.getLogger(__name__)
 # flagged "check this card", and it can neither prove nor create a renege until it is revised.
 _UNCERTAIN_CONFIDENCE = CHECK_CONFIDENCE * 0.99
 
+
+def revision_in_doubt(
+    index: int, card: Card, rival: Card | None, confidence: float = _UNCERTAIN_CONFIDENCE
+) -> ReviseCard:
+    """A ``ReviseCard`` of input ``index`` to ``card``, a reading still in doubt: just below the engine's check
+    line (or ``confidence``, where lower), with ``rival`` for the check to name. The card stays one to be
+    checked, which proves no renege; a revision without a confidence counts as a player's correction."""
+    return ReviseCard(index, card, min(confidence, _UNCERTAIN_CONFIDENCE), rival)
+
+
+def camera_revision(index: int, obs: CardRevised) -> ReviseCard:
+    """The ``ReviseCard`` of input ``index`` for the tracker's ``obs``: a sure reading (a card misread as it
+    slid to rest, or one confirmed) as sure; a vote that turned to a card still unsure (a card read by turns as
+    itself and its rival) in doubt, the card it was read as before its rival."""
+    if not obs.uncertain:
+        return ReviseCard(index, obs.new)
+    return revision_in_doubt(index, obs.new, obs.old if obs.old != obs.new else None, obs.confidence)
+
 # Seconds within which a second press of Misdeal confirms the first (a stray press voids nothing).
 MISDEAL_CONFIRM_S = 5.0
 
@@ -676,7 +694,7 @@ class TableSession:
                 # Another seat's card read to be checked as this very card was its rival: one card is not
                 # played twice. Its landing keeps the card the camera saw, which the camera's revisions name.
                 index, rival_there = doubted
-                self.submit(ReviseCard(index, rival_there), frame=frame, source="camera")
+                self.submit(revision_in_doubt(index, rival_there, card), frame=frame, source="camera")
                 for landing in self._landings:
                     if landing.history_index == index:
                         landing.card, landing.seen = rival_there, landing.seen or landing.card
@@ -691,7 +709,7 @@ class TableSession:
         for landing in reversed(self._landings):
             zone_seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else landing.seat
             if (landing.seen or landing.card) == obs.old and landing.seat == zone_seat:
-                self.submit(ReviseCard(landing.history_index, obs.new), frame=obs.frame, source="camera")
+                self.submit(camera_revision(landing.history_index, obs), frame=obs.frame, source="camera")
                 landing.card, landing.seen = obs.new, None
                 return
 

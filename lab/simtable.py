@@ -1313,7 +1313,10 @@ class TablePipeline:
                     zone = next((z for (z, _), i in self._reported.items() if i == earlier), None)
                     if zone is not None:  # the table now shows the rival there: it is reported
                         self.landings.append(Landing(obs.frame, rival, zone, "play"))
-                    out += self._apply(ReviseCard(earlier, rival), obs.frame)
+                    from companion.session import revision_in_doubt
+
+                    # Still a card to be checked, the card the camera read there its rival (as the app does).
+                    out += self._apply(revision_in_doubt(earlier, rival, obs.card), obs.frame)
                 play = self.match.play_seen(obs.card, conf, seat, pile=in_pile, rival=obs.rival)
                 if play is None:
                     return out  # seen again (a trick pushed together, a hand passed over it), or nobody due
@@ -1327,7 +1330,9 @@ class TablePipeline:
                 self._reported[(obs.zone, obs.new)] = index
                 if obs.new != obs.old:  # the table now shows this card there: it is reported, as a revised up-card is
                     self.landings.append(Landing(obs.frame, obs.new, obs.zone, "play"))
-                return self._apply(ReviseCard(index, obs.new), obs.frame)
+                from companion.session import camera_revision
+
+                return self._apply(camera_revision(index, obs), obs.frame)
             if isinstance(obs, CardLifted):
                 # The last card played, lifted while its trick is open, may have been taken back: it is
                 # undone if that seat lays another card next (``_replaced``).

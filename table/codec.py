@@ -147,6 +147,9 @@ _FIELDS: dict[str, tuple[_Encoder, _Decoder]] = {
 # Fields written only when set, so logs without them read the same in older versions.
 _WRITTEN_WHEN_SET = frozenset({"next_deal", "unseen_deals"})
 _WRITTEN_WHEN_NOT_NONE = frozenset({"turned_by", "rival"})
+# (input, field): written only where it differs from the field's default (a ReviseCard's confidence, 1.0 but for a
+# camera's revision to a reading still in doubt), so logs without it read the same in older versions.
+_WRITTEN_UNLESS_DEFAULT = frozenset({("ReviseCard", "confidence")})
 _OPTIONAL_CARD_TYPES = frozenset({"Discard"})
 
 
@@ -162,6 +165,8 @@ def input_to_dict(inp: Input) -> dict[str, Any]:
         if f.name in _WRITTEN_WHEN_SET and not getattr(inp, f.name):
             continue
         if f.name in _WRITTEN_WHEN_NOT_NONE and getattr(inp, f.name) is None:
+            continue
+        if (name, f.name) in _WRITTEN_UNLESS_DEFAULT and getattr(inp, f.name) == f.default:
             continue
         out[f.name] = _FIELDS[f.name][0](getattr(inp, f.name))
     return out

@@ -106,10 +106,18 @@ class Play:
 
 @dataclass(frozen=True)
 class ReviseCard:
-    """The camera (or a player) corrects the card of an earlier input, by its index in the log."""
+    """The camera (or a player) corrects the card of an earlier input, by its index in the log.
+
+    ``confidence`` and ``rival`` replace those of the input revised (an ``UpCard`` or a ``Play``): 1.0 for a
+    player's correction or a sure reading; a camera's revision to a reading still in doubt (a card read by turns
+    as itself and its rival) carries its own confidence, under the engine's check line, so the card stays one to
+    be checked and proves no renege, and its rival, which the check names.
+    """
 
     index: int
     card: Card
+    confidence: float = 1.0
+    rival: Card | None = None
 
 
 @dataclass(frozen=True)

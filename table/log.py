@@ -508,7 +508,7 @@ def _read_log(path: str | os.PathLike[str]) -> LogContents:
                 )
                 skipped = True
                 continue
-            entry = dataclasses.replace(entry, input=ReviseCard(index=position_of_i[target], card=entry.input.card))
+            entry = dataclasses.replace(entry, input=dataclasses.replace(entry.input, index=position_of_i[target]))
         i = entry.i
         if i != expected_i:  # (the common case: counting up by one)
             odd = _number_warning(entry, previous_i, _raw_i(body[lineno - 2]) if i == _NO_I else i)
@@ -625,7 +625,7 @@ class MatchLog:
         obj: dict[str, Any] = {"i": self._next_i}
         to_write = inp
         if isinstance(inp, ReviseCard) and 0 <= inp.index < len(self.entries):
-            to_write = ReviseCard(index=self.entries[inp.index].i, card=inp.card)
+            to_write = dataclasses.replace(inp, index=self.entries[inp.index].i)
         obj.update(input_to_dict(to_write))
         for key, value in (("time", time), ("frame", frame), ("meta", meta)):
             if value is not None:
@@ -707,7 +707,7 @@ def _fold_entries(path: Path, header: LogHeader, entries: Sequence[LogEntry]) ->
                 k = inp.index
                 if type(k) is not int or not 0 <= k < len(history_index) or history_index[k] < 0:
                     raise EngineError(f"{inp!r}: it revises an input that was skipped")
-                inp = ReviseCard(index=history_index[k], card=inp.card)
+                inp = dataclasses.replace(inp, index=history_index[k])
             apply(inp)
         except EngineError as exc:
             warnings.append(f"{path}: line {entry.line}: skipped an input the engine refused: {exc}")

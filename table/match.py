@@ -480,6 +480,11 @@ class Match:
                 raise self._error(inp, f"input {inp.index} ({target!r}) has no card to revise")
             if not isinstance(inp.card, Card):
                 raise self._error(inp, "card must be a Card")
+            confidence = inp.confidence
+            if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0.0 <= confidence <= 1.0:
+                raise self._error(inp, "confidence must be a number from 0 to 1")
+            if inp.rival is not None and not isinstance(inp.rival, Card):
+                raise self._error(inp, "rival must be a Card or None")
         index = len(self._history)
         self._effective += range(self._tail, index)
         self._history.append(inp)
@@ -507,23 +512,25 @@ class Match:
         return len(self._history)
 
     def _fold_inputs(self) -> list[Input]:
-        revised: dict[int, Card] = {}
+        revised: dict[int, ReviseCard] = {}
         history = self._history
         effective = [*self._effective, *range(self._tail, len(history))]
         for i in effective:
             x = history[i]
             if isinstance(x, ReviseCard):
-                revised[x.index] = x.card
+                revised[x.index] = x
         out: list[Input] = []
         for i in effective:
             x = history[i]
             if isinstance(x, ReviseCard):
                 continue
-            if i in revised:
+            r = revised.get(i)
+            if r is not None:
+                # The revision's own confidence: a camera's revision to a reading still in doubt stays to be checked.
                 if isinstance(x, UpCard | Play):
-                    x = dataclasses.replace(x, card=revised[i], confidence=1.0, rival=None)
+                    x = dataclasses.replace(x, card=r.card, confidence=r.confidence, rival=r.rival)
                 elif isinstance(x, Discard):
-                    x = dataclasses.replace(x, card=revised[i])
+                    x = dataclasses.replace(x, card=r.card)
             out.append(x)
         return out
 

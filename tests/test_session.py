@@ -166,6 +166,19 @@ def test_an_uncertain_card_confirmed_by_the_camera_proves_the_renege(tmp_path: P
     assert len(proven) == 1 and proven[0].seat == 2
 
 
+def test_an_uncertain_card_the_camera_revises_to_a_reading_still_unsure_never_alarms(tmp_path: Path) -> None:
+    session = _seat_2_shows_out_of_clubs(tmp_path)
+    session.observe(_landed(2, "Ts", frame=31, confidence=0.5, uncertain=True))
+    # The tracker's vote turns to the ten of clubs, still unsure (a card read by turns as either): still a card
+    # to be checked, the ten of spades its rival; before, any revision counted as sure and proved the renege.
+    session.observe(CardRevised(Zone.of_seat(2), C("Ts"), C("Tc"), 0.5, frame=35, uncertain=True))
+    released = session.release()
+    assert not any(isinstance(a, RenegeProven) for a in released)
+    assert _logged(tmp_path)[-1] == ReviseCard(len(session.match) - 2, C("Tc"), 0.5, C("Ts"))
+    checks = [a for a in released if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+    assert [(c.card, c.rival) for c in checks][-1:] == [(C("Tc"), C("Ts"))]
+
+
 def test_a_revised_reading_revises_the_input_that_recorded_it(tmp_path: Path) -> None:
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)

@@ -423,8 +423,8 @@ class Tracker:
         turns as itself and as its rival (a one-ink king of diamonds, "K♦, perhaps K♠" and "K♠, perhaps
         K♦"), each outline a little apart, is one card with one vote: two tracks would split it, so that
         neither landed, or the wrong one did and the right one, never landing beside it, could not revise
-        it. A landed card takes such a reading only where it could be re-voted at all (landed unsure and in
-        sight, or at a seat or the kitty in sight a frame ago)."""
+        it. A landed card takes such a reading only at a seat or on the kitty, which hold one card, and where it
+        was in sight a frame ago."""
         if reading.rival is None:
             return None
         cfg = self.config
@@ -434,10 +434,9 @@ class Tracker:
             if ti in own:
                 continue  # read as itself this frame: the doubted reading beside it is another outline
             if t.landed and not (
-                (t.uncertain and frame - t.last_seen < cfg.drop_frames)
-                or (t.zone is not None and t.zone.kind in _ONE_CARD_ZONES and frame - t.last_seen <= 1)
+                t.zone is not None and t.zone.kind in _ONE_CARD_ZONES and frame - t.last_seen <= 1
             ):
-                continue
+                continue  # in the trick pile another card may lie that near: only a seat or the kitty holds one
             if t.identity != reading.rival and not any(r[4] == reading.card for r in t.readings):
                 continue
             d = _dist(t.point, reading.point)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from lab.simtable import TablePipeline
-from table.announcements import IrregularityKind
+from table.announcements import IrregularityKind, RenegeProven
 from table.cards import Card
 from table.inputs import OrderUp, Pass, Play, ReviseCard, UpCard
+from table.renege import CHECK_CONFIDENCE
 from table.rules import Rules
 from vision.detection import CardDetection
 from vision.observations import KITTY, CardLanded, CardLifted, UpCardShown, Zone
@@ -53,6 +54,27 @@ def test_a_sure_card_an_earlier_check_was_read_as_revises_that_check_to_its_riva
     assert [(x.frame, str(x.card)) for x in pipeline.landings if x.zone == Zone.of_seat(1)] == [(10, "Ks"), (30, "Kd")]
     kinds = {i.kind for i in pipeline.match.deals[-1].irregularities}
     assert IrregularityKind.DUPLICATE_CARD not in kinds
+    # Revised to its rival, seat 1's card stays one to be checked (proving no renege), the king of spades its rival.
+    revision = next(x for x in pipeline.match.history if isinstance(x, ReviseCard))
+    assert revision.card == C("Kd") and revision.confidence < CHECK_CONFIDENCE and revision.rival == C("Ks")
+
+
+def test_a_card_the_camera_revises_to_a_reading_still_unsure_stays_to_be_checked() -> None:
+    from vision.observations import CardRevised
+
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)  # hearts trump, seat 1 leads
+    said = pipeline._observe(CardLanded(Zone.of_seat(1), C("Ks"), 0.5, 10, seat=1, uncertain=True, rival=C("Kd")))
+    # Seat 2 trumps the king; the vote on seat 1's card turns to the king of diamonds and back, unsure each time.
+    said += pipeline._observe(_landed(2, "Th", 20))
+    said += pipeline._observe(CardRevised(Zone.of_seat(1), C("Ks"), C("Kd"), 0.45, 25, uncertain=True))
+    said += pipeline._observe(CardRevised(Zone.of_seat(1), C("Kd"), C("Ks"), 0.5, 28, uncertain=True))
+    for frame, (seat, card) in enumerate(((3, "Qc"), (0, "Jc"), (2, "As"))):
+        said += pipeline._observe(_landed(seat, card, 30 + 10 * frame))
+    # Seat 2 led the ace of spades after trumping a king read only in doubt as a spade: no renege proven.
+    assert pipeline.match.deals[-1].tricks[-1] == [(2, C("As"))]
+    assert not any(isinstance(a, RenegeProven) for a in said)
 
 
 def _stuck_in_the_fourth_trick(pipeline: TablePipeline) -> None:

@@ -190,15 +190,15 @@ def test_lost_middle_input_keeps_the_rest_and_revisions_follow_their_target(tmp_
     with MatchLog.create(path, RULES) as log:
         for inp in OPENING:
             log.append(inp)
-        log.append(ReviseCard(index=4, card=C("Ts")))  # seat 2's 9h was really the Ts
+        log.append(ReviseCard(index=4, card=C("Ts"), confidence=0.594, rival=C("9h")))  # the camera's Ts, in doubt
         log.append(ReviseCard(index=1, card=C("Ah")))  # an input with no card: the engine refuses it
     lines = path.read_bytes().split(b"\n")
     lines[2] = b"#" + lines[2][1:]  # damage input i=1 (OrderUp): file line 3
     path.write_bytes(b"\n".join(lines))
     contents = read_log(path)
     assert contents.inputs[:3] == [OPENING[0], OPENING[2], OPENING[3]]
-    # The revision named i=4, now at position 3: translated.
-    assert contents.inputs[-1] == ReviseCard(index=3, card=C("Ts"))
+    # The revision named i=4, now at position 3: translated, still in doubt.
+    assert contents.inputs[-1] == ReviseCard(index=3, card=C("Ts"), confidence=0.594, rival=C("9h"))
     assert [w.split(": skipped")[0] for w in contents.warnings] == [f"{path}: line 3", f"{path}: line 11"]
     assert "not in the log" in contents.warnings[1]
 
@@ -210,12 +210,16 @@ def test_revise_card_is_written_with_the_file_index(tmp_path: Path) -> None:
     with MatchLog.open(path) as log:
         assert log.inputs == OPENING
         log.append(ReviseCard(index=4, card=C("Ts")))  # position 4 = file i 4
+        log.append(ReviseCard(index=4, card=C("Th"), confidence=0.594, rival=C("Ts")))  # the camera's, in doubt
         log.append(Undo())
     raw = path.read_text(encoding="utf-8").splitlines()
-    assert json.loads(raw[-2]) == {"i": 8, "type": "ReviseCard", "index": 4, "card": "Ts"}
+    assert json.loads(raw[-3]) == {"i": 8, "type": "ReviseCard", "index": 4, "card": "Ts"}
+    doubted = {"i": 9, "type": "ReviseCard", "index": 4, "card": "Th", "confidence": 0.594, "rival": "Ts"}
+    assert json.loads(raw[-2]) == doubted
     match, warnings = load_match(path)
     assert len(warnings) == 1 and "line 2" in warnings[0]
-    assert match.history == (*OPENING, ReviseCard(index=4, card=C("Ts")), Undo())
+    in_doubt = ReviseCard(index=4, card=C("Th"), confidence=0.594, rival=C("Ts"))
+    assert match.history == (*OPENING, ReviseCard(index=4, card=C("Ts")), in_doubt, Undo())
 
 
 def test_header_damage_is_a_log_error_naming_the_file(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ EXAMPLES: list[Input] = [
     Play(2, Card.parse("Kd"), confidence=0.5, rival=Card.parse("Ks")),
     UpCard(Card.parse("9h"), confidence=0.5, rival=Card.parse("Th")),
     ReviseCard(7, Card.parse("Th")),
+    ReviseCard(7, Card.parse("Kd"), confidence=0.594, rival=Card.parse("Ks")),
     AcceptPenalty(),
     DismissRenege(),
     Misdeal(),
@@ -78,6 +79,15 @@ def test_a_rival_reading_is_written_only_where_the_camera_named_one() -> None:
     assert input_from_dict({"type": "Play", "seat": 2, "card": "Kd", "rival": None}) == Play(2, Card.parse("Kd"))
     with pytest.raises(CodecError, match="Play.rival"):
         input_from_dict({"type": "Play", "seat": 2, "card": "Kd", "rival": "Zz"})
+
+
+def test_a_revision_in_doubt_writes_its_confidence_and_rival_and_a_sure_one_neither() -> None:
+    # A sure revision is written as before, so logs of it read the same in older versions.
+    assert input_to_dict(ReviseCard(7, Card.parse("Th"))) == {"type": "ReviseCard", "index": 7, "card": "Th"}
+    doubted = input_to_dict(ReviseCard(7, Card.parse("Kd"), 0.594, Card.parse("Ks")))
+    assert doubted == {"type": "ReviseCard", "index": 7, "card": "Kd", "confidence": 0.594, "rival": "Ks"}
+    with pytest.raises(CodecError, match="ReviseCard.confidence"):
+        input_from_dict({"type": "ReviseCard", "index": 7, "card": "Kd", "confidence": 1.5})
 
 
 def test_a_misdeal_names_the_seat_of_a_nines_and_tens_claim_or_none() -> None:

@@ -396,6 +396,13 @@ def test_a_doubted_reading_beside_a_card_read_as_itself_is_another_card() -> Non
     assert [fmt(e) for e in _events([both] * 4)] == [kd, "landed trick Ks seat=None @3 uncertain"]
     frames = [[_seen("Kd@trick")]] * 3 + [both] * 4
     assert [fmt(e) for e in _events(frames)] == [kd, "landed trick Ks seat=None @5 uncertain"]
+    # Nor on a king of diamonds landed unsure in the pile, out of sight under the king of spades now: the pile
+    # holds several cards, and a reading that near may be another.
+    unsure = [_seen("Kd@trick:0.5", "Kh")]
+    frames = [unsure] * 3 + [[_seen("Ks@trick+60,0:0.5", "Kd")]] * 4
+    assert [fmt(e) for e in _events(frames)] == [
+        "landed trick Kd seat=None @2 uncertain", "landed trick Ks seat=None @5 uncertain"
+    ]
 
 
 def test_a_sure_landing_names_no_rival() -> None:
