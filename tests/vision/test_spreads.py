@@ -148,6 +148,9 @@ class JokerDeck:
     holds_benny = True
     reads_benny_faces = False
 
+    def prints_alike(self, card: str) -> bool:
+        return False  # a deck that prints no cousins alike
+
 
 @pytest.mark.parametrize(
     ("card", "chance", "reported", "unsure_with_profile"),
