@@ -115,6 +115,9 @@ log = logging.getLogger(__name__)
 # flagged "check this card", and it can neither prove nor create a renege until it is revised.
 _UNCERTAIN_CONFIDENCE = CHECK_CONFIDENCE * 0.99
 
+# Seconds within which a second press of Misdeal confirms the first (a stray press voids nothing).
+MISDEAL_CONFIRM_S = 5.0
+
 
 def revision_in_doubt(
     index: int, card: Card, rival: Card | None, confidence: float = _UNCERTAIN_CONFIDENCE
@@ -132,9 +135,6 @@ def camera_revision(index: int, obs: CardRevised) -> ReviseCard:
     if not obs.uncertain:
         return ReviseCard(index, obs.new)
     return revision_in_doubt(index, obs.new, obs.old if obs.old != obs.new else None, obs.confidence)
-
-# Seconds within which a second press of Misdeal confirms the first (a stray press voids nothing).
-MISDEAL_CONFIRM_S = 5.0
 
 
 class LogWriter(Protocol):
