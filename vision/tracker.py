@@ -34,7 +34,10 @@ How it decides, in the order ``update`` works:
    the readings of the last ``patience`` frames, and lands that way only if
    read surely (a mean confidence from ``patient_confidence`` up, or most of
    its readings from there up) and no other card landed at that seat
-   within those frames. A weak landing
+   within those frames; on the kitty, only where every one of those
+   readings was a doubted one (reported with a rival), and then flagged
+   uncertain. A card's doubted readings as its rival count for its
+   frames, not for its vote. A weak landing
    is flagged ``uncertain``; if the vote on it later flips, ``CardRevised``, and
    if it later reads as the same card surely, ``CardRevised`` to the same card
    (a confirmation: the engine may then rely on it).
@@ -534,19 +537,16 @@ class Tracker:
                 # Read too seldom for the window: a card at rest read now and then (a hand over it) is
                 # judged on the readings of the longer ``patience``, and lands only if read surely.
                 card, vote, share = self._leader(t, frame - cfg.patience, spent)
-            if len(vote.frames) < cfg.min_frames or share < cfg.min_share:
+            # Read in enough frames: as itself, or as another card that named it the rival (one card, one vote).
+            after = frame - (cfg.patience if patient else cfg.window)
+            if len(vote.frames | self._doubted_as(t, card, after)) < cfg.min_frames or share < cfg.min_share:
                 continue
             if not self._at_rest(t, vote):
                 continue  # still sliding: land where it comes to rest
             if zone is None:
                 continue
             confidence, uncertain = self._judge(vote, share)
-            if patient and (
-                zone.kind is not ZoneKind.SEAT
-                or uncertain
-                or not self._read_surely(vote, confidence)
-                or self._contested(t, zone, frame)
-            ):
+            if patient and not self._lands_patiently(t, zone, vote, confidence, uncertain, frame):
                 continue
             misread = self._landed_as_misread(t, zone, vote, confidence, frame)
             if misread is None:
@@ -618,6 +618,27 @@ class Tracker:
                 break
             still.append(f)
         return len(still) >= 2 and still[0] - still[-1] + 1 >= cfg.min_frames
+
+    def _lands_patiently(
+        self, track: _Track, zone: Zone, vote: _Vote, confidence: float, uncertain: bool, frame: int
+    ) -> bool:
+        """Whether a card read too seldom for the window, judged over ``patience``, lands: at a seat, read
+        surely and uncontested; on the kitty, only where every reading of it over ``patience`` was a doubted one
+        (reported with a rival), and then flagged uncertain. The face-down deck and the card backs are read there
+        now and then, and are not let land so; but an up-card read each time as one of two cousins a deck prints
+        alike (a one-ink queen of diamonds, "Q♦, perhaps Q♠" and "Q♠, perhaps Q♦", in 5 of 15 frames) is a
+        card the reader saw, and without it the whole deal went unseen."""
+        if zone.kind is ZoneKind.SEAT:
+            return not uncertain and self._read_surely(vote, confidence) and not self._contested(track, zone, frame)
+        if zone == KITTY:
+            recent = [r for r in track.readings if r[0] > frame - self.config.patience]
+            return uncertain and bool(recent) and all(r[4] is not None for r in recent)
+        return False
+
+    @staticmethod
+    def _doubted_as(track: _Track, card: Card, after: int) -> set[int]:
+        """The frames after ``after`` in which ``track`` was read as another card that named ``card`` its rival."""
+        return {f for f, other, _, _, rival in track.readings if f > after and other != card and rival == card}
 
     def _read_surely(self, vote: _Vote, confidence: float) -> bool:
         """Whether a card judged over ``patience`` was read surely: a mean confidence from

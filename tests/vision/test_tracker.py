@@ -405,6 +405,23 @@ def test_a_doubted_reading_beside_a_card_read_as_itself_is_another_card() -> Non
     ]
 
 
+def test_an_up_card_read_only_now_and_then_as_one_of_two_cousins_lands_in_doubt() -> None:
+    # A one-ink queen of diamonds on the kitty, read 5 times in 15 frames, each time under the line as "Q♦, perhaps
+    # Q♠" or "Q♠, perhaps Q♦" (a game's frames 6159-6173): never 3 readings in 5 frames, nor 3 of one name in 8,
+    # so it never landed and the whole deal went unseen. Read only in doubt, it lands in doubt, as the name read most.
+    qd, qs = [_seen("Qd@kitty:0.23", "Qs")], [_seen("Qs@kitty:0.22", "Qd")]
+    frames = [qd, [], qs, [], [], [], [], [], qs, [], qd, [], [], [], [_seen("Qs@kitty:0.24", "Qd")], [], []]
+    [up] = _landings(frames)
+    assert isinstance(up, UpCardShown) and up.card == Card.parse("Qs") and up.uncertain and up.rival == Card.parse("Qd")
+    assert up.frame == 14
+    # The same readings without a rival (the face-down deck or a back read as a card now and then): nothing lands.
+    plain = [[replace(d, rival=None) for d in dets] for dets in frames]
+    assert _landings(plain) == []
+    # Nor where one reading of the last eight frames was not a doubted one.
+    mixed = frames[:8] + [[_seen("Qs@kitty:0.22")]] + frames[9:]
+    assert _landings(mixed) == []
+
+
 def test_a_sure_landing_names_no_rival() -> None:
     [landed] = _landings([[_seen("Kd@seat1:0.9", "Ks")]] * 4)
     assert not landed.uncertain and landed.rival is None
