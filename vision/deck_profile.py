@@ -917,18 +917,14 @@ class ProfileMatcher:
         (:data:`ALIKE_FACE_MARGIN`): only then does the reader look at each card's middle with the classifier."""
         return ALIKE_FACE_MARGIN is not None and any(self.indistinct) and len(self.faces) > 0
 
-    def face_margin_between(self, face_features: npt.ArrayLike, best: int, rivals: Sequence[int]) -> float | None:
-        """The face's cosine similarity to ``best``'s nearest enrolled face less that to the nearest of
-        ``rivals``' (None where either has no enrolled face)."""
-        return self._margin(self._face_similarities(face_features), best, rivals)
-
     def _face_similarities(self, face_features: npt.ArrayLike) -> FloatArray:
         """One face's cosine similarity to each enrolled face."""
         out: FloatArray = (self._as_compared(np.asarray(face_features, np.float32).reshape(1, -1)) @ self.faces.T)[0]
         return out
 
     def _margin(self, sims: FloatArray, best: int, rivals: Sequence[int]) -> float | None:
-        """:meth:`face_margin_between` from the face's similarities ``sims`` (:meth:`_face_similarities`)."""
+        """The face's cosine similarity (``sims``: :meth:`_face_similarities`) to ``best``'s nearest enrolled face
+        less that to the nearest of ``rivals``' (None where either has no enrolled face)."""
         own, other = self._nearest(sims, [best]), self._nearest(sims, rivals)
         return None if own is None or other is None else own - other
 

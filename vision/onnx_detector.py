@@ -104,7 +104,7 @@ SECOND_LOOK_OVERLAP = 0.05
 # ink), which a doubt took under the reporting line, is reported to be checked where its confidence before the
 # doubt reached this share of the line (``_to_check``; other doubted readings from the line itself): the corners
 # of such a deck say less about which of the two it is, not whether a card lies there. Chosen 2026-12-07 per
-# frame at the simulated table: model card, "Cards printed alike, checked from lower down".
+# frame at the simulated table: model card, "Deck profiles", "Checked from lower down".
 DOUBTED_CHECK_SHARE = 0.6
 # A card found by the second look is reported from this confidence up, above the first look's line: a
 # moved outline's corner may fall on a court picture. At 0.7 / 0.8 / 0.9 the real dev photos gained 3 / 3
@@ -693,10 +693,10 @@ def _to_check(
     ``floor`` up before it (a card whose deck prints a cousin of it alike, ``alike``: from ``floor`` times
     :data:`DOUBTED_CHECK_SHARE` up), reported to be checked: their confidence before the doubt scaled by
     ``floor``, so under it and in the same order, each with the card the vote ranked next as its ``rival`` (the
-    check names it). ``split``: per outline, its first
-    reading, that confidence and that card. A card and its twin split the corners' vote: the card is likely
-    there, its suit is not sure. Not reporting it at all held back a right card at
-    the table until a surer look, after the next seat's card, and the engine then saw the play out of order;
+    check names it). ``split``: per outline, its first reading, that confidence and that card. A card and its
+    twin split the corners' vote: the card is likely there, its suit is not sure. Not reporting it at all held
+    back a right card at the table until a surer look, after the next seat's card, and the engine then saw the
+    play out of order;
     reported under the line, the tracker lands it flagged uncertain in its turn, the engine asks the table
     to check it and proves no renege with it, and a later sure reading confirms or corrects it. Only where
     the outline still holds that reading (no second look replaced it) and no outline names the card surely."""

@@ -537,9 +537,12 @@ class Tracker:
                 # Read too seldom for the window: a card at rest read now and then (a hand over it) is
                 # judged on the readings of the longer ``patience``, and lands only if read surely.
                 card, vote, share = self._leader(t, frame - cfg.patience, spent)
-            # Read in enough frames: as itself, or as another card that named it the rival (one card, one vote).
-            after = frame - (cfg.patience if patient else cfg.window)
-            if len(vote.frames | self._doubted_as(t, card, after)) < cfg.min_frames or share < cfg.min_share:
+            # Read in enough frames: as itself, or else also as another card that named it the rival (one card, one
+            # vote; looked for only where its own frames fall short).
+            seen = vote.frames
+            if len(seen) < cfg.min_frames:
+                seen = seen | self._doubted_as(t, card, frame - (cfg.patience if patient else cfg.window))
+            if len(seen) < cfg.min_frames or share < cfg.min_share:
                 continue
             if not self._at_rest(t, vote):
                 continue  # still sliding: land where it comes to rest
