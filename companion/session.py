@@ -78,7 +78,7 @@ from typing import Any, Protocol
 
 from display import phrases
 from display.actions import SEAT_SUITS, SUIT_ORDER, Action, ButtonAction, in_context, next_suit, seat_of_suit
-from display.view import Choice, Offer, ScoreboardView
+from display.view import BannerKind, Choice, Offer, ScoreboardView
 from table.announcements import Announcement, Expect, Irregularity, IrregularityKind
 from table.cards import Card, Rank, Suit, deck
 from table.deal import DealRecord, Phase
@@ -286,12 +286,16 @@ class _Landing:
     step: int = 0
     rival: Card | None = None  # the camera's likeliest other reading of a card read with low confidence
     seen: Card | None = None  # the card the camera reports there, where the engine recorded another (its rival)
+    trick: int = 0  # the deal's trick it was played to (0-based)
+    in_doubt: bool = False  # recorded as a card to check (below the engine's check line), not yet answered
+    answered: bool = False  # a player answered for it: confirmed it, or named another card
 
     def step_to(self, card: Card) -> None:
-        """A player's correction (the "next reading" button): the card now recorded for this landing."""
+        """A player's correction (the "next reading" button, a suit): the card now recorded for this landing."""
         self.read_as = self.read_as or self.card
         self.card = card
         self.step += 1
+        self.answered, self.in_doubt = True, False
 
 
 def look_alikes(card: Card, deck_cards: Sequence[Card], rival: Card | None = None) -> list[Card]:
@@ -337,6 +341,9 @@ _BID_PRESSES = frozenset(
 HOLD_FRAMES = 60
 HOLD_SECONDS = 4.0
 _BEFORE_LEAD = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND, *_WINDOW)
+# Presses that answer "check this card" while the hand is played (``TableSession.checked_landing``): Call confirms
+# the card as read, a suit button names its rank in that suit. In play neither bids, so nothing else is lost.
+_CHECK_ANSWERS = frozenset({ButtonAction.CALL, ButtonAction.SUIT})
 
 
 def _key_label(action: Action) -> str:
@@ -477,6 +484,8 @@ class TableSession:
         self._kitty_seen: tuple[Card, float, int | None, int, Card | None] | None = None
         # The last card played, lifted while its trick is open: (card, seat), until the next card lands.
         self._taken_back: tuple[Card, int] | None = None
+        # The table answered a "check this card" since the last one was asked: its banner comes down.
+        self._check_answered = False
 
     # ---- the one way in ----
 
@@ -500,6 +509,8 @@ class TableSession:
             self._deal_bookkeeping()
             return announcements
         announcements = self.match.apply(inp)
+        if any(isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD for a in announcements):
+            self._check_answered = False
         meta: dict[str, Any] = {"src": source}
         if script is not None:
             meta["script"] = script
@@ -556,7 +567,9 @@ class TableSession:
             self.match.apply(entry.input)
             if isinstance(entry.input, ReviseCard):  # a player's correction: the landing now holds that card
                 for landing in self._landings:
-                    if landing.history_index == entry.input.index:
+                    if landing.history_index == entry.input.index and entry.input.card == landing.card:
+                        landing.answered, landing.in_doubt = True, False  # a card to check, confirmed as read
+                    elif landing.history_index == entry.input.index:
                         landing.step_to(entry.input.card)
             self._deal_bookkeeping()
 
@@ -694,23 +707,38 @@ class TableSession:
                 # Another seat's card read to be checked as this very card was its rival: one card is not
                 # played twice. Its landing keeps the card the camera saw, which the camera's revisions name.
                 index, rival_there = doubted
-                self.submit(revision_in_doubt(index, rival_there, card), frame=frame, source="camera")
+                revision = revision_in_doubt(index, rival_there, card)
+                self.submit(revision, frame=frame, source="camera")
                 for landing in self._landings:
                     if landing.history_index == index:
                         landing.card, landing.seen = rival_there, landing.seen or landing.card
+                        landing.rival, landing.in_doubt = revision.rival, True
         play = self.match.play_seen(card, conf, seat, pile=in_pile, rival=rival)
         if play is None:
             return  # the engine holds this card already (seen again)
         self.submit(play, frame=frame, source="camera")
         seen = card if play.card != card else None  # a card already played, recorded as its rival
-        self._landings.append(_Landing(play.seat, play.card, len(self.match) - 1, rival=play.rival, seen=seen))
+        landing = _Landing(play.seat, play.card, len(self.match) - 1, rival=play.rival, seen=seen)
+        landing.trick = self._trick_of(play.seat, play.card)
+        landing.in_doubt = play.confidence < CHECK_CONFIDENCE
+        self._landings.append(landing)
+
+    def _trick_of(self, seat: int, card: Card) -> int:
+        """The trick of the deal in progress that holds ``seat``'s ``card`` (the newest such; 0 if none)."""
+        deal = self.match.last_deal
+        tricks = deal.tricks if deal is not None else []
+        return next((n for n in range(len(tricks) - 1, -1, -1) if (seat, card) in tricks[n]), 0)
 
     def _revise(self, obs: CardRevised) -> None:
         for landing in reversed(self._landings):
             zone_seat = obs.zone.seat if obs.zone.kind is ZoneKind.SEAT else landing.seat
             if (landing.seen or landing.card) == obs.old and landing.seat == zone_seat:
-                self.submit(camera_revision(landing.history_index, obs), frame=obs.frame, source="camera")
+                revision = camera_revision(landing.history_index, obs)
+                if landing.answered and revision.confidence < CHECK_CONFIDENCE:
+                    return  # a player answered for this card: a camera still in doubt does not undo it
+                self.submit(revision, frame=obs.frame, source="camera")
                 landing.card, landing.seen = obs.new, None
+                landing.rival, landing.in_doubt = revision.rival, revision.confidence < CHECK_CONFIDENCE
                 return
 
     def _lifted(self, obs: CardLifted) -> None:
@@ -756,6 +784,11 @@ class TableSession:
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
+        if action.kind in _CHECK_ANSWERS and self.pick is None:
+            checked = self.checked_landing()
+            if checked is not None:
+                self._answer_check(checked, action, frame)
+                return
         if action.kind in (ButtonAction.PASS, ButtonAction.CALL) and self._kitty_seen is not None and self.pick is None:
             self._up_card_by_bidding()
             expected = self.match.expected
@@ -1008,6 +1041,18 @@ class TableSession:
             out.append(Offer(label, alone_key, Action(ButtonAction.ALONE)))
         if self.match.phase in _BEFORE_LEAD and self.declarations():
             out.append(Offer(phrases.declare_offer(), phrases.button_name("hold_alone"), Action(ButtonAction.DECLARE)))
+        checked = self.checked_landing()
+        if checked is not None:
+            # "Check this card": Call says it is right; the camera's other reading by its suit button where only the
+            # suit is in doubt, else by the next-reading button (a tap on either gives the same action).
+            card, rival = checked.card, checked.rival
+            call = phrases.button_name("call")
+            out.append(Offer(phrases.check_right_offer(card), call, Action(ButtonAction.CALL)))
+            other = phrases.check_other_offer(rival)
+            if rival is not None and rival.suit is not None and not card.is_benny and rival.rank == card.rank:
+                out.append(Offer(other, rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit)))
+            else:
+                out.append(Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING)))
         return tuple(out)
 
     def choice(self) -> Choice | None:
@@ -1049,10 +1094,14 @@ class TableSession:
         return Choice(phrases.choice_title("no_trump"), (option,), phrases.no_trump_hint())
 
     def dress(self, view: ScoreboardView) -> ScoreboardView:
-        """``view`` with what the panel offers now and the question it is in the middle of."""
+        """``view`` with what the panel offers now and the question it is in the middle of; a "check this card"
+        banner the table has answered since is taken down."""
         if view.renege is not None:
             return view
-        return dataclasses.replace(view, offers=self.offers(), choice=self.choice())
+        banner = view.banner
+        if self._check_answered and banner is not None and banner.kind is BannerKind.CHECK_CARD:
+            banner = None
+        return dataclasses.replace(view, offers=self.offers(), choice=self.choice(), banner=banner)
 
     def _deal_in_progress(self) -> DealRecord | None:
         """The deal being played now, or None between deals (``Match.last_deal``: no copy of every deal)."""
@@ -1087,12 +1136,53 @@ class TableSession:
             return None
         return deal.dealer
 
+    def checked_landing(self) -> _Landing | None:
+        """The card the table is asked to check that still lies on it, while the hand is played: the newest card
+        recorded in doubt (below the engine's check line) and not answered for, in the newest trick with cards
+        (a trick just completed is still on the table until the next card is led). None when there is none."""
+        if self.match.phase is not Phase.PLAY or not self._landings:
+            return None
+        deal = self.match.last_deal
+        if deal is None or not deal.tricks:
+            return None
+        in_sight = len(deal.tricks) - 1 if deal.tricks[-1] else len(deal.tricks) - 2
+        for landing in reversed(self._landings):
+            if landing.trick < in_sight:
+                return None
+            if landing.in_doubt:
+                return landing
+        return None
+
+    def _answer_check(self, landing: _Landing, action: Action, frame: int | None) -> None:
+        """The table's answer to "check this card" (``checked_landing``): Call says the card as read is right, a
+        suit button that it is the card of that rank in that suit. Either way the card is recorded as a player's
+        correction (sure: it may prove a renege now), and the camera's later doubts leave it as answered."""
+        who = self.names[landing.seat]
+        card = landing.card
+        if action.kind is ButtonAction.SUIT and action.suit is not None and not landing.card.is_benny:
+            card = Card(landing.card.rank, action.suit)
+            played = {c for trick in self._current_tricks() for _, c in trick} - {landing.card}
+            if card in played or card not in deck(self.match.rules.deck_size):
+                self.notes.messages.append(phrases.card_not_possible(card))
+                return
+        self.submit(ReviseCard(landing.history_index, card), frame=frame, source="button", script=self._script)
+        self._check_answered = True
+        if card == landing.card:
+            landing.answered, landing.in_doubt = True, False
+            self.notes.messages.append(phrases.card_confirmed(who, card))
+        else:
+            landing.step_to(card)
+            self.notes.messages.append(phrases.card_read_as(who, card))
+
     def _next_reading(self, frame: int | None) -> None:
-        """Step the last card played this hand through its likely misreadings (and back to the camera's)."""
+        """Step a card through its likely misreadings (and back to the camera's): the card the table is asked to
+        check (``checked_landing``), else the last card played this hand."""
         if not self._landings:
             self.notes.messages.append(phrases.no_card_to_correct())
             return
-        landing = self._landings[-1]
+        checked = self.checked_landing()
+        landing = checked if checked is not None else self._landings[-1]
+        self._check_answered = self._check_answered or checked is not None
         original = landing.read_as or landing.card
         played = {c for trick in self._current_tricks() for _, c in trick} - {landing.card}
         cycle = [original] + [

@@ -173,6 +173,20 @@ PHASES: tuple[Phase, ...] = (
         "The camera reads the cards; a card lifted before the trick is turned is taken back too.",
     ),
     Phase(
+        "check",
+        "A card to check",
+        samples.check_card,
+        {
+            "order_up": "the card is as read",
+            **{suit: "it is this suit (the rank as read)" for suit in _SEAT_OF},
+            "undo": "take back the last input",
+            "alone": _HOLD_ALONE,
+        },
+        "The camera was unsure of a card: it proves nothing until the table answers, while its trick is on the "
+        "table. Next reading (R) steps it through its likely readings, the camera's other one first. A card "
+        "answered for counts as sure, and the camera's later doubts leave it so.",
+    ),
+    Phase(
         "renege",
         "A renege proven",
         samples.renege_alert,

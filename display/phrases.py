@@ -619,6 +619,7 @@ _BUTTONS: dict[str, Callable[[], str]] = {
     "hold_alone": lambda: pgettext("button", "hold Alone"),
     "undo": lambda: pgettext("button", "Undo"),
     "new_game": lambda: pgettext("button", "New game"),
+    "next_reading": lambda: pgettext("button", "Next reading"),
 }
 
 
@@ -831,6 +832,28 @@ def no_card_to_correct() -> str:
 def card_read_as(who: str, card: Card) -> str:
     """The last card played stepped to another reading: "West's card read as 9♦"."""
     return _("{who}'s card read as {card}").format(who=who, card=card_text(card))
+
+
+def card_confirmed(who: str, card: Card) -> str:
+    """A card the table was asked to check, confirmed as read: "West's 9♦ confirmed"."""
+    return _("{who}'s {card} confirmed").format(who=who, card=card_text(card))
+
+
+def card_not_possible(card: Card) -> str:
+    """A check answered with a card that cannot be there (played already this hand, or not in the deck)."""
+    return _("it cannot be {card}").format(card=card_text(card))
+
+
+def check_right_offer(card: Card) -> str:
+    """The offer to confirm a card the table is asked to check (the banner says whose): "9♦ is right"."""
+    return _("{card} is right").format(card=card_text(card))
+
+
+def check_other_offer(card: Card | None) -> str:
+    """The offer to name another card for one the table is asked to check: "It is 9♥" (None: "Another card")."""
+    if card is None:
+        return pgettext("offer", "Another card")
+    return _("It is {card}").format(card=card_text(card))
 
 
 def table_name() -> str:

@@ -362,7 +362,9 @@ def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
     cx, cy = c.width / 2, MAIN_H / 2
     positions = _seat_positions(c, view.stage)
     offering = bool(view.offers) and view.stage in (Stage.BIDDING, Stage.PLAYING) and view.choice is None
-    if view.stage is Stage.PLAYING and offering:
+    # Offers while cards lie on the table answer "check this card": drawn between the cards, which stay in sight.
+    among_cards = offering and view.stage is Stage.PLAYING and any(s.card is not None for s in view.seats)
+    if view.stage is Stage.PLAYING and offering and not among_cards:
         c.text(_("before the lead"), 15, DIM, (cx, cy + 6), bold=True)
     elif view.stage is Stage.PLAYING:
         for seat, (_label_pos, card_pos) in enumerate(positions):
@@ -371,7 +373,7 @@ def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
                 draw_card(c, s.card, card_pos, CARD_W, highlight=GOLD if s.winning else None)
             elif not s.sitting_out:
                 draw_card_slot(c, card_pos, CARD_W, PANEL_EDGE)
-        if view.trick_number:
+        if view.trick_number and not among_cards:
             c.text(trick_label(view.trick_number), 15, DIM, (cx, cy + 6), bold=True)
     elif view.stage is Stage.BIDDING and view.up_card is not None:
         label = pgettext("label", "TURNED DOWN") if view.up_card_turned_down else pgettext("label", "UP-CARD")
@@ -393,6 +395,8 @@ def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
         _result_box(c, view)
     elif view.stage is Stage.GAME_OVER:
         _game_over(c, view)
+    if among_cards:
+        return _offers_stacked(c, view.offers, (cx, cy + 6))
     return _offers(c, view.offers) if offering else ()
 
 
@@ -578,15 +582,31 @@ def _offers(c: Canvas, offers: tuple[Offer, ...]) -> tuple[TouchButton, ...]:
     x = c.width / 2 - (sum(widths) + gap * (len(offers) - 1)) / 2
     buttons = []
     for offer, w in zip(offers, widths, strict=True):
-        box = (x, OFFERS_Y, w, OFFERS_H)
-        c.fill(box, GOLD if offer.selected else WHITE, radius=8)
-        cx = x + w / 2
-        c.text(offer.label.upper(), OFFER_LABEL, INK, (cx, box[1] + 15), bold=True, max_width=w - 8)
-        c.text(offer.key, OFFER_KEY, (70, 70, 78), (cx, box[1] + box[3] - 11), max_width=w - 8)
-        r = c.rect(box)
-        buttons.append(TouchButton(offer.action, (r.x, r.y, r.width, r.height)))
+        buttons.append(_offer_button(c, offer, (x, OFFERS_Y, w, OFFERS_H)))
         x += w + gap
     return tuple(buttons)
+
+
+OFFER_STACK_W = 150.0  # the offers between the trick's cards (West's and East's are 224 apart, 64 wide)
+
+
+def _offers_stacked(c: Canvas, offers: tuple[Offer, ...], centre: tuple[float, float]) -> tuple[TouchButton, ...]:
+    """Offers in a column between the cards of the trick (the answers to "check this card"), the cards in sight."""
+    gap, h = 6.0, 40.0
+    top = centre[1] - (len(offers) * h + (len(offers) - 1) * gap) / 2
+    x = centre[0] - OFFER_STACK_W / 2
+    return tuple(_offer_button(c, o, (x, top + i * (h + gap), OFFER_STACK_W, h)) for i, o in enumerate(offers))
+
+
+def _offer_button(c: Canvas, offer: Offer, box: tuple[float, float, float, float]) -> TouchButton:
+    """One offer: its words and, under them, the panel button that gives it; a touch button."""
+    x, y, w, h = box
+    c.fill(box, GOLD if offer.selected else WHITE, radius=8)
+    cx = x + w / 2
+    c.text(offer.label.upper(), OFFER_LABEL, INK, (cx, y + 15), bold=True, max_width=w - 8)
+    c.text(offer.key, OFFER_KEY, (70, 70, 78), (cx, y + h - 11), max_width=w - 8)
+    r = c.rect(box)
+    return TouchButton(offer.action, (r.x, r.y, r.width, r.height))
 
 
 def _choice(c: Canvas, choice: Choice) -> tuple[TouchButton, ...]:

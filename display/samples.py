@@ -270,14 +270,20 @@ def deal_out_of_turn(names: Names = NAMES) -> ScoreboardView:
 
 def check_card(names: Names = NAMES) -> ScoreboardView:
     """South's card read doubtfully (its twin close behind): the banner asks to look, naming the card it may be
-    instead, the one the Next reading button steps to first; West is still asked to play."""
+    instead; the offers answer it (Call: it is right; the club button: it is the queen of clubs), as the session
+    dresses the view; West is still asked to play."""
     doubtful = Irregularity(
-        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Qs with low confidence", 2, C("Qs"),
-        source=CardSource.PLAY,
+        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Qs with low confidence, perhaps Qc", 2, C("Qs"),
+        source=CardSource.PLAY, rival=C("Qc"),
     )  # fmt: skip
+    answers = (
+        Offer(phrases.check_right_offer(C("Qs")), phrases.button_name("call"), Action(ButtonAction.CALL)),
+        Offer(phrases.check_other_offer(C("Qc")), Suit.CLUBS.symbol, Action(ButtonAction.SUIT, Suit.CLUBS)),
+    )
     return replace(
         play_mid_trick(names),
         banner=Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)),
+        offers=answers,
         seats=(
             SeatView(names[0], card=C("Ks"), led=True, winning=True),
             SeatView(names[1], card=C("9s")),

@@ -673,3 +673,130 @@ def test_a_misdeal_question_left_unanswered_is_not_in_the_log(tmp_path: Path) ->
     resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"), clock=lambda: 100.5)
     resumed.act(MISDEAL, frame=30)  # after the restart a press asks afresh
     assert not resumed.match.deals[-1].finished and resumed.misdeal_asked(100.5) is not None
+
+
+# ---- answering "check this card" ----
+
+
+def _check_pending(tmp_path: Path, card: str = "Tc", rival: str | None = "Ts") -> TableSession:
+    """Seat 2 showed out of clubs in trick 1; in trick 2 its card is read unsure as ``card``: the table is asked."""
+    session = _seat_2_shows_out_of_clubs(tmp_path)
+    session.release()
+    rival_card = C(rival) if rival is not None else None
+    session.observe(CardLanded(Zone.of_seat(2), C(card), 0.5, 31, seat=2, uncertain=True, rival=rival_card))
+    released = session.release()
+    assert not any(isinstance(a, RenegeProven) for a in released)
+    assert any(isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD for a in released)
+    return session
+
+
+def test_call_confirms_a_card_to_check_as_read_and_it_then_proves_the_renege(tmp_path: Path) -> None:
+    session = _check_pending(tmp_path)
+    play_index = len(session.match) - 1
+    session.act(Action(ButtonAction.CALL), frame=40)
+    assert _logged(tmp_path)[-1] == ReviseCard(play_index, C("Tc"))  # a player's word: sure
+    proven = [a for a in session.release() if isinstance(a, RenegeProven)]
+    assert len(proven) == 1 and proven[0].seat == 2
+    assert session.notes.messages[-1] == "seat 2's 10\u2663 confirmed"
+
+
+def test_a_confirmed_card_is_not_undone_by_the_cameras_later_doubt(tmp_path: Path) -> None:
+    session = _check_pending(tmp_path, "Ts", rival="Tc")
+    session.act(Action(ButtonAction.CALL), frame=40)  # the players look: it is the ten of spades
+    logged = len(_logged(tmp_path))
+    # The tracker's vote turns to the ten of clubs, still unsure: the players' answer stands.
+    session.observe(CardRevised(Zone.of_seat(2), C("Ts"), C("Tc"), 0.5, frame=45, uncertain=True))
+    assert len(_logged(tmp_path)) == logged
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Ts"))
+    # A sure reading of another card there still corrects it, as it corrects a card stepped by hand.
+    session.observe(CardRevised(Zone.of_seat(2), C("Ts"), C("Tc"), 0.95, frame=50))
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Tc"))
+
+
+def test_a_suit_button_names_the_checked_cards_suit(tmp_path: Path) -> None:
+    session = _check_pending(tmp_path, "Ts", rival="Tc")
+    play_index = len(session.match) - 1
+    session.act(Action(ButtonAction.SUIT, Suit.CLUBS), frame=40)
+    assert _logged(tmp_path)[-1] == ReviseCard(play_index, C("Tc"))
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Tc"))
+    assert any(isinstance(a, RenegeProven) for a in session.release())
+    assert session.checked_landing() is None  # answered: nothing more to ask
+
+
+def test_a_suit_naming_a_card_already_played_is_refused_with_a_word(tmp_path: Path) -> None:
+    session = _check_pending(tmp_path, "Kd", rival="Ks")
+    logged = len(_logged(tmp_path))
+    session.act(Action(ButtonAction.SUIT, Suit.CLUBS), frame=40)  # seat 3 played the king of clubs in trick 1
+    assert len(_logged(tmp_path)) == logged
+    assert session.notes.messages[-1] == "it cannot be K\u2663"
+    assert session.checked_landing() is not None  # still to be checked
+    session.act(Action(ButtonAction.SUIT, Suit.SPADES), frame=41)
+    assert session.match.deals[-1].tricks[-1][-1] == (2, C("Ks"))
+
+
+def test_next_reading_steps_the_card_to_check_rather_than_the_last_card(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(CardLanded(Zone.of_seat(1), C("Kd"), 0.5, 10, seat=1, uncertain=True, rival=C("Ks")))
+    session.observe(_landed(2, "9s", frame=20))  # read surely after it
+    session.act(Action(ButtonAction.NEXT_READING), frame=30)
+    assert session.match.deals[-1].tricks[-1] == [(1, C("Ks")), (2, C("9s"))]  # the card the check named
+    session.observe(_landed(3, "Qs", frame=40))
+    session.act(Action(ButtonAction.NEXT_READING), frame=50)  # nothing left to check: the last card, as before
+    assert session.match.deals[-1].tricks[-1][-1] == (3, C("Qc"))
+
+
+def test_a_check_is_answered_only_while_its_trick_is_on_the_table(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(CardLanded(Zone.of_seat(1), C("Kd"), 0.5, 10, seat=1, uncertain=True, rival=C("Ks")))
+    for frame, (seat, card) in enumerate(((2, "9d"), (3, "Qd"), (0, "Ad")), start=2):
+        session.observe(_landed(seat, card, frame=10 * frame))
+    assert session.checked_landing() is not None  # the trick is complete, still on the table
+    session.observe(_landed(0, "Ac", frame=60))  # the next lead: the first trick was gathered
+    assert session.checked_landing() is None
+    logged = len(_logged(tmp_path))
+    session.act(Action(ButtonAction.CALL), frame=70)  # in play, with nothing to check, Call does nothing
+    assert len(_logged(tmp_path)) == logged
+
+
+def test_the_screen_offers_the_answers_and_takes_the_check_down_once_answered(tmp_path: Path) -> None:
+    from display.adapter import build_view
+    from display.view import BannerKind
+
+    session = _check_pending(tmp_path, "Ts", rival="Tc")
+    names = ("North", "East", "South", "West")
+    session.names = list(names)
+    check = [a for a in session.match.deals[-1].irregularities if a.kind is IrregularityKind.CHECK_CARD][-1]
+    view = session.dress(build_view(session.match.view(), names, announcements=[check], rules=session.match.rules))
+    assert view.banner is not None and view.banner.kind is BannerKind.CHECK_CARD
+    offered = {(o.label, o.key, o.action) for o in view.offers}
+    assert ("10\u2660 is right", "Call", Action(ButtonAction.CALL)) in offered
+    assert ("It is 10\u2663", "\u2663", Action(ButtonAction.SUIT, Suit.CLUBS)) in offered
+    # On the screen the answers lie between the trick's cards, each a touch button, the cards still drawn.
+    import pygame
+
+    from display.scoreboard import Scoreboard
+
+    pygame.display.init()
+    actions: queue.Queue[Action] = queue.Queue()
+    board = Scoreboard(pygame.Surface((800, 480)), actions, clock=lambda: 0.0)
+    board.show(view)
+    board.step(0.0, events=[])
+    assert {b.action for b in board.buttons} == {Action(ButtonAction.CALL), Action(ButtonAction.SUIT, Suit.CLUBS)}
+    x, y, w, h = next(b.rect for b in board.buttons if b.action == Action(ButtonAction.CALL))
+    board.step(0.1, events=[pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x + w // 2, y + h // 2))])
+    session.act(actions.get_nowait(), frame=40)
+    view = session.dress(build_view(session.match.view(), names, announcements=[check], rules=session.match.rules))
+    assert view.banner is None or view.banner.kind is not BannerKind.CHECK_CARD
+    assert not any(o.action == Action(ButtonAction.CALL) for o in view.offers)
+
+
+def test_a_confirmed_check_survives_a_restart(tmp_path: Path) -> None:
+    session = _check_pending(tmp_path)
+    session.act(Action(ButtonAction.CALL), frame=40)
+    before = session.match.view()
+    session.close()
+    resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"))
+    assert resumed.match.view() == before
+    assert resumed.match.view().pending_renege is not None

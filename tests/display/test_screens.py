@@ -57,10 +57,11 @@ CASES = [
     ("whose-claim", (800, 480)),
     ("play-mid-trick", (1920, 1080)),
     ("bidding-round-1", (1024, 600)),
+    ("check-card", (800, 480)),
 ]
 DOC_COPIES = {
     "bidding-round-1", "bidding-round-2", "play-mid-trick", "renege-alert", "hand-scored", "hand-review", "game-won",
-    "irregularity",
+    "irregularity", "check-card",
 }
 
 
