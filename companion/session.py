@@ -38,6 +38,10 @@ The mapping rules, in one place:
   a card taken back before the trick was turned: ``Undo``.
 - Buttons: Pass, Call (order up / name the chosen suit), a suit, suit-cycle,
   Alone, Undo, New game, and the renege decision (see ``display.actions.in_context``).
+  While a card the table is asked to check lies on it (``checked_landing``), Call
+  confirms it as read and a suit button names its rank in that suit (a player's
+  correction, sure); Next reading steps that card, else the last one played,
+  through its look-alikes.
 - Declarations, each in at most three presses, offered (``offers``) only where the
   rules and the moment allow them:
   - bidding: Alone arms the next call (Alone, Call: order up alone); in round 2
@@ -106,6 +110,7 @@ from vision.observations import (
     Observation,
     UpCardShown,
     Zone,
+    ZoneCleared,
     ZoneKind,
 )
 
@@ -289,6 +294,8 @@ class _Landing:
     trick: int = 0  # the deal's trick it was played to (0-based)
     in_doubt: bool = False  # recorded as a card to check (below the engine's check line), not yet answered
     answered: bool = False  # a player answered for it: confirmed it, or named another card
+    frame: int | None = None  # the frame it landed in
+    gathered: bool = False  # its trick was seen gathered
 
     def step_to(self, card: Card) -> None:
         """A player's correction (the "next reading" button, a suit): the card now recorded for this landing."""
@@ -341,6 +348,9 @@ _BID_PRESSES = frozenset(
 HOLD_FRAMES = 60
 HOLD_SECONDS = 4.0
 _BEFORE_LEAD = (Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.NAME_TRUMP_BLIND, *_WINDOW)
+# After the hand's last card, how long its last trick's card to check may still be answered (20 s at 15 frames a
+# second): by then the trick is gathered and the next deal on its way, and Call is held as a bid for its up-card.
+CHECK_AFTER_HAND_FRAMES = 300
 # Presses that answer "check this card" while the hand is played (``TableSession.checked_landing``): Call confirms
 # the card as read, a suit button names its rank in that suit. In play neither bids, so nothing else is lost.
 _CHECK_ANSWERS = frozenset({ButtonAction.CALL, ButtonAction.SUIT})
@@ -486,6 +496,7 @@ class TableSession:
         self._taken_back: tuple[Card, int] | None = None
         # The table answered a "check this card" since the last one was asked: its banner comes down.
         self._check_answered = False
+        self._frame = 0  # the newest frame an observation or a press came with
 
     # ---- the one way in ----
 
@@ -611,6 +622,7 @@ class TableSession:
 
     def observe(self, obs: Observation) -> None:
         """Turn one tracker observation into engine inputs (or nothing, when it tells nothing new)."""
+        self._frame = max(self._frame, obs.frame)
         if isinstance(obs, UpCardShown):
             self._up_card(obs.card, obs.confidence, obs.uncertain, obs.frame, obs.turned_by, obs.rival)
         elif isinstance(obs, CardLanded):
@@ -630,7 +642,11 @@ class TableSession:
             self._revise(obs)
         elif isinstance(obs, CardLifted):
             self._lifted(obs)
-        # ZoneCleared: a trick gathered. The engine closed the trick when its last card landed.
+        elif isinstance(obs, ZoneCleared) and obs.zone.kind is not ZoneKind.KITTY:
+            # A trick gathered (the engine closed it when its last card landed): its cards are no longer there to
+            # be checked.
+            for landing in self._landings:
+                landing.gathered = True
 
     def _up_card(
         self, card: Card, confidence: float, uncertain: bool, frame: int, turned_by: int | None = None,
@@ -719,7 +735,7 @@ class TableSession:
         self.submit(play, frame=frame, source="camera")
         seen = card if play.card != card else None  # a card already played, recorded as its rival
         landing = _Landing(play.seat, play.card, len(self.match) - 1, rival=play.rival, seen=seen)
-        landing.trick = self._trick_of(play.seat, play.card)
+        landing.trick, landing.frame = self._trick_of(play.seat, play.card), frame
         landing.in_doubt = play.confidence < CHECK_CONFIDENCE
         self._landings.append(landing)
 
@@ -771,6 +787,7 @@ class TableSession:
         ``now`` is when it was pressed (the session's clock unless given): it times the misdeal question.
         """
         self._script = script_number
+        self._frame = max(self._frame, frame) if frame is not None else self._frame
         now = self._clock() if now is None else now
         if action.kind is ButtonAction.MISDEAL:
             self._pick = None
@@ -1137,17 +1154,22 @@ class TableSession:
         return deal.dealer
 
     def checked_landing(self) -> _Landing | None:
-        """The card the table is asked to check that still lies on it, while the hand is played: the newest card
-        recorded in doubt (below the engine's check line) and not answered for, in the newest trick with cards
-        (a trick just completed is still on the table until the next card is led). None when there is none."""
-        if self.match.phase is not Phase.PLAY or not self._landings:
+        """The card the table is asked to check that still lies on it: the newest card recorded in doubt (below
+        the engine's check line) and not answered for, in the newest trick with cards, while the hand is played,
+        or, for the hand's last trick, for ``CHECK_AFTER_HAND_FRAMES`` frames after its last card. A trick the
+        camera saw gathered (``ZoneCleared``) is no longer there to look at. None when there is none."""
+        phase = self.match.phase
+        if phase is not Phase.PLAY and phase is not Phase.HAND_OVER or not self._landings:
+            return None
+        last = self._landings[-1]
+        if phase is Phase.HAND_OVER and (last.frame is None or self._frame - last.frame > CHECK_AFTER_HAND_FRAMES):
             return None
         deal = self.match.last_deal
         if deal is None or not deal.tricks:
             return None
         in_sight = len(deal.tricks) - 1 if deal.tricks[-1] else len(deal.tricks) - 2
         for landing in reversed(self._landings):
-            if landing.trick < in_sight:
+            if landing.trick < in_sight or landing.gathered:
                 return None
             if landing.in_doubt:
                 return landing

@@ -41,6 +41,7 @@ import numpy.typing as npt
 from display.actions import Action, ButtonAction
 from table.announcements import (
     Announcement,
+    CardSource,
     Expect,
     HandScored,
     Irregularity,
@@ -50,6 +51,7 @@ from table.announcements import (
     TrickWon,
 )
 from table.cards import BENNY, Card, deck
+from table.deal import Phase
 from table.inputs import (
     AcceptPenalty,
     Discard,
@@ -80,6 +82,7 @@ from vision.observations import (
     Observation,
     UpCardShown,
     Zone,
+    ZoneCleared,
     ZoneKind,
 )
 from vision.tracker import Tracker
@@ -1158,6 +1161,106 @@ class Landing:
     kind: str  # "play" or "up_card"
 
 
+# How long the players take to look at a card they are asked to check and press their answer: 1.5 s. (The
+# simulated table gathers a trick two frames after its last card rests, far sooner than players do.)
+ANSWER_DELAY_FRAMES = round(1.5 * DEFAULT_FPS)
+
+
+@dataclass
+class CheckAnswerer:
+    """Players who answer "check this card" on the panel, as the app's session takes the answers
+    (``TableSession.checked_landing``): ``delay`` frames after a check of a seat's card is said, where that card
+    still lies in the newest trick with cards, is still recorded in doubt and the hand is being played, they look
+    at it (the card at rest there in the script, ``rests``) and answer: Call where it is the card recorded, its
+    suit button where only the suit is wrong, else Next reading as many times as the session's cycle of
+    look-alikes needs. A card the cycle does not reach is left (``unreachable``). Each answer is the
+    ``ReviseCard`` the session submits: a player's word, sure. ``simulate --answer-checks``."""
+
+    rests: Sequence[CardRest]
+    delay: int = ANSWER_DELAY_FRAMES
+    asked: list[tuple[int, int, int]] = field(default_factory=list)  # (frame due, seat, input index of its play)
+    answered: int = 0
+    presses: int = 0
+    too_late: int = 0  # the trick was gathered (or the hand over) before the answer
+    unreachable: int = 0
+
+    def heard(self, frame: int, announcements: Sequence[Announcement], match: Match) -> None:
+        """Note each check of a seat's play said now: the answer is due ``delay`` frames later."""
+        for a in announcements:
+            if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD and a.source is CardSource.PLAY:
+                if a.seat is None:
+                    continue
+                history = match.history
+                index = next(
+                    (i for i in range(len(history) - 1, -1, -1)
+                     if isinstance(history[i], Play) and history[i].seat == a.seat),  # type: ignore[union-attr]
+                    None,
+                )  # fmt: skip
+                if index is not None and all(i != index for _, _, i in self.asked):
+                    self.asked.append((frame + self.delay, a.seat, index))
+
+    def answers(self, frame: int, match: Match, gathered_at: int, last_landing: int) -> list[ReviseCard]:
+        """The answers due by ``frame``; ``gathered_at``: the frame a trick was last seen gathered, ``last_landing``:
+        the frame the last card landed (after the hand, its last trick may be answered for a while)."""
+        from companion.session import CHECK_AFTER_HAND_FRAMES, look_alikes
+
+        due = [x for x in self.asked if x[0] <= frame]
+        self.asked = [x for x in self.asked if x[0] > frame]
+        out: list[ReviseCard] = []
+        for at, seat, index in due:
+            recorded = self._in_doubt(match, index)
+            deal = match.last_deal
+            if recorded is None:
+                continue  # the camera was sure of it since
+            in_play = match.phase is Phase.PLAY or (
+                match.phase is Phase.HAND_OVER and frame - last_landing <= CHECK_AFTER_HAND_FRAMES)
+            if deal is None or not in_play or not deal.tricks or gathered_at >= at - self.delay:
+                self.too_late += 1
+                continue
+            in_sight = len(deal.tricks) - 1 if deal.tricks[-1] else len(deal.tricks) - 2
+            if in_sight < 0 or (seat, recorded) not in deal.tricks[in_sight]:
+                self.too_late += 1
+                continue
+            truth = next((r.card for r in reversed(self.rests) if r.frame <= frame and r.kind == "play"
+                          and r.seat == seat), None)  # fmt: skip
+            if truth is None:
+                continue
+            if truth == recorded or (truth.rank == recorded.rank and not truth.is_benny):
+                presses = 1  # Call, or the suit button
+            else:
+                played = {c for trick in deal.tricks for _, c in trick} - {recorded}
+                rival = self._rival(match, index)
+                cycle = [recorded] + [c for c in look_alikes(recorded, deck(match.rules.deck_size), rival)
+                                      if c not in played]  # fmt: skip
+                if truth not in cycle:
+                    self.unreachable += 1
+                    continue
+                presses = cycle.index(truth)
+            self.answered += 1
+            self.presses += presses
+            out.append(ReviseCard(index, truth))
+        return out
+
+    @staticmethod
+    def _revision(match: Match, index: int) -> ReviseCard | None:
+        return next((x for x in reversed(match.history) if isinstance(x, ReviseCard) and x.index == index), None)
+
+    def _in_doubt(self, match: Match, index: int) -> Card | None:
+        """The card input ``index`` records now, where it is still one to check; else None."""
+        play = match.history[index]
+        revision = self._revision(match, index)
+        card, confidence = (revision.card, revision.confidence) if revision is not None else (
+            (play.card, play.confidence) if isinstance(play, Play) else (None, 1.0))
+        return card if confidence < CHECK_CONFIDENCE else None
+
+    def _rival(self, match: Match, index: int) -> Card | None:
+        play = match.history[index]
+        revision = self._revision(match, index)
+        if revision is not None:
+            return revision.rival
+        return play.rival if isinstance(play, Play) else None
+
+
 class TablePipeline:
     """The table's chain on each frame: markers -> calibration, detector -> tracker -> engine, then the buttons.
 
@@ -1204,6 +1307,8 @@ class TablePipeline:
         self._held: list[tuple[int, Input]] = []  # bids made before the up-card was seen: (frame, bid)
         self._kitty_seen: UpCardShown | None = None  # a card refused on the kitty mid-hand, none played since
         self._taken_back: tuple[Zone, Card, int] | None = None  # the last card played, lifted: (zone, card, seat)
+        self.answerer: CheckAnswerer | None = None  # players who answer "check this card" (None: nobody does)
+        self.gathered_at = -1  # the frame a trick was last seen gathered
         from companion.session import HOLD_FRAMES
 
         self._hold_frames = HOLD_FRAMES
@@ -1233,6 +1338,7 @@ class TablePipeline:
             for obs in observations:
                 out.extend(self._observe(obs))
         t4 = time.perf_counter()
+        out.extend(self._answer_checks(frame))
         for inp in buttons:
             if isinstance(inp, _BIDS) and self.match.expected.expected is Expect.UP_CARD:
                 self._held.append((frame, inp))
@@ -1244,9 +1350,21 @@ class TablePipeline:
         self.timings.frames += 1
         return out
 
+    def _answer_checks(self, frame: int) -> list[Announcement]:
+        """The players' answers to "check this card" due now (``answerer``; none without one)."""
+        if self.answerer is None:
+            return []
+        out: list[Announcement] = []
+        last_landing = self.landings[-1].frame if self.landings else -1
+        for answer in self.answerer.answers(frame, self.match, self.gathered_at, last_landing):
+            out.extend(self._apply(answer, frame))
+        return out
+
     def _apply(self, inp: Input, frame: int) -> list[Announcement]:
         result = self.match.apply(inp)
         self.announcements.extend((frame, a) for a in result)
+        if self.answerer is not None:
+            self.answerer.heard(frame, result, self.match)
         return result
 
     def _up_card(self, obs: UpCardShown, bidding: bool = False) -> list[Announcement]:
@@ -1342,7 +1460,9 @@ class TablePipeline:
                     last = self.match.history[-1]
                     assert isinstance(last, Play)
                     self._taken_back = (obs.zone, obs.card, last.seat)
-            return []  # ZoneCleared (a trick gathered): nothing for the engine
+            if isinstance(obs, ZoneCleared) and obs.zone.kind is not ZoneKind.KITTY:
+                self.gathered_at = obs.frame  # a trick gathered: nothing for the engine; its cards are gone
+            return []
         finally:
             self.timings.engine += time.perf_counter() - t0
 
@@ -1584,6 +1704,7 @@ def run_simulation(
     on_frame: Callable[[int, Image], None] | None = None,
     render: bool = True,
     prepare: Callable[[TablePipeline], None] | None = None,
+    answer_checks: float | None = None,
 ) -> SimRun:
     """Render each frame, run the pipeline on it with that frame's button presses, and score the run.
 
@@ -1592,10 +1713,13 @@ def run_simulation(
     camera's exact calibration instead of the markers'. ``prepare`` is
     called with the pipeline before the first frame (``simulate
     --detections`` puts its recorder or its recording in there).
+    ``answer_checks``: the players answer each "check this card" that many seconds after it (``CheckAnswerer``).
     """
     first_dealer = script.deals[0].dealer if script.deals else 0
     fallback = None if render else renderer.true_calibration()
     pipeline = TablePipeline(script.rules, detector, script.mat, script.layout, fallback, first_dealer)
+    if answer_checks is not None:
+        pipeline.answerer = CheckAnswerer(script.rests, delay=round(answer_checks * DEFAULT_FPS))
     if prepare is not None:
         prepare(pipeline)
     presses = script.buttons_at()

@@ -800,3 +800,45 @@ def test_a_confirmed_check_survives_a_restart(tmp_path: Path) -> None:
     resumed = TableSession(MatchLog.open(tmp_path / "match.jsonl"))
     assert resumed.match.view() == before
     assert resumed.match.view().pending_renege is not None
+
+
+def _last_trick_checked(tmp_path: Path) -> TableSession:
+    """A whole hand played (seat 1 takes every trick with trumps), seat 3's card in the last trick read unsure: the
+    hand is scored, its last trick still on the table."""
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    hands = {1: ["Jh", "Jd", "Ah", "Kh", "Qh"], 2: ["9s", "Ts", "Js", "Qs", "Ks"], 3: ["9c", "Tc", "Jc", "Qc", "Kc"],
+             0: ["9d", "Td", "Qd", "Kd", "Ad"]}  # fmt: skip
+    frame = 10
+    for n in range(5):
+        for seat in (1, 2, 3, 0):
+            unsure = n == 4 and seat == 3
+            session.observe(_landed(seat, hands[seat][n], frame=frame, confidence=0.5 if unsure else 0.95,
+                                    uncertain=unsure))  # fmt: skip
+            frame += 10
+    assert session.match.phase is Phase.HAND_OVER
+    return session
+
+
+def test_the_last_tricks_card_to_check_is_answered_after_the_hand_until_the_trick_is_gathered(tmp_path: Path) -> None:
+    session = _last_trick_checked(tmp_path)
+    checked = session.checked_landing()
+    assert checked is not None and checked.card == C("Kc")
+    session.act(Action(ButtonAction.SUIT, Suit.SPADES), frame=250)  # it was the king of spades
+    assert session.match.deals[-1].tricks[-1][-2] == (3, C("Ks"))
+    assert _logged(tmp_path)[-1] == ReviseCard(checked.history_index, C("Ks"))
+
+
+def test_after_the_hand_a_gathered_trick_or_a_long_wait_leaves_call_to_the_next_deals_bidding(tmp_path: Path) -> None:
+    from vision.observations import ZoneCleared
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    session = _last_trick_checked(tmp_path / "a")
+    session.observe(ZoneCleared(Zone.of_seat(3), 260, (C("Kc"),)))  # the trick gathered
+    assert session.checked_landing() is None
+    late = _last_trick_checked(tmp_path / "b")
+    assert late.checked_landing() is not None
+    late.act(Action(ButtonAction.CALL), frame=220 + 301)  # 20 s on, the trick not seen gathered: a bid, held
+    assert late.checked_landing() is None
+    assert not isinstance(_logged(tmp_path / "b")[-1], ReviseCard)

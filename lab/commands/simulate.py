@@ -98,6 +98,12 @@ def register(subparsers: Any) -> None:
         "(lab/sim_detections.py)",
     )  # fmt: skip
     parser.add_argument(
+        "--answer-checks", type=float, nargs="?", const=1.5, default=None, metavar="SECONDS",
+        help="the players answer each 'check this card' on the panel SECONDS (default 1.5) after it is said, while "
+        "its trick lies there (Call, the suit button, or Next reading), as a table that looks at the card does; the "
+        "answers and presses go to stderr (default: nobody answers)",
+    )  # fmt: skip
+    parser.add_argument(
         "--explain", action="store_true",
         help="before the score line, print each shortfall per deal: reneges not proven, false alerts, wrong "
         "tricks and scores, cards never reported, and the deal's card rests beside the tracker's landings",
@@ -112,7 +118,11 @@ def run(args: argparse.Namespace) -> int:
     if args.detections is not None and (args.clip is not None or args.record is not None or args.detector != "model"):
         raise UserError("simulate: --detections records or replays a rendered run read by the model detector; it "
                         "takes no --clip, --record or --detector oracle/noisy")  # fmt: skip
+    if args.answer_checks is not None and not 0.0 <= args.answer_checks <= 60.0:
+        raise UserError(f"--answer-checks {args.answer_checks}: seconds from 0 to 60")
     if args.clip is not None:
+        if args.answer_checks is not None:
+            raise UserError("simulate: --clip replays a recording as it was played; it takes no --answer-checks")
         if args.hands is not None or args.game or args.record is not None or args.main_stream:
             raise UserError(
                 "simulate: --clip replays a recording; it takes no --hands, --game, --record or --main-stream"
@@ -152,6 +162,13 @@ def run(args: argparse.Namespace) -> int:
         f"'many cards unread' said {_watch_said(result.pipeline.announcements)}",
         file=sys.stderr,
     )
+    answerer = result.pipeline.answerer
+    if answerer is not None:
+        print(
+            f"simulate: checks answered {answerer.answered} ({answerer.presses} presses), trick gathered first "
+            f"{answerer.too_late}, out of the panel's reach {answerer.unreachable}",
+            file=sys.stderr,
+        )
     if script.stolen or args.turned_in_front > 0:
         staged, said, false = st.deals_out_of_turn(script, result.pipeline.announcements)
         print(f"simulate: deals out of turn: {staged} staged, {said} said, {false} said falsely", file=sys.stderr)
@@ -260,7 +277,9 @@ def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]
         if enrols_first(args.enrol, rules):
             _enrol(detector, rules, faces, back, deck_name, args.seed, (w, h), detail)
     recorder = st.ClipRecorder(args.record, args.fps or st.DEFAULT_FPS) if args.record else None
-    result = st.run_simulation(script, renderer, detector, deck_name, recorder.add if recorder else None)
+    result = st.run_simulation(
+        script, renderer, detector, deck_name, recorder.add if recorder else None, answer_checks=args.answer_checks
+    )
     if recorder is not None:
         recorder.finish(script, deck_name)
     return result, deck_name, (w, h)
@@ -319,7 +338,10 @@ def _with_detections(
         def replay(pipeline: Any) -> None:
             pipeline.refresher = frames
 
-        return st.run_simulation(script, renderer, frames, deck_name, render=False, prepare=replay), deck_name, size
+        run = st.run_simulation(
+            script, renderer, frames, deck_name, render=False, prepare=replay, answer_checks=args.answer_checks
+        )
+        return run, deck_name, size
     detector = _load_model(args)
     if enrol:
         _enrol(detector, rules, faces, back, deck_name, args.seed, size, renderer.detail)
@@ -330,7 +352,7 @@ def _with_detections(
         pipeline.detector = pipeline.refresher = recorder
         recorders.append(recorder)
 
-    result = st.run_simulation(script, renderer, detector, deck_name, prepare=record)
+    result = st.run_simulation(script, renderer, detector, deck_name, prepare=record, answer_checks=args.answer_checks)
     for recorder in recorders:
         recorder.close()
     print(f"simulate: detections recorded in {args.detections}", file=sys.stderr)

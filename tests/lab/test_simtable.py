@@ -290,6 +290,8 @@ def test_simulate_with_the_main_stream_draws_both_and_says_so(capsys: pytest.Cap
         (["--clip", "MISSING"], "cannot read the clip's ground truth"),
         (["--clip", "MISSING", "--hands", "2"], "takes no --hands"),
         (["--clip", "MISSING", "--main-stream"], "--main-stream"),
+        (["--hands", "1", "--answer-checks", "-1"], "seconds from 0 to 60"),
+        (["--clip", "MISSING", "--answer-checks"], "takes no --answer-checks"),
     ],
 )
 def test_simulate_bad_arguments_are_one_clear_error(

@@ -172,3 +172,52 @@ def test_the_checks_the_engine_asked_for_are_counted() -> None:
     said = [(3, check), (4, other), (7, TrickWon(1, Card.parse("Qd"), 0)), (9, check)]
     assert checks_asked(said) == 2  # the duplicate and the trick are not checks
     assert checks_asked([]) == 0
+
+
+def _check_on_a_renege(delay: int) -> tuple[TablePipeline, list[object]]:
+    """Seat 2 shows out of clubs in trick 1; in trick 2 its ten of clubs is read unsure as the ten of spades, and
+    the scripted players (``CheckAnswerer``, answering ``delay`` frames on) see the ten of clubs at rest there."""
+    from lab.simtable import CardRest, CheckAnswerer
+
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    rests = [CardRest(31, C("Tc"), Zone.of_seat(2), 2, 0, "play")]
+    pipeline.answerer = CheckAnswerer(rests, delay=delay)
+    pipeline._apply(UpCard(C("9h"), 0.97), 1)
+    pipeline._apply(OrderUp(1), 2)
+    for frame, (seat, card) in enumerate(((1, "Ac"), (2, "9s"), (3, "Kc"), (0, "Qc"), (1, "Ad"))):
+        pipeline._observe(_landed(seat, card, 10 + frame))
+    said: list[object] = list(
+        pipeline._observe(CardLanded(Zone.of_seat(2), C("Ts"), 0.5, 31, seat=2, uncertain=True, rival=C("Tc")))
+    )
+    assert not any(isinstance(a, RenegeProven) for a in said)
+    return pipeline, said
+
+
+def test_players_who_answer_a_check_with_the_card_they_see_prove_the_renege() -> None:
+    pipeline, _ = _check_on_a_renege(delay=8)
+    assert pipeline._answer_checks(38) == []  # not yet: the players are still looking
+    said = pipeline._answer_checks(39)
+    assert any(isinstance(a, RenegeProven) and a.seat == 2 for a in said)
+    play = max(i for i, x in enumerate(pipeline.match.history) if isinstance(x, Play) and x.seat == 2)
+    assert pipeline.match.history[-1] == ReviseCard(play, C("Tc"))  # the suit button: one press, a player's word
+    assert pipeline.answerer is not None and (pipeline.answerer.answered, pipeline.answerer.presses) == (1, 1)
+
+
+def test_a_check_whose_trick_is_gathered_first_goes_unanswered() -> None:
+    from vision.observations import ZoneCleared
+
+    pipeline, _ = _check_on_a_renege(delay=8)
+    pipeline._observe(ZoneCleared(Zone.of_seat(2), 35, (C("Ts"),)))
+    assert pipeline._answer_checks(39) == []
+    assert pipeline.answerer is not None and (pipeline.answerer.answered, pipeline.answerer.too_late) == (0, 1)
+
+
+def test_a_check_the_camera_settled_surely_meanwhile_is_not_answered() -> None:
+    from vision.observations import CardRevised
+
+    pipeline, _ = _check_on_a_renege(delay=8)
+    pipeline._observe(CardRevised(Zone.of_seat(2), C("Ts"), C("Tc"), 0.95, 34))  # read surely: proven by the camera
+    logged = len(pipeline.match.history)
+    assert pipeline._answer_checks(39) == []
+    assert len(pipeline.match.history) == logged
+    assert pipeline.answerer is not None and pipeline.answerer.answered == 0
