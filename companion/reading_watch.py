@@ -68,7 +68,7 @@ class ReadingWatch:
         last :attr:`window` hands first hold :attr:`line` signs or more. It speaks once per run."""
         spoke = False
         for a in released:
-            if isinstance(a, Irregularity) and a.kind in TROUBLE:
+            if isinstance(a, Irregularity) and a.kind in TROUBLE and not a.restated:  # (a check said again: one sign)
                 self._open += 1
             elif isinstance(a, HandScored):
                 self._signs.append(self._open)

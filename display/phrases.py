@@ -556,8 +556,8 @@ def speech_text(
     if isinstance(a, Irregularity):
         if a.kind is IrregularityKind.MISDEAL:
             return irregularity_text(a, names, Voice.SPEECH)
-        if a.kind is not IrregularityKind.CHECK_CARD:
-            return None
+        if a.kind is not IrregularityKind.CHECK_CARD or a.restated:
+            return None  # (a check restated, its two readings swapped, is shown, not said again)
         if a.seat is None:
             return pgettext("speech", "Check this card")
         return _("Check this card, {who}").format(who=names[a.seat])

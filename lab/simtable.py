@@ -1472,8 +1472,12 @@ _BIDS = (Pass, OrderUp, NameTrump, GoAlone)
 
 def checks_asked(announcements: Sequence[tuple[int, Announcement]]) -> int:
     """How many times the engine asked the table to check a card (a reading too unsure to count that mattered:
-    ``IrregularityKind.CHECK_CARD``), over a run's (frame, announcement) pairs."""
-    return sum(1 for _, a in announcements if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD)
+    ``IrregularityKind.CHECK_CARD``), over a run's (frame, announcement) pairs; a check restated (the same card,
+    its two readings swapped: shown, not said again) is not asked again."""
+    return sum(
+        1 for _, a in announcements
+        if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD and not a.restated
+    )  # fmt: skip
 
 
 def _confidence(confidence: float, uncertain: bool) -> float:

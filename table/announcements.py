@@ -153,6 +153,9 @@ class Irregularity:
     # CHECK_CARD of a play: the rival was already seen surely this deal, so the card is taken as ``card`` (where
     # the camera read the rival likelier, ``Match.play_seen`` swapped the two: one card is not played twice)
     rival_shown: bool | None = None
+    # CHECK_CARD said again after a correction only because the camera's reading of the card turned to the other of
+    # its two readings (the same question, the card and its rival swapped): shown, not said again
+    restated: bool | None = None
 
 
 @dataclass(frozen=True)

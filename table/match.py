@@ -498,7 +498,8 @@ class Match:
             self._effective.pop()
         else:
             self._effective.append(index)
-        return list((Counter(self._refold()) - before).elements())
+        after = Counter(self._refold())
+        return _restatements_marked(list((after - before).elements()), before - after)
 
     def _refold(self) -> list[Announcement]:
         """Rebuild the state from the effective inputs; every announcement of the fold."""
@@ -1671,6 +1672,30 @@ def apply_all(match: Match, inputs: Sequence[Input]) -> list[Announcement]:
     out: list[Announcement] = []
     for inp in inputs:
         out += match.apply(inp)
+    return out
+
+
+def _question(irr: Irregularity) -> tuple[int | None, CardSource | None, frozenset[Card | None]] | None:
+    """What a check asks, for telling a check said again apart from a new one: its seat, where the card appeared,
+    and the two readings in doubt (None for anything but a check)."""
+    if irr.kind is not _KIND.CHECK_CARD:
+        return None
+    return irr.seat, irr.source, frozenset((irr.card, irr.rival if irr.rival is not None else irr.other_reading))
+
+
+def _restatements_marked(new: list[Announcement], gone: Counter[Announcement]) -> list[Announcement]:
+    """``new`` (what a correction's history announces that the old one did not), each check that asks what a check
+    the correction took away asked (the card read by turns as either of its two readings) marked ``restated``: the
+    screen shows it, the speaker does not say it again."""
+    asked = Counter(q for a in gone.elements() if isinstance(a, Irregularity) and (q := _question(a)) is not None)
+    out: list[Announcement] = []
+    for a in new:
+        q = _question(a) if isinstance(a, Irregularity) else None
+        if isinstance(a, Irregularity) and q is not None and asked[q] > 0:
+            asked[q] -= 1
+            out.append(dataclasses.replace(a, restated=True))
+        else:
+            out.append(a)
     return out
 
 

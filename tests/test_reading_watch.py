@@ -68,6 +68,14 @@ def test_what_the_players_did_does_not_count(kind: IrregularityKind) -> None:
     assert _spoke(ReadingWatch(), [3, 3, 3, 3], kind) == []
 
 
+def test_a_check_said_again_with_its_readings_swapped_is_not_another_sign() -> None:
+    restated = dataclasses.replace(_sign(), restated=True)
+    assert _spoke(ReadingWatch(window=1, line=2), [1]) == []
+    watch = ReadingWatch(window=1, line=2)
+    assert not watch.take([_sign(), restated, _scored()])
+    assert watch.take([_sign(), _sign(), _scored()])
+
+
 def test_signs_count_in_the_hand_they_belong_to() -> None:
     """Signs after the last score wait for the next hand's score; the watch speaks only at a score."""
     watch = ReadingWatch(window=1, line=2)

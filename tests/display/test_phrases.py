@@ -13,6 +13,7 @@ from display.phrases import Voice
 from display.typeface import SUIT_SYMBOLS
 from table.announcements import (
     Announcement,
+    CardSource,
     Expect,
     GameWon,
     HandScored,
@@ -162,6 +163,17 @@ def test_every_announcement_has_screen_words_and_speech_has_no_symbols(a: Announ
     spoken = phrases.speech_text(a, NAMES, trump=Suit.HEARTS, dealer=3)
     assert spoken is None or not set(spoken) & set(SUIT_SYMBOLS + "\u2013")
     assert not set(phrases.announcement_text(a, NAMES, voice=Voice.SPEECH, trump=Suit.HEARTS)) & set(SUIT_SYMBOLS)
+
+
+def test_a_check_restated_with_its_readings_swapped_is_shown_but_not_said_again() -> None:
+    check = Irregularity(
+        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Kd with low confidence, perhaps Ks", 2, C("Kd"),
+        source=CardSource.PLAY, rival=C("Ks"),
+    )  # fmt: skip
+    assert phrases.speech_text(check, NAMES) is not None
+    restated = replace(check, restated=True)
+    assert phrases.speech_text(restated, NAMES) is None
+    assert phrases.irregularity_text(restated, NAMES) == phrases.irregularity_text(check, NAMES)
 
 
 def test_speech_says_the_moments_that_matter_and_keeps_quiet_about_the_rest() -> None:

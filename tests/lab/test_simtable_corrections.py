@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from lab.simtable import TablePipeline
@@ -172,6 +174,8 @@ def test_the_checks_the_engine_asked_for_are_counted() -> None:
     said = [(3, check), (4, other), (7, TrickWon(1, Card.parse("Qd"), 0)), (9, check)]
     assert checks_asked(said) == 2  # the duplicate and the trick are not checks
     assert checks_asked([]) == 0
+    restated = dataclasses.replace(check, restated=True)  # the same card, its two readings swapped: not asked again
+    assert checks_asked([*said, (12, restated)]) == 2
 
 
 def _check_on_a_renege(delay: int) -> tuple[TablePipeline, list[object]]:

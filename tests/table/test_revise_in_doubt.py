@@ -40,3 +40,24 @@ def test_a_lead_revised_by_the_camera_to_a_reading_still_in_doubt_proves_no_rene
     # A player's correction (or a sure reading) makes it sure: then seat 2's failure to follow spades is proven.
     [alert] = _led_in_doubt(ReviseCard(0, C("Ks")))
     assert alert.seat == 2 and alert.evidence.proof_card == C("As") and alert.evidence.led_card == C("Ks")
+
+
+def test_a_check_said_again_with_its_two_readings_swapped_is_marked_restated() -> None:
+    from table.announcements import Irregularity, IrregularityKind
+
+    def checks(said: list[object]) -> list[Irregularity]:
+        return [a for a in said if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+
+    m = Match(NA)
+    run(m, BID)
+    [first] = checks(list(m.apply(Play(1, C("Ks"), DOUBT, rival=C("Kd")))))
+    assert first.restated is None
+    lead = len(m) - 1
+    # The camera's vote turns to the other reading, still in doubt: the same question, shown again, not said again.
+    [swapped] = checks(list(m.apply(ReviseCard(lead, C("Kd"), DOUBT, C("Ks")))))
+    assert (swapped.card, swapped.rival, swapped.restated) == (C("Kd"), C("Ks"), True)
+    # Read in doubt as another card altogether: a new question.
+    [other] = checks(list(m.apply(ReviseCard(lead, C("Qd"), DOUBT, C("Kd")))))
+    assert (other.card, other.restated) == (C("Qd"), None)
+    # What the deal records is the check as the engine asks it, without the mark.
+    assert all(i.restated is None for i in m.deals[-1].irregularities)
