@@ -497,6 +497,7 @@ class TableSession:
         # The table answered a "check this card" since the last one was asked: its banner comes down.
         self._check_answered = False
         self._frame = 0  # the newest frame an observation or a press came with
+        self._stepping: _Landing | None = None  # the card Next reading stepped last, until another card lands
 
     # ---- the one way in ----
 
@@ -539,6 +540,7 @@ class TableSession:
         """Forget what the camera and the panel held for the hand before (the match's deals moved on)."""
         self._deal_number = self.match.deal_count
         self._landings.clear()
+        self._stepping = None
         self.alone_armed = False
         self.alone_candidate = None
         self.chosen_suit = None
@@ -699,10 +701,6 @@ class TableSession:
         for action, at, script, when in fresh:
             self.act(action, frame=at, script_number=script, now=when)
 
-    def _current_tricks(self) -> list[list[tuple[int, Card]]]:
-        deal = self._deal_in_progress()
-        return [] if deal is None else deal.tricks
-
     def _play(
         self, seat: int | None, card: Card, confidence: float, uncertain: bool, frame: int, in_pile: bool = False,
         rival: Card | None = None,
@@ -738,6 +736,7 @@ class TableSession:
         landing.trick, landing.frame = self._trick_of(play.seat, play.card), frame
         landing.in_doubt = play.confidence < CHECK_CONFIDENCE
         self._landings.append(landing)
+        self._stepping = None
 
     def _trick_of(self, seat: int, card: Card) -> int:
         """The trick of the deal in progress that holds ``seat``'s ``card`` (the newest such; 0 if none)."""
@@ -1183,7 +1182,7 @@ class TableSession:
         card = landing.card
         if action.kind is ButtonAction.SUIT and action.suit is not None and not landing.card.is_benny:
             card = Card(landing.card.rank, action.suit)
-            played = {c for trick in self._current_tricks() for _, c in trick} - {landing.card}
+            played = {c for _, c in self.match.played_this_deal} - {landing.card}
             if card in played or card not in deck(self.match.rules.deck_size):
                 self.notes.messages.append(phrases.card_not_possible(card))
                 return
@@ -1203,10 +1202,11 @@ class TableSession:
             self.notes.messages.append(phrases.no_card_to_correct())
             return
         checked = self.checked_landing()
-        landing = checked if checked is not None else self._landings[-1]
+        landing = checked or self._stepping or self._landings[-1]
+        self._stepping = landing  # pressed again, Next goes on stepping this card (until another card lands)
         self._check_answered = self._check_answered or checked is not None
         original = landing.read_as or landing.card
-        played = {c for trick in self._current_tricks() for _, c in trick} - {landing.card}
+        played = {c for _, c in self.match.played_this_deal} - {landing.card}
         cycle = [original] + [
             c for c in look_alikes(original, deck(self.match.rules.deck_size), landing.rival) if c not in played
         ]

@@ -741,6 +741,8 @@ def test_next_reading_steps_the_card_to_check_rather_than_the_last_card(tmp_path
     session.observe(_landed(2, "9s", frame=20))  # read surely after it
     session.act(Action(ButtonAction.NEXT_READING), frame=30)
     assert session.match.deals[-1].tricks[-1] == [(1, C("Ks")), (2, C("9s"))]  # the card the check named
+    session.act(Action(ButtonAction.NEXT_READING), frame=31)  # pressed again: the same card, its next look-alike
+    assert session.match.deals[-1].tricks[-1] == [(1, C("Kh")), (2, C("9s"))]
     session.observe(_landed(3, "Qs", frame=40))
     session.act(Action(ButtonAction.NEXT_READING), frame=50)  # nothing left to check: the last card, as before
     assert session.match.deals[-1].tricks[-1][-1] == (3, C("Qc"))
@@ -807,7 +809,7 @@ def _last_trick_checked(tmp_path: Path) -> TableSession:
     hand is scored, its last trick still on the table."""
     session = TableSession(_log(tmp_path))
     _bid_to_seat_1_ordering_up(session)
-    hands = {1: ["Jh", "Jd", "Ah", "Kh", "Qh"], 2: ["9s", "Ts", "Js", "Qs", "Ks"], 3: ["9c", "Tc", "Jc", "Qc", "Kc"],
+    hands = {1: ["Jh", "Jd", "Ah", "Kh", "Qh"], 2: ["9s", "Ts", "Js", "Qs", "As"], 3: ["9c", "Tc", "Jc", "Qc", "Kc"],
              0: ["9d", "Td", "Qd", "Kd", "Ad"]}  # fmt: skip
     frame = 10
     for n in range(5):
@@ -824,6 +826,8 @@ def test_the_last_tricks_card_to_check_is_answered_after_the_hand_until_the_tric
     session = _last_trick_checked(tmp_path)
     checked = session.checked_landing()
     assert checked is not None and checked.card == C("Kc")
+    session.act(Action(ButtonAction.SUIT, Suit.HEARTS), frame=249)  # seat 1 played the king of hearts: refused
+    assert session.notes.messages[-1] == "it cannot be K\u2665"
     session.act(Action(ButtonAction.SUIT, Suit.SPADES), frame=250)  # it was the king of spades
     assert session.match.deals[-1].tricks[-1][-2] == (3, C("Ks"))
     assert _logged(tmp_path)[-1] == ReviseCard(checked.history_index, C("Ks"))
