@@ -578,3 +578,36 @@ def test_the_reader_gets_the_cameras_larger_stream_where_the_config_asks(
     assert set(detector.details) == ({(2 * H, 2 * W, 3)} if main_stream_crops else {None})
     plays = [i for i in read_log(tmp_path / "match.jsonl").inputs if isinstance(i, Play)]
     assert len(plays) == 5  # the game goes on as with one stream
+
+
+def test_a_card_to_check_is_answered_with_call_through_the_app(tmp_path: Path) -> None:
+    """South's king is read only doubtfully: the speaker asks once, Call confirms it, the banner comes down."""
+    from display.actions import Action, ButtonAction
+    from display.view import BannerKind
+    from table.announcements import IrregularityKind
+
+    app, _, speaker = _app(tmp_path, frames=140)
+    app.p.detector = ReadingDetector([(50, 130, 2, "Kd", 0.55) if c == "Kd" else (a, b, z, c, p)
+                                      for a, b, z, c, p in MISREAD if c != "Kh"])  # fmt: skip
+    checked = False
+    while not app.finished:
+        app.tick(0.0)
+        session = app.p.session
+        banner = app.view.banner if app.view is not None else None
+        if not checked and banner is not None and banner.kind is BannerKind.CHECK_CARD:
+            assert session.checked_landing() is not None and app.view is not None
+            assert any(o.action == Action(ButtonAction.CALL) for o in app.view.offers)
+            app.p.actions.put(Action(ButtonAction.CALL))
+            app.tick(0.0)
+            assert app.view.banner is None or app.view.banner.kind is not BannerKind.CHECK_CARD
+            checked = True
+    app.finish()
+    session = app.p.session
+    session.close()
+    assert checked
+    inputs = read_log(tmp_path / "match.jsonl").inputs
+    revision = next(i for i in inputs if isinstance(i, ReviseCard))
+    assert revision.card == C("Kd") and revision.confidence == 1.0  # the player's word: sure
+    assert sum("Check this card" in text for text, _ in speaker.said) == 1
+    checks = [i for d in session.match.deals for i in d.irregularities if i.kind is IrregularityKind.CHECK_CARD]
+    assert checks == []  # answered: the deal no longer holds it as a card to check
