@@ -149,7 +149,8 @@ class DealState:
     """
 
     __slots__ = (
-        "number", "dealer", "up_card", "up_reliable", "set_aside", "calls", "turn", "passed", "trump",
+        "number", "dealer", "up_card", "up_reliable", "up_rival", "trump_doubt", "set_aside", "calls", "turn", "passed",
+        "trump",
         "trump_made", "maker_seat", "round_made", "blind", "alone", "sitting_out", "active", "n_active",
         "out_mask", "dealer_took_up", "discard", "discard_given", "exchanges", "exchanged", "tricks",
         "trick_winners", "tricks_won", "leader", "unseen", "up_card_played", "dealer_cards", "tracker",
@@ -163,6 +164,10 @@ class DealState:
         self.dealer = dealer
         self.up_card: Card | None = None
         self.up_reliable = True
+        self.up_rival: Card | None = None  # the camera's likeliest other reading of an up-card read to be checked
+        # The other suits trump may be, where it was made by ordering up an up-card read to be checked (the up-card's
+        # rival's suit, or, without one, every other suit); () where trump is sure.
+        self.trump_doubt: tuple[Suit, ...] = ()
         self.set_aside: list[Card] = []
         self.calls: list[Call] = []
         self.turn = (dealer + 1) % 4  # whose bid it is

@@ -90,7 +90,7 @@ from table.inputs import (
 )
 from table.renege import CHECK_CONFIDENCE, ShowOut
 from table.rules import BennyTurnedUp, DefenderAlone, LonerLead, RenegePenalty, Rules
-from table.trump import PlayFacts, is_trump
+from table.trump import PlayFacts, effective_table, is_trump
 from table.view import HandRow, MatchView
 
 __all__ = ["CHECK_CONFIDENCE", "DealRecord", "EngineError", "Match", "MatchView", "Phase"]
@@ -672,6 +672,7 @@ class Match:
             return out
         d.up_card = card
         d.up_reliable = reliable and ok
+        d.up_rival = inp.rival if not d.up_reliable else None
         d.mark_seen(card)  # taken up, it becomes the dealer's card (see _play)
         if card.is_benny:
             self.phase = _PH_NAME_TRUMP_BLIND
@@ -792,6 +793,11 @@ class Match:
 
     def _make_trump(self, d: DealState, seat: int, suit: Suit | None, alone: bool, rnd: int) -> list[Announcement]:
         d.set_trump(suit)
+        if rnd == 1 and not d.up_reliable and suit is not None:
+            # Ordered up on an up-card read to be checked: trump may be the suit of the card it really is.
+            rival = d.up_rival.suit if d.up_rival is not None else None
+            others = tuple(other for other in Suit if other is not suit)
+            d.trump_doubt = (rival,) if rival is not None and rival is not suit else others
         d.trump_made, d.maker_seat, d.round_made = True, seat, rnd
         if alone:
             d.add_alone(seat)
@@ -1512,6 +1518,15 @@ class Match:
         return out
 
     def _proven(self, d: DealState, evidence: RenegeEvidence) -> list[Announcement]:
+        if d.trump_doubt and not all(_renege_under(evidence, trump) for trump in d.trump_doubt):
+            # A card to be checked proves nothing, and trump rests on one: proven only where it holds whichever
+            # suit the up-card really is.
+            detail = (
+                f"seat {evidence.seat} may have reneged in {evidence.suit.noun} (trick {evidence.showed_out_trick + 1}"
+                f", then {evidence.proof_card} in trick {evidence.proof_trick + 1}); unproven: trump was made on an "
+                f"up-card to be checked ({d.up_card}{_perhaps(d.up_rival)})"
+            )
+            return [self._irr(_KIND.SUSPECTED_RENEGE, detail, evidence.seat, evidence.proof_card)]
         if d.out_of_order:
             detail = (
                 f"seat {evidence.seat} may have reneged in {evidence.suit.noun} (trick {evidence.showed_out_trick + 1}"
@@ -1673,6 +1688,19 @@ def apply_all(match: Match, inputs: Sequence[Input]) -> list[Announcement]:
     for inp in inputs:
         out += match.apply(inp)
     return out
+
+
+def _renege_under(evidence: RenegeEvidence, trump: Suit) -> bool:
+    """Whether ``evidence`` (a renege proven under the deal's trump) is one under ``trump`` too: the led card, the
+    card that failed to follow it and the card that proves it keep their effective suits (only the bowers move)."""
+    eff = effective_table(trump)
+    if evidence.proof == "held_up_card":
+        return eff[evidence.led_card] is evidence.suit and eff[evidence.showed_out_card] is not evidence.suit
+    return (
+        eff[evidence.led_card] is evidence.suit
+        and eff[evidence.showed_out_card] is not evidence.suit
+        and eff[evidence.proof_card] is evidence.suit
+    )
 
 
 def _question(irr: Irregularity) -> tuple[int | None, CardSource | None, frozenset[Card | None]] | None:
