@@ -1225,10 +1225,13 @@ class CheckAnswerer:
                           and r.seat == seat), None)  # fmt: skip
             if truth is None:
                 continue
+            played = {c for trick in deal.tricks for _, c in trick} - {recorded}
+            if truth in played:  # recorded at another seat: the session refuses it ("it cannot be ...")
+                self.unreachable += 1
+                continue
             if truth == recorded or (truth.rank == recorded.rank and not truth.is_benny):
                 presses = 1  # Call, or the suit button
             else:
-                played = {c for trick in deal.tricks for _, c in trick} - {recorded}
                 rival = self._rival(match, index)
                 cycle = [recorded] + [c for c in look_alikes(recorded, deck(match.rules.deck_size), rival)
                                       if c not in played]  # fmt: skip
