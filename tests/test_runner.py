@@ -611,3 +611,34 @@ def test_a_card_to_check_is_answered_with_call_through_the_app(tmp_path: Path) -
     assert sum("Check this card" in text for text, _ in speaker.said) == 1
     checks = [i for d in session.match.deals for i in d.irregularities if i.kind is IrregularityKind.CHECK_CARD]
     assert checks == []  # answered: the deal no longer holds it as a card to check
+
+
+def _run_with_a_call(folder: Path, frames: int, press_at: int | None) -> App:
+    """South's king read only doubtfully (never surely), Call pressed at ``press_at`` (a press no script holds)."""
+    from display.actions import Action, ButtonAction
+
+    app, _, _ = _app(folder, frames=frames)
+    app.p.detector = ReadingDetector([(50, 130, 2, "Kd", 0.55) if c == "Kd" else (a, b, z, c, p)
+                                      for a, b, z, c, p in MISREAD if c != "Kh"])  # fmt: skip
+    while not app.finished:
+        if press_at is not None and app.frames == press_at:
+            assert app.p.session.checked_landing() is not None  # the press answers a check
+            app.p.actions.put(Action(ButtonAction.CALL))
+        app.tick(0.0)
+    app.finish()
+    app.p.session.close()
+    return app
+
+
+def test_a_check_answered_with_call_survives_a_restart_in_its_place(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    _run_with_a_call(whole, 140, press_at=70)
+    expected = read_log(whole / "match.jsonl").inputs
+    assert any(isinstance(i, ReviseCard) and i.card == C("Kd") for i in expected), expected
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    _run_with_a_call(cut, 85, press_at=70)  # the power goes after the press
+    resumed = _run_with_a_call(cut, 140, press_at=None)  # the restart replays the press from the log
+    assert resumed.p.session.replay_note == ""
+    assert read_log(cut / "match.jsonl").inputs == expected
