@@ -800,7 +800,8 @@ class TableSession:
         expected = self.match.expected
         renege_pending = expected.expected is Expect.RENEGE_DECISION
         action = in_context(action, renege_pending)
-        if action.kind in _CHECK_ANSWERS and self.pick is None:
+        if action.kind in _CHECK_ANSWERS and self.pick is None and self._kitty_seen is None:
+            # (A card seen on the kitty since the last card played: Call may be the next deal's bid, as before.)
             checked = self.checked_landing()
             if checked is not None:
                 self._answer_check(checked, action, frame)

@@ -1358,6 +1358,8 @@ class TablePipeline:
         if self.answerer is None:
             return []
         out: list[Announcement] = []
+        if self._kitty_seen is not None:  # Call would be the next deal's bid in the session: no answer now
+            return []
         last_landing = self.landings[-1].frame if self.landings else -1
         for answer in self.answerer.answers(frame, self.match, self.gathered_at, last_landing):
             out.extend(self._apply(answer, frame))

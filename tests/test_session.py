@@ -846,3 +846,14 @@ def test_after_the_hand_a_gathered_trick_or_a_long_wait_leaves_call_to_the_next_
     late.act(Action(ButtonAction.CALL), frame=220 + 301)  # 20 s on, the trick not seen gathered: a bid, held
     assert late.checked_landing() is None
     assert not isinstance(_logged(tmp_path / "b")[-1], ReviseCard)
+
+
+def test_with_a_new_card_on_the_kitty_call_is_the_next_deals_bid_not_an_answer(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    _bid_to_seat_1_ordering_up(session)
+    session.observe(_landed(1, "Ah", frame=10))
+    session.observe(CardLanded(Zone.of_seat(2), C("Kd"), 0.5, 20, seat=2, uncertain=True, rival=C("Ks")))
+    assert session.checked_landing() is not None
+    session.observe(UpCardShown(C("Ts"), 0.96, frame=40))  # the rest went unseen; the table dealt again
+    session.act(Action(ButtonAction.CALL), frame=45)  # the table bids on it: seat 2 orders up
+    assert _logged(tmp_path)[-2:] == [UpCard(C("Ts"), 0.96, next_deal=True), OrderUp(2, False)]
