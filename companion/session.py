@@ -41,7 +41,8 @@ The mapping rules, in one place:
   While a card the table is asked to check lies on it (``checked_landing``), Call
   confirms it as read and a suit button names its rank in that suit (a player's
   correction, sure); Next reading steps that card, else the last one played,
-  through its look-alikes.
+  through its look-alikes. Once the hand is played, an up-card the table is asked
+  to check is answered the same way (``checked_up_card``).
 - Declarations, each in at most three presses, offered (``offers``) only where the
   rules and the moment allow them:
   - bidding: Alone arms the next call (Alone, Call: order up alone); in round 2
@@ -806,6 +807,10 @@ class TableSession:
             if checked is not None:
                 self._answer_check(checked, action, frame)
                 return
+            up_card = self.checked_up_card()
+            if up_card is not None:
+                self._answer_up_card(up_card, action, frame)
+                return
         if action.kind in (ButtonAction.PASS, ButtonAction.CALL) and self._kitty_seen is not None and self.pick is None:
             self._up_card_by_bidding()
             expected = self.match.expected
@@ -1058,19 +1063,27 @@ class TableSession:
             out.append(Offer(label, alone_key, Action(ButtonAction.ALONE)))
         if self.match.phase in _BEFORE_LEAD and self.declarations():
             out.append(Offer(phrases.declare_offer(), phrases.button_name("hold_alone"), Action(ButtonAction.DECLARE)))
+        return (*out, *self._check_offers())
+
+    def _check_offers(self) -> list[Offer]:
+        """The answers to "check this card" (a card of the trick in sight, else the up-card) as offers: Call says it
+        is right; the camera's other reading by its suit button where only the suit is in doubt, else (a played
+        card) by the next-reading button. A tap on one gives the same action as its button."""
         checked = self.checked_landing()
+        up = self.checked_up_card() if checked is None else None
         if checked is not None:
-            # "Check this card": Call says it is right; the camera's other reading by its suit button where only the
-            # suit is in doubt, else by the next-reading button (a tap on either gives the same action).
             card, rival = checked.card, checked.rival
-            call = phrases.button_name("call")
-            out.append(Offer(phrases.check_right_offer(card), call, Action(ButtonAction.CALL)))
-            other = phrases.check_other_offer(rival)
-            if rival is not None and rival.suit is not None and not card.is_benny and rival.rank == card.rank:
-                out.append(Offer(other, rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit)))
-            else:
-                out.append(Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING)))
-        return tuple(out)
+        elif up is not None:
+            _index, card, rival = up
+        else:
+            return []
+        out = [Offer(phrases.check_right_offer(card), phrases.button_name("call"), Action(ButtonAction.CALL))]
+        other = phrases.check_other_offer(rival)
+        if rival is not None and rival.suit is not None and not card.is_benny and rival.rank == card.rank:
+            out.append(Offer(other, rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit)))
+        elif checked is not None:
+            out.append(Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING)))
+        return out
 
     def choice(self) -> Choice | None:
         """The open question as the screen shows it, or None."""
@@ -1175,18 +1188,46 @@ class TableSession:
                 return landing
         return None
 
+    def checked_up_card(self) -> tuple[int, Card, Card | None] | None:
+        """While the hand is played on an up-card read to be checked (``Match.up_card_in_doubt``: its input, the
+        card and the camera's other reading), and no card of the trick in sight is to be checked: the up-card, for
+        the table to answer (the dealer holds it, or it lies turned down on the kitty); else None."""
+        if self.match.phase is not Phase.PLAY or self.checked_landing() is not None:
+            return None
+        return self.match.up_card_in_doubt()
+
+    def _answer_up_card(self, up: tuple[int, Card, Card | None], action: Action, frame: int | None) -> None:
+        """The table's answer to "check the up-card" (``checked_up_card``), as :meth:`_answer_check` takes one for
+        a played card: Call says it is as read, a suit button that it is that rank in that suit. The engine plays
+        the hand again on it (trump made on it changes with it)."""
+        index, card, _rival = up
+        answer = self._answer_card(card, action)
+        if answer is None:
+            return
+        self.submit(ReviseCard(index, answer), frame=frame, source="button", script=self._script)
+        self._check_answered = True
+        self.notes.messages.append(phrases.up_card_answered(answer, answer == card))
+
+    def _answer_card(self, card: Card, action: Action) -> Card | None:
+        """The card a check's answer names: ``card`` for Call, that rank in the suit pressed for a suit button; None
+        (with a word on the screen) where that card was played this hand or is not in the deck."""
+        if action.kind is not ButtonAction.SUIT or action.suit is None or card.is_benny:
+            return card
+        named = Card(card.rank, action.suit)
+        played = {c for _, c in self.match.played_this_deal} - {card}
+        if named in played or named not in deck(self.match.rules.deck_size):
+            self.notes.messages.append(phrases.card_not_possible(named))
+            return None
+        return named
+
     def _answer_check(self, landing: _Landing, action: Action, frame: int | None) -> None:
         """The table's answer to "check this card" (``checked_landing``): Call says the card as read is right, a
         suit button that it is the card of that rank in that suit. Either way the card is recorded as a player's
         correction (sure: it may prove a renege now), and the camera's later doubts leave it as answered."""
         who = self.names[landing.seat]
-        card = landing.card
-        if action.kind is ButtonAction.SUIT and action.suit is not None and not landing.card.is_benny:
-            card = Card(landing.card.rank, action.suit)
-            played = {c for _, c in self.match.played_this_deal} - {landing.card}
-            if card in played or card not in deck(self.match.rules.deck_size):
-                self.notes.messages.append(phrases.card_not_possible(card))
-                return
+        card = self._answer_card(landing.card, action)
+        if card is None:
+            return
         self.submit(ReviseCard(landing.history_index, card), frame=frame, source="button", script=self._script)
         self._check_answered = True
         if card == landing.card:

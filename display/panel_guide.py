@@ -184,7 +184,8 @@ PHASES: tuple[Phase, ...] = (
         },
         "The camera was unsure of a card: it proves nothing until the table answers, while its trick is on the "
         "table. Next reading (R) steps it through its likely readings, the camera's other one first. A card "
-        "answered for counts as sure, and the camera's later doubts leave it so.",
+        "answered for counts as sure, and the camera's later doubts leave it so. An up-card to check is answered "
+        "the same way once the hand is played.",
     ),
     Phase(
         "renege",

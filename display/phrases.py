@@ -839,6 +839,13 @@ def card_confirmed(who: str, card: Card) -> str:
     return _("{who}'s {card} confirmed").format(who=who, card=card_text(card))
 
 
+def up_card_answered(card: Card, as_read: bool) -> str:
+    """The up-card the table was asked to check, answered: "up-card 9♦ confirmed", "up-card taken as 9♥"."""
+    if as_read:
+        return _("up-card {card} confirmed").format(card=card_text(card))
+    return _("up-card taken as {card}").format(card=card_text(card))
+
+
 def card_not_possible(card: Card) -> str:
     """A check answered with a card that cannot be there (played already this hand, or not in the deck)."""
     return _("it cannot be {card}").format(card=card_text(card))

@@ -1173,8 +1173,10 @@ class CheckAnswerer:
     still lies in the newest trick with cards, is still recorded in doubt and the hand is being played, they look
     at it (the card at rest there in the script, ``rests``) and answer: Call where it is the card recorded, its
     suit button where only the suit is wrong, else Next reading as many times as the session's cycle of
-    look-alikes needs. A card the cycle does not reach is left (``unreachable``). Each answer is the
-    ``ReviseCard`` the session submits: a player's word, sure. ``simulate --answer-checks``."""
+    look-alikes needs. A card the cycle does not reach is left (``unreachable``). A check of the up-card is
+    answered once the hand is played (Call or its suit button: ``TableSession.checked_up_card``), with the up-card
+    at rest in the script. Each answer is the ``ReviseCard`` the session submits: a player's word, sure.
+    ``simulate --answer-checks``."""
 
     rests: Sequence[CardRest]
     delay: int = ANSWER_DELAY_FRAMES
@@ -1184,9 +1186,16 @@ class CheckAnswerer:
     too_late: int = 0  # the trick was gathered (or the hand over) before the answer
     unreachable: int = 0
 
+    up_asked: list[tuple[int, int]] = field(default_factory=list)  # (frame due, input index of an up-card in doubt)
+
     def heard(self, frame: int, announcements: Sequence[Announcement], match: Match) -> None:
-        """Note each check of a seat's play said now: the answer is due ``delay`` frames later."""
+        """Note each check of a seat's play said now: the answer is due ``delay`` frames later; a check of the
+        up-card, answered once the hand is played (Call and the suits bid before)."""
         for a in announcements:
+            if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD and a.source is CardSource.UP_CARD:
+                up = match.up_card_in_doubt()
+                if up is not None and all(i != up[0] for _, i in self.up_asked):
+                    self.up_asked.append((frame + self.delay, up[0]))
             if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD and a.source is CardSource.PLAY:
                 if a.seat is None:
                     continue
@@ -1204,9 +1213,9 @@ class CheckAnswerer:
         the frame the last card landed (after the hand, its last trick may be answered for a while)."""
         from companion.session import CHECK_AFTER_HAND_FRAMES, look_alikes
 
+        out: list[ReviseCard] = self._up_card_answers(frame, match)
         due = [x for x in self.asked if x[0] <= frame]
         self.asked = [x for x in self.asked if x[0] > frame]
-        out: list[ReviseCard] = []
         for at, seat, index in due:
             recorded = self._in_doubt(match, index)
             deal = match.last_deal
@@ -1242,6 +1251,30 @@ class CheckAnswerer:
             self.answered += 1
             self.presses += presses
             out.append(ReviseCard(index, truth))
+        return out
+
+    def _up_card_answers(self, frame: int, match: Match) -> list[ReviseCard]:
+        """The answers to checks of the up-card due by ``frame``, while its hand is played (the session takes them
+        then: ``TableSession.checked_up_card``); an up-card whose hand ended first is too late."""
+        out: list[ReviseCard] = []
+        pending: list[tuple[int, int]] = []
+        up = match.up_card_in_doubt()
+        for due, index in self.up_asked:
+            if up is None or up[0] != index:
+                self.too_late += match.phase is not Phase.PLAY  # its hand is over (else the camera settled it)
+                continue
+            if due > frame or match.phase is not Phase.PLAY:
+                pending.append((due, index))
+                continue
+            card = up[1]
+            truth = next((r.card for r in reversed(self.rests) if r.frame <= frame and r.kind == "up_card"), None)
+            if truth is None or not (truth == card or (truth.rank == card.rank and not truth.is_benny)):
+                self.unreachable += 1  # Call and the suit buttons answer an up-card; no cycle of look-alikes
+                continue
+            self.answered += 1
+            self.presses += 1
+            out.append(ReviseCard(index, truth))
+        self.up_asked = pending
         return out
 
     @staticmethod

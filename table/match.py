@@ -952,6 +952,19 @@ class Match:
         d = self._cur
         return d is not None and self.phase is _PH_PLAY and bool(d.tricks) and (last.seat, card) in d.tricks[-1]
 
+    def up_card_in_doubt(self) -> tuple[int, Card, Card | None] | None:
+        """While a deal is played on an up-card read to be checked: the index of its ``UpCard`` input, the card and
+        the camera's other reading (for the table to answer: ``ReviseCard`` of that input); else None."""
+        d = self._cur
+        if d is None or d.finished or d.up_card is None or d.up_reliable:
+            return None
+        history = self._history
+        effective, _revised = self._effective_inputs()
+        for i in reversed(effective):
+            if isinstance(history[i], UpCard):
+                return i, d.up_card, d.up_rival
+        return None
+
     def up_card_revised(self, card: Card, confidence: float) -> int | None:
         """The index of the up-card input that a reading of ``card`` on the kitty now corrects; else None.
 

@@ -857,3 +857,35 @@ def test_with_a_new_card_on_the_kitty_call_is_the_next_deals_bid_not_an_answer(t
     session.observe(UpCardShown(C("Ts"), 0.96, frame=40))  # the rest went unseen; the table dealt again
     session.act(Action(ButtonAction.CALL), frame=45)  # the table bids on it: seat 2 orders up
     assert _logged(tmp_path)[-2:] == [UpCard(C("Ts"), 0.96, next_deal=True), OrderUp(2, False)]
+
+
+def _played_on_a_doubted_up_card(tmp_path: Path) -> TableSession:
+    """The up-card read only in doubt as K♠ (perhaps K♥), ordered up by seat 1 (spades trump as recorded); seat 2
+    shows out of spades, then plays the jack of clubs: a spade (the left bower) only if the up-card is K♠."""
+    session = TableSession(_log(tmp_path))
+    session.observe(UpCardShown(C("Ks"), 0.5, frame=1, uncertain=True, rival=C("Kh")))
+    session.act(Action(ButtonAction.CALL), frame=2)
+    for frame, (seat, card) in enumerate(((1, "As"), (2, "9h"), (3, "Qs"), (0, "Ts"), (1, "Ad"), (2, "Jc"))):
+        session.observe(_landed(seat, card, frame=10 + 10 * frame))
+    assert not any(isinstance(a, RenegeProven) for a in session.release())  # trump rests on a card to check
+    return session
+
+
+def test_call_confirms_the_up_card_to_check_and_the_renege_resting_on_it_is_proven(tmp_path: Path) -> None:
+    session = _played_on_a_doubted_up_card(tmp_path)
+    assert session.checked_landing() is None and session.checked_up_card() is not None
+    offered = {(o.label, o.key) for o in session.offers()}
+    assert ("K\u2660 is right", "Call") in offered and ("It is K\u2665", "\u2665") in offered
+    session.act(Action(ButtonAction.CALL), frame=80)  # the dealer looks at it in their hand: the king of spades
+    assert _logged(tmp_path)[-1] == ReviseCard(0, C("Ks"))
+    [alert] = [a for a in session.release() if isinstance(a, RenegeProven)]
+    assert alert.seat == 2 and alert.evidence.proof_card == C("Jc")
+    assert session.checked_up_card() is None and session.notes.messages[-1] == "up-card K\u2660 confirmed"
+
+
+def test_a_suit_button_names_the_up_cards_suit_and_trump_follows_it(tmp_path: Path) -> None:
+    session = _played_on_a_doubted_up_card(tmp_path)
+    session.act(Action(ButtonAction.SUIT, Suit.HEARTS), frame=80)  # it was the king of hearts: hearts trump
+    assert _logged(tmp_path)[-1] == ReviseCard(0, C("Kh"))
+    assert session.match.view().trump is Suit.HEARTS
+    assert not any(isinstance(a, RenegeProven) for a in session.release())  # the jack of clubs is a club

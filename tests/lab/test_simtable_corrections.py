@@ -225,3 +225,20 @@ def test_a_check_the_camera_settled_surely_meanwhile_is_not_answered() -> None:
     assert pipeline._answer_checks(39) == []
     assert len(pipeline.match.history) == logged
     assert pipeline.answerer is not None and pipeline.answerer.answered == 0
+
+
+def test_players_answer_a_check_of_the_up_card_once_the_hand_is_played() -> None:
+    from lab.simtable import CardRest, CheckAnswerer
+
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline.answerer = CheckAnswerer([CardRest(1, C("Ks"), KITTY, None, 0, "up_card")], delay=3)
+    pipeline._observe(UpCardShown(C("Ks"), 0.5, 1, uncertain=True, rival=C("Kh")))
+    pipeline._apply(OrderUp(1), 2)  # spades trump, on an up-card to be checked
+    assert pipeline._answer_checks(5) == []  # not yet played: Call and the suits bid now
+    for frame, (seat, card) in enumerate(((1, "As"), (2, "9h"), (3, "Qs"), (0, "Ts"), (1, "Ad"), (2, "Jc"))):
+        pipeline._observe(_landed(seat, card, 10 + frame))
+    assert not any(isinstance(a, RenegeProven) for _, a in pipeline.announcements)  # it rests on the up-card
+    said = pipeline._answer_checks(20)
+    assert pipeline.match.history[-1] == ReviseCard(0, C("Ks"))
+    assert any(isinstance(a, RenegeProven) and a.evidence.proof_card == C("Jc") for a in said)
+    assert pipeline.answerer is not None and (pipeline.answerer.answered, pipeline.answerer.presses) == (1, 1)
