@@ -178,6 +178,10 @@ MISREAD = [
 ]
 
 
+# South's king read only doubtfully, never surely: it lands to be checked, and stays so until the table answers.
+DOUBTFUL = [(50, 130, 2, "Kd", 0.55) if c == "Kd" else (a, b, z, c, p) for a, b, z, c, p in MISREAD if c != "Kh"]
+
+
 def _misread_app(tmp_path: Path, frames: int) -> App:
     app, _, _ = _app(tmp_path, frames=frames)
     app.p.detector = ReadingDetector(MISREAD)
@@ -245,14 +249,21 @@ def test_a_scored_hand_keeps_its_trick_stills_for_the_review(tmp_path: Path) -> 
     app.p.session.close()
 
 
-def _run_with_a_press(folder: Path, frames: int, press_at: int | None) -> App:
-    """The misread table, with a player pressing "next reading" at ``press_at`` (a press no script holds)."""
+def _run_with_a_press(
+    folder: Path, frames: int, press_at: int | None, press: str = "next_reading", doubtful: bool = False
+) -> App:
+    """The misread table (``doubtful``: South's king read only doubtfully, never surely), with a player pressing
+    ``press`` ("next_reading" or "call": an answer to the check then) at ``press_at`` (a press no script holds)."""
     from display.actions import Action, ButtonAction
 
     app = _misread_app(folder, frames)
+    if doubtful:
+        app.p.detector = ReadingDetector(DOUBTFUL)
     while not app.finished:
         if press_at is not None and app.frames == press_at:
-            app.p.actions.put(Action(ButtonAction.NEXT_READING))
+            if press == "call":
+                assert app.p.session.checked_landing() is not None  # the press answers a check
+            app.p.actions.put(Action(ButtonAction.CALL if press == "call" else ButtonAction.NEXT_READING))
         app.tick(0.0)
     app.finish()
     app.p.session.close()
@@ -587,8 +598,7 @@ def test_a_card_to_check_is_answered_with_call_through_the_app(tmp_path: Path) -
     from table.announcements import IrregularityKind
 
     app, _, speaker = _app(tmp_path, frames=140)
-    app.p.detector = ReadingDetector([(50, 130, 2, "Kd", 0.55) if c == "Kd" else (a, b, z, c, p)
-                                      for a, b, z, c, p in MISREAD if c != "Kh"])  # fmt: skip
+    app.p.detector = ReadingDetector(DOUBTFUL)
     checked = False
     while not app.finished:
         app.tick(0.0)
@@ -613,32 +623,15 @@ def test_a_card_to_check_is_answered_with_call_through_the_app(tmp_path: Path) -
     assert checks == []  # answered: the deal no longer holds it as a card to check
 
 
-def _run_with_a_call(folder: Path, frames: int, press_at: int | None) -> App:
-    """South's king read only doubtfully (never surely), Call pressed at ``press_at`` (a press no script holds)."""
-    from display.actions import Action, ButtonAction
-
-    app, _, _ = _app(folder, frames=frames)
-    app.p.detector = ReadingDetector([(50, 130, 2, "Kd", 0.55) if c == "Kd" else (a, b, z, c, p)
-                                      for a, b, z, c, p in MISREAD if c != "Kh"])  # fmt: skip
-    while not app.finished:
-        if press_at is not None and app.frames == press_at:
-            assert app.p.session.checked_landing() is not None  # the press answers a check
-            app.p.actions.put(Action(ButtonAction.CALL))
-        app.tick(0.0)
-    app.finish()
-    app.p.session.close()
-    return app
-
-
 def test_a_check_answered_with_call_survives_a_restart_in_its_place(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     whole.mkdir()
-    _run_with_a_call(whole, 140, press_at=70)
+    _run_with_a_press(whole, 140, press_at=70, press="call", doubtful=True)
     expected = read_log(whole / "match.jsonl").inputs
     assert any(isinstance(i, ReviseCard) and i.card == C("Kd") for i in expected), expected
     cut = tmp_path / "cut"
     cut.mkdir()
-    _run_with_a_call(cut, 85, press_at=70)  # the power goes after the press
-    resumed = _run_with_a_call(cut, 140, press_at=None)  # the restart replays the press from the log
+    _run_with_a_press(cut, 85, press_at=70, press="call", doubtful=True)  # the power goes after the press
+    resumed = _run_with_a_press(cut, 140, press_at=None, doubtful=True)  # the restart replays the press from the log
     assert resumed.p.session.replay_note == ""
     assert read_log(cut / "match.jsonl").inputs == expected
