@@ -558,6 +558,13 @@ def speech_text(
             return irregularity_text(a, names, Voice.SPEECH)
         if a.kind is not IrregularityKind.CHECK_CARD or a.restated:
             return None  # (a check restated, its two readings swapped, is shown, not said again)
+        other = a.rival if a.rival is not None else a.other_reading
+        if a.card is not None and other is not None:
+            # The two readings, so the table can answer from where it sits (Call: the first; its suit: the other).
+            card, rival = card_text(a.card, Voice.SPEECH), card_text(other, Voice.SPEECH)
+            if a.seat is None:
+                return _("Check the up-card: {card} or {rival}?").format(card=card, rival=rival)
+            return _("Check this card, {who}: {card} or {rival}?").format(who=names[a.seat], card=card, rival=rival)
         if a.seat is None:
             return pgettext("speech", "Check this card")
         return _("Check this card, {who}").format(who=names[a.seat])

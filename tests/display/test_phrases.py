@@ -165,6 +165,20 @@ def test_every_announcement_has_screen_words_and_speech_has_no_symbols(a: Announ
     assert not set(phrases.announcement_text(a, NAMES, voice=Voice.SPEECH, trump=Suit.HEARTS)) & set(SUIT_SYMBOLS)
 
 
+def test_a_check_is_said_with_its_two_readings_so_the_table_can_answer_from_its_seats() -> None:
+    check = Irregularity(
+        IrregularityKind.CHECK_CARD, "check seat 2's card", 2, C("Qs"), source=CardSource.PLAY, rival=C("Qc")
+    )
+    said = "Check this card, South: the queen of spades or the queen of clubs?"
+    assert phrases.speech_text(check, NAMES) == said
+    up = Irregularity(IrregularityKind.CHECK_CARD, "check the up-card", None, C("Jd"), source=CardSource.UP_CARD,
+                      rival=C("Js"))  # fmt: skip
+    assert phrases.speech_text(up, NAMES) == "Check the up-card: the jack of diamonds or the jack of spades?"
+    two_ways = replace(check, rival=None, other_reading=C("Ks"))  # read as two cards at one seat
+    assert phrases.speech_text(two_ways, NAMES) == "Check this card, South: the queen of spades or the king of spades?"
+    assert phrases.speech_text(replace(check, rival=None), NAMES) == "Check this card, South"  # no other reading
+
+
 def test_a_check_restated_with_its_readings_swapped_is_shown_but_not_said_again() -> None:
     check = Irregularity(
         IrregularityKind.CHECK_CARD, "check seat 2's card: read as Kd with low confidence, perhaps Ks", 2, C("Kd"),
