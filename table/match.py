@@ -1531,20 +1531,17 @@ class Match:
         return out
 
     def _proven(self, d: DealState, evidence: RenegeEvidence) -> list[Announcement]:
+        unproven = None
         if d.trump_doubt and not all(_renege_under(evidence, trump) for trump in d.trump_doubt):
             # A card to be checked proves nothing, and trump rests on one: proven only where it holds whichever
             # suit the up-card really is.
+            unproven = f"trump was made on an up-card to be checked ({d.up_card}{_perhaps(d.up_rival)})"
+        elif d.out_of_order:
+            unproven = "the play was out of order this hand (a card read out of turn, or one the camera missed)"
+        if unproven is not None:
             detail = (
                 f"seat {evidence.seat} may have reneged in {evidence.suit.noun} (trick {evidence.showed_out_trick + 1}"
-                f", then {evidence.proof_card} in trick {evidence.proof_trick + 1}); unproven: trump was made on an "
-                f"up-card to be checked ({d.up_card}{_perhaps(d.up_rival)})"
-            )
-            return [self._irr(_KIND.SUSPECTED_RENEGE, detail, evidence.seat, evidence.proof_card)]
-        if d.out_of_order:
-            detail = (
-                f"seat {evidence.seat} may have reneged in {evidence.suit.noun} (trick {evidence.showed_out_trick + 1}"
-                f", then {evidence.proof_card} in trick {evidence.proof_trick + 1}); unproven: the play was out of "
-                "order this hand (a card read out of turn, or one the camera missed)"
+                f", then {evidence.proof_card} in trick {evidence.proof_trick + 1}); unproven: {unproven}"
             )
             return [self._irr(_KIND.SUSPECTED_RENEGE, detail, evidence.seat, evidence.proof_card)]
         d.reneges.append(evidence)
