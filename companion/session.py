@@ -303,7 +303,17 @@ class _Landing:
         self.read_as = self.read_as or self.card
         self.card = card
         self.step += 1
+        self.confirm()
+
+    def confirm(self) -> None:
+        """A player answered for this card (as read, or naming another): no longer one to check."""
         self.answered, self.in_doubt = True, False
+
+
+def trick_in_sight(tricks: Sequence[Sequence[tuple[int, Card]]]) -> int:
+    """The newest trick of a deal with cards in it, which still lies on the table: a trick just completed stays
+    there until the next card is led (negative before the first card)."""
+    return len(tricks) - 1 if tricks and tricks[-1] else len(tricks) - 2
 
 
 def look_alikes(card: Card, deck_cards: Sequence[Card], rival: Card | None = None) -> list[Card]:
@@ -582,7 +592,7 @@ class TableSession:
             if isinstance(entry.input, ReviseCard):  # a player's correction: the landing now holds that card
                 for landing in self._landings:
                     if landing.history_index == entry.input.index and entry.input.card == landing.card:
-                        landing.answered, landing.in_doubt = True, False  # a card to check, confirmed as read
+                        landing.confirm()  # a card to check, confirmed as read
                     elif landing.history_index == entry.input.index:
                         landing.step_to(entry.input.card)
             self._deal_bookkeeping()
@@ -733,10 +743,11 @@ class TableSession:
             return  # the engine holds this card already (seen again)
         self.submit(play, frame=frame, source="camera")
         seen = card if play.card != card else None  # a card already played, recorded as its rival
-        landing = _Landing(play.seat, play.card, len(self.match) - 1, rival=play.rival, seen=seen)
-        landing.trick, landing.frame = self._trick_of(play.seat, play.card), frame
-        landing.in_doubt = play.confidence < CHECK_CONFIDENCE
-        self._landings.append(landing)
+        trick = self._trick_of(play.seat, play.card)
+        self._landings.append(_Landing(
+            play.seat, play.card, len(self.match) - 1, rival=play.rival, seen=seen, trick=trick, frame=frame,
+            in_doubt=play.confidence < CHECK_CONFIDENCE,
+        ))  # fmt: skip
         self._stepping = None
 
     def _trick_of(self, seat: int, card: Card) -> int:
@@ -807,7 +818,7 @@ class TableSession:
             if checked is not None:
                 self._answer_check(checked, action, frame)
                 return
-            up_card = self.checked_up_card()
+            up_card = self._up_card_to_answer()
             if up_card is not None:
                 self._answer_up_card(up_card, action, frame)
                 return
@@ -1070,7 +1081,7 @@ class TableSession:
         is right; the camera's other reading by its suit button where only the suit is in doubt, else (a played
         card) by the next-reading button. A tap on one gives the same action as its button."""
         checked = self.checked_landing()
-        up = self.checked_up_card() if checked is None else None
+        up = self._up_card_to_answer() if checked is None else None
         if checked is not None:
             card, rival = checked.card, checked.rival
         elif up is not None:
@@ -1180,7 +1191,7 @@ class TableSession:
         deal = self.match.last_deal
         if deal is None or not deal.tricks:
             return None
-        in_sight = len(deal.tricks) - 1 if deal.tricks[-1] else len(deal.tricks) - 2
+        in_sight = trick_in_sight(deal.tricks)
         for landing in reversed(self._landings):
             if landing.trick < in_sight or landing.gathered:
                 return None
@@ -1192,9 +1203,11 @@ class TableSession:
         """While the hand is played on an up-card read to be checked (``Match.up_card_in_doubt``: its input, the
         card and the camera's other reading), and no card of the trick in sight is to be checked: the up-card, for
         the table to answer (the dealer holds it, or it lies turned down on the kitty); else None."""
-        if self.match.phase is not Phase.PLAY or self.checked_landing() is not None:
-            return None
-        return self.match.up_card_in_doubt()
+        return None if self.checked_landing() is not None else self._up_card_to_answer()
+
+    def _up_card_to_answer(self) -> tuple[int, Card, Card | None] | None:
+        """:meth:`checked_up_card` where no card of the trick in sight is to be checked (the caller knows)."""
+        return self.match.up_card_in_doubt() if self.match.phase is Phase.PLAY else None
 
     def _answer_up_card(self, up: tuple[int, Card, Card | None], action: Action, frame: int | None) -> None:
         """The table's answer to "check the up-card" (``checked_up_card``), as :meth:`_answer_check` takes one for
@@ -1231,7 +1244,7 @@ class TableSession:
         self.submit(ReviseCard(landing.history_index, card), frame=frame, source="button", script=self._script)
         self._check_answered = True
         if card == landing.card:
-            landing.answered, landing.in_doubt = True, False
+            landing.confirm()
             self.notes.messages.append(phrases.card_confirmed(who, card))
         else:
             landing.step_to(card)

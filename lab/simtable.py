@@ -1181,43 +1181,40 @@ class CheckAnswerer:
     rests: Sequence[CardRest]
     delay: int = ANSWER_DELAY_FRAMES
     asked: list[tuple[int, int, int]] = field(default_factory=list)  # (frame due, seat, input index of its play)
+    up_asked: list[tuple[int, int]] = field(default_factory=list)  # (frame due, input index of an up-card in doubt)
     answered: int = 0
     presses: int = 0
     too_late: int = 0  # the trick was gathered (or the hand over) before the answer
     unreachable: int = 0
 
-    up_asked: list[tuple[int, int]] = field(default_factory=list)  # (frame due, input index of an up-card in doubt)
-
     def heard(self, frame: int, announcements: Sequence[Announcement], match: Match) -> None:
         """Note each check of a seat's play said now: the answer is due ``delay`` frames later; a check of the
         up-card, answered once the hand is played (Call and the suits bid before)."""
         for a in announcements:
-            if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD and a.source is CardSource.UP_CARD:
+            if not isinstance(a, Irregularity) or a.kind is not IrregularityKind.CHECK_CARD:
+                continue
+            if a.source is CardSource.UP_CARD:
                 up = match.up_card_in_doubt()
                 if up is not None and all(i != up[0] for _, i in self.up_asked):
                     self.up_asked.append((frame + self.delay, up[0]))
-            if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD and a.source is CardSource.PLAY:
-                if a.seat is None:
-                    continue
+            elif a.source is CardSource.PLAY and a.seat is not None:
                 history = match.history
                 index = next(
-                    (i for i in range(len(history) - 1, -1, -1)
-                     if isinstance(history[i], Play) and history[i].seat == a.seat),  # type: ignore[union-attr]
-                    None,
-                )  # fmt: skip
+                    (i for i in range(len(history) - 1, -1, -1) if _is_play_by(history[i], a.seat)), None
+                )
                 if index is not None and all(i != index for _, _, i in self.asked):
                     self.asked.append((frame + self.delay, a.seat, index))
 
     def answers(self, frame: int, match: Match, gathered_at: int, last_landing: int) -> list[ReviseCard]:
         """The answers due by ``frame``; ``gathered_at``: the frame a trick was last seen gathered, ``last_landing``:
         the frame the last card landed (after the hand, its last trick may be answered for a while)."""
-        from companion.session import CHECK_AFTER_HAND_FRAMES, look_alikes
+        from companion.session import CHECK_AFTER_HAND_FRAMES, look_alikes, trick_in_sight
 
         out: list[ReviseCard] = self._up_card_answers(frame, match)
         due = [x for x in self.asked if x[0] <= frame]
         self.asked = [x for x in self.asked if x[0] > frame]
         for at, seat, index in due:
-            recorded = self._in_doubt(match, index)
+            recorded, rival = self._in_doubt(match, index)
             deal = match.last_deal
             if recorded is None:
                 continue  # the camera was sure of it since
@@ -1226,7 +1223,7 @@ class CheckAnswerer:
             if deal is None or not in_play or not deal.tricks or gathered_at >= at - self.delay:
                 self.too_late += 1
                 continue
-            in_sight = len(deal.tricks) - 1 if deal.tricks[-1] else len(deal.tricks) - 2
+            in_sight = trick_in_sight(deal.tricks)
             if in_sight < 0 or (seat, recorded) not in deal.tricks[in_sight]:
                 self.too_late += 1
                 continue
@@ -1241,7 +1238,6 @@ class CheckAnswerer:
             if truth == recorded or (truth.rank == recorded.rank and not truth.is_benny):
                 presses = 1  # Call, or the suit button
             else:
-                rival = self._rival(match, index)
                 cycle = [recorded] + [c for c in look_alikes(recorded, deck(match.rules.deck_size), rival)
                                       if c not in played]  # fmt: skip
                 if truth not in cycle:
@@ -1278,23 +1274,18 @@ class CheckAnswerer:
         return out
 
     @staticmethod
-    def _revision(match: Match, index: int) -> ReviseCard | None:
-        return next((x for x in reversed(match.history) if isinstance(x, ReviseCard) and x.index == index), None)
-
-    def _in_doubt(self, match: Match, index: int) -> Card | None:
-        """The card input ``index`` records now, where it is still one to check; else None."""
+    def _in_doubt(match: Match, index: int) -> tuple[Card | None, Card | None]:
+        """The card the play input ``index`` records now and its rival, where it is still one to check (the
+        latest revision of it, else the play itself); else (None, None)."""
         play = match.history[index]
-        revision = self._revision(match, index)
-        card, confidence = (revision.card, revision.confidence) if revision is not None else (
-            (play.card, play.confidence) if isinstance(play, Play) else (None, 1.0))
-        return card if confidence < CHECK_CONFIDENCE else None
+        now = next((x for x in reversed(match.history) if isinstance(x, ReviseCard) and x.index == index), play)
+        if not isinstance(now, Play | ReviseCard) or now.confidence >= CHECK_CONFIDENCE:
+            return None, None
+        return now.card, now.rival
 
-    def _rival(self, match: Match, index: int) -> Card | None:
-        play = match.history[index]
-        revision = self._revision(match, index)
-        if revision is not None:
-            return revision.rival
-        return play.rival if isinstance(play, Play) else None
+
+def _is_play_by(inp: Input, seat: int) -> bool:
+    return isinstance(inp, Play) and inp.seat == seat
 
 
 class TablePipeline:
