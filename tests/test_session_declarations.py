@@ -587,6 +587,21 @@ def test_the_sample_questions_are_the_sessions_own(tmp_path: Path) -> None:
     assert session.notes.messages[-1] == samples.whose_claim().announcement
 
 
+def test_the_sample_check_shows_the_answers_the_session_offers(tmp_path: Path) -> None:
+    from display import samples
+
+    session = _session(tmp_path, NA)  # East bids first and orders up: East leads
+    session.act(Action(A.CALL))
+    session.observe(CardLanded(Zone.of_seat(1), C("Ks"), 0.95, 10, seat=1))
+    session.observe(CardLanded(Zone.of_seat(2), C("Qs"), 0.5, 20, seat=2, uncertain=True, rival=C("Qc")))
+    assert _view(session).offers == samples.check_card().offers
+    # Without another reading of the camera's, the other answer is Next reading's.
+    session.observe(CardLanded(Zone.of_seat(3), C("Ts"), 0.5, 30, seat=3, uncertain=True))
+    assert [(o.label, o.action) for o in _view(session).offers] == [
+        ("10\u2660 is right", Action(A.CALL)), ("Another card", Action(A.NEXT_READING))
+    ]
+
+
 def test_setback_scoring_is_refused_with_its_reason_in_the_rules_words() -> None:
     from companion.config import parse_config
     from companion.errors import UserError
