@@ -42,7 +42,9 @@ The mapping rules, in one place:
   confirms it as read and a suit button names its rank in that suit (a player's
   correction, sure); Next reading steps that card, else the last one played,
   through its look-alikes. Once the hand is played, an up-card the table is asked
-  to check is answered the same way (``checked_up_card``).
+  to check is answered the same way (``checked_up_card``). While the table bids on
+  it, Call and its suit are bids: in the first round a suit button of another suit
+  names its rank in that suit, and in either round Next reading steps it.
 - Declarations, each in at most three presses, offered (``offers``) only where the
   rules and the moment allow them:
   - bidding: Alone arms the next call (Alone, Call: order up alone); in round 2
@@ -509,6 +511,8 @@ class TableSession:
         self._check_answered = False
         self._frame = 0  # the newest frame an observation or a press came with
         self._stepping: _Landing | None = None  # the card Next reading stepped last, until another card lands
+        # The up-card Next reading steps while the table bids (input, camera's reading, its rival), for the deal.
+        self._up_stepping: tuple[int, Card, Card | None] | None = None
 
     # ---- the one way in ----
 
@@ -552,6 +556,7 @@ class TableSession:
         self._deal_number = self.match.deal_count
         self._landings.clear()
         self._stepping = None
+        self._up_stepping = None
         self.alone_armed = False
         self.alone_candidate = None
         self.chosen_suit = None
@@ -822,6 +827,13 @@ class TableSession:
             if up_card is not None:
                 self._answer_up_card(up_card, action, frame)
                 return
+        if action.kind is ButtonAction.SUIT and action.suit is not None and self.pick is None:
+            # In the first round a suit other than the up-card's orders nothing up: pressed while the up-card is
+            # to be checked, it says the up-card is its rank in that suit.
+            bid_up = self._up_card_while_bidding()
+            if bid_up is not None and expected.expected is Expect.BID_ROUND_1 and action.suit is not bid_up[1].suit:
+                self._answer_up_card(bid_up, action, frame)
+                return
         if action.kind in (ButtonAction.PASS, ButtonAction.CALL) and self._kitty_seen is not None and self.pick is None:
             self._up_card_by_bidding()
             expected = self.match.expected
@@ -1087,7 +1099,7 @@ class TableSession:
         elif up is not None:
             _index, card, rival = up
         else:
-            return []
+            return self._bidding_check_offers()
         out = [Offer(phrases.check_right_offer(card), phrases.button_name("call"), Action(ButtonAction.CALL))]
         other = phrases.check_other_offer(rival)
         if rival is not None and rival.suit is not None and not card.is_benny and rival.rank == card.rank:
@@ -1095,6 +1107,21 @@ class TableSession:
         elif checked is not None:
             out.append(Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING)))
         return out
+
+    def _bidding_check_offers(self) -> list[Offer]:
+        """While the table bids on an up-card to check: the camera's other reading, by its suit button in the first
+        round where only the suit is in doubt, else by Next reading. No offer confirms it (Call and the up-card's
+        suit are bids): it is confirmed once the hand is played."""
+        bid_up = self._up_card_while_bidding()
+        if bid_up is None:
+            return []
+        _index, card, rival = bid_up
+        other = phrases.check_other_offer(rival)
+        first_round = self.match.expected.expected is Expect.BID_ROUND_1
+        if rival is not None and rival.suit is not None and rival.suit is not card.suit and first_round \
+                and rival.rank == card.rank and not card.is_benny:
+            return [Offer(other, rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit))]
+        return [Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING))]
 
     def choice(self) -> Choice | None:
         """The open question as the screen shows it, or None."""
@@ -1209,6 +1236,14 @@ class TableSession:
         """:meth:`checked_up_card` where no card of the trick in sight is to be checked (the caller knows)."""
         return self.match.up_card_in_doubt() if self.match.phase is Phase.PLAY else None
 
+    def _up_card_while_bidding(self) -> tuple[int, Card, Card | None] | None:
+        """While the table bids on an up-card read to be checked (either round): its input, the card and the camera's
+        other reading; else None. Call and the up-card's suit are bids then, so the table answers it with another
+        suit's button in the first round (:meth:`act`) or by stepping it (:meth:`_next_reading`)."""
+        if self.match.expected.expected not in (Expect.BID_ROUND_1, Expect.BID_ROUND_2):
+            return None
+        return self.match.up_card_in_doubt()
+
     def _answer_up_card(self, up: tuple[int, Card, Card | None], action: Action, frame: int | None) -> None:
         """The table's answer to "check the up-card" (``checked_up_card``), as :meth:`_answer_check` takes one for
         a played card: Call says it is as read, a suit button that it is that rank in that suit. The engine plays
@@ -1253,6 +1288,10 @@ class TableSession:
     def _next_reading(self, frame: int | None) -> None:
         """Step a card through its likely misreadings (and back to the camera's): the card the table is asked to
         check (``checked_landing``), else the last card played this hand."""
+        up = self._up_card_to_step()
+        if up is not None:
+            self._step_up_card(up, frame)
+            return
         if not self._landings:
             self.notes.messages.append(phrases.no_card_to_correct())
             return
@@ -1271,6 +1310,26 @@ class TableSession:
         self.submit(ReviseCard(landing.history_index, new), frame=frame, source="button", script=self._script)
         landing.step_to(new)
         self.notes.messages.append(phrases.card_read_as(self.names[landing.seat], new))
+
+    def _up_card_to_step(self) -> tuple[int, Card, Card | None] | None:
+        """While the table bids: the up-card Next reading steps (its input, the camera's reading and its other
+        one), where it was read to be checked, or Next stepped it already this deal; else None."""
+        if self.match.expected.expected not in (Expect.BID_ROUND_1, Expect.BID_ROUND_2):
+            return None
+        if self._up_stepping is None:
+            self._up_stepping = self._up_card_while_bidding()
+        return self._up_stepping
+
+    def _step_up_card(self, up: tuple[int, Card, Card | None], frame: int | None) -> None:
+        """Next reading while the table bids on an up-card to check: the up-card steps through the camera's
+        reading's look-alikes and back to it, each step a player's answer (sure) that the engine bids on."""
+        index, original, rival = up
+        cycle = [original, *look_alikes(original, deck(self.match.rules.deck_size), rival)]
+        current = self.match.expected.up_card
+        new = cycle[(cycle.index(current) + 1) % len(cycle)] if current in cycle else original
+        self.submit(ReviseCard(index, new), frame=frame, source="button", script=self._script)
+        self._check_answered = True
+        self.notes.messages.append(phrases.up_card_answered(new, new == original))
 
     # ---- results ----
 

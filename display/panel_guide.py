@@ -103,6 +103,22 @@ PHASES: tuple[Phase, ...] = (
         "Blind lone (the dealer turned up a jack, before any bid): hold Alone, then the suit beside it.",
     ),
     Phase(
+        "check-up-card",
+        "An up-card to check, while the table bids",
+        samples.check_up_card,
+        {
+            "pass": "pass",
+            "order_up": "order up, as always",
+            **{suit: "the up-card is this suit (the rank as read)" for suit in _SEAT_OF if suit != "diamonds"},
+            "diamonds": "the up-card's suit: order up",
+            "alone": "alone with the next call; hold: declare",
+            "undo": "take back the last input",
+        },
+        "The camera was unsure of the up-card. Call and its suit still bid (the up-card is confirmed once the hand "
+        "is played); in round 1 another suit's button names it, and in either round Next reading (R) steps it "
+        "through its likely readings. The bids made stand.",
+    ),
+    Phase(
         "bidding-round-2",
         "Bidding, round 2",
         samples.bidding_round_2,
@@ -185,7 +201,8 @@ PHASES: tuple[Phase, ...] = (
         "The camera was unsure of a card: it proves nothing until the table answers, while its trick is on the "
         "table. Next reading (R) steps it through its likely readings, the camera's other one first. A card "
         "answered for counts as sure, and the camera's later doubts leave it so. An up-card to check is answered "
-        "the same way once the hand is played.",
+        "the same way once the hand is played. The last trick's card is answered in the hand's result box, while "
+        "that trick lies on the table.",
     ),
     Phase(
         "renege",

@@ -392,7 +392,8 @@ def _table(c: Canvas, view: ScoreboardView) -> tuple[TouchButton, ...]:
     if reviewing:
         _hand_review(c, view)
     elif view.stage is Stage.HAND_OVER:
-        _result_box(c, view)
+        # Offers after a hand answer "check this card" for its last trick, still on the table: in the result box.
+        return _result_box(c, view, view.offers if view.choice is None else ())
     elif view.stage is Stage.GAME_OVER:
         _game_over(c, view)
     if among_cards:
@@ -439,20 +440,28 @@ def _tricks(tricks: tuple[int, int]) -> str:
     return _("tricks {first}\u2013{second}").format(first=number(tricks[0]), second=number(tricks[1]))
 
 
-def _result_box(c: Canvas, view: ScoreboardView) -> None:
+RESULT_TOP, RESULT_BOTTOM = 44.0, 294.0  # the result box with offers stays clear of North's name and the sides'
+
+
+def _result_box(c: Canvas, view: ScoreboardView, offers: tuple[Offer, ...] = ()) -> tuple[TouchButton, ...]:
+    """The scored hand's headline and tricks; ``offers`` (answers to a check of its last trick) in a row under
+    them, the box raised to make room."""
     cx, cy = c.width / 2, MAIN_H / 2
     w = c.width - 2 * SIDE - 24
     size, lines = _headline(c, view.result or _("Hand over"), (24, 21, 19, 17), w - 28, 4)
     if lines[-1].endswith(ELLIPSIS):  # long seat names: a fifth line of the smallest type
         size, lines = _headline(c, view.result, (17,), w - 28, 5)
     step = size * 4 / 3
-    h = 56 + step * len(lines)
-    box = (cx - w / 2, cy - h / 2, w, h)
+    row = OFFERS_H + 12 if offers else 0.0
+    h = 56 + step * len(lines) + row
+    top = max(RESULT_TOP, min(cy - h / 2, RESULT_BOTTOM - h)) if offers else cy - h / 2
+    box = (cx - w / 2, top, w, h)
     c.fill(box, WHITE, radius=14)
     c.fill(box, GOLD, radius=14, width=4)
     for i, line in enumerate(lines):
         c.text(line, size, INK, (cx, box[1] + 14 + step / 2 + i * step), bold=True)
-    c.text(_tricks(view.tricks), 16, (90, 90, 96), (cx, box[1] + h - 20))
+    c.text(_tricks(view.tricks), 16, (90, 90, 96), (cx, box[1] + h - row - 20))
+    return _offers_row(c, offers, box[1] + h - OFFERS_H - 10, w - 20, on_white=True)
 
 
 def _headline(
@@ -570,10 +579,17 @@ OFFERS_Y, OFFERS_H = 286.0, 46.0  # the band of the table the offers take, under
 def _offers(c: Canvas, offers: tuple[Offer, ...]) -> tuple[TouchButton, ...]:
     """The declarations that may be made now, in a row across the table under the up-card: each a button with
     its words and, under them, the panel button that gives it."""
+    return _offers_row(c, offers, OFFERS_Y, c.width - 2 * SIDE - 16)
+
+
+def _offers_row(
+    c: Canvas, offers: tuple[Offer, ...], y: float, room: float, on_white: bool = False
+) -> tuple[TouchButton, ...]:
+    """``offers`` in a row ``room`` wide at most, centred across the table, from ``y`` down (``on_white``: drawn on
+    a white box, so each button is shaded and edged)."""
     if not offers:
         return ()
     gap = 8.0
-    room = c.width - 2 * SIDE - 16
     widths = [
         max(c.text_size(o.label.upper(), OFFER_LABEL, True)[0], c.text_size(o.key, OFFER_KEY)[0]) + 20 for o in offers
     ]
@@ -582,7 +598,7 @@ def _offers(c: Canvas, offers: tuple[Offer, ...]) -> tuple[TouchButton, ...]:
     x = c.width / 2 - (sum(widths) + gap * (len(offers) - 1)) / 2
     buttons = []
     for offer, w in zip(offers, widths, strict=True):
-        buttons.append(_offer_button(c, offer, (x, OFFERS_Y, w, OFFERS_H)))
+        buttons.append(_offer_button(c, offer, (x, y, w, OFFERS_H), on_white))
         x += w + gap
     return tuple(buttons)
 
@@ -598,10 +614,17 @@ def _offers_stacked(c: Canvas, offers: tuple[Offer, ...], centre: tuple[float, f
     return tuple(_offer_button(c, o, (x, top + i * (h + gap), OFFER_STACK_W, h)) for i, o in enumerate(offers))
 
 
-def _offer_button(c: Canvas, offer: Offer, box: tuple[float, float, float, float]) -> TouchButton:
+OFFER_ON_WHITE = (232, 232, 238)  # an offer's fill on a white box, edged in gold
+
+
+def _offer_button(
+    c: Canvas, offer: Offer, box: tuple[float, float, float, float], on_white: bool = False
+) -> TouchButton:
     """One offer: its words and, under them, the panel button that gives it; a touch button."""
     x, y, w, h = box
-    c.fill(box, GOLD if offer.selected else WHITE, radius=8)
+    c.fill(box, GOLD if offer.selected else OFFER_ON_WHITE if on_white else WHITE, radius=8)
+    if on_white:
+        c.fill(box, GOLD, radius=8, width=2)
     cx = x + w / 2
     c.text(offer.label.upper(), OFFER_LABEL, INK, (cx, y + 15), bold=True, max_width=w - 8)
     c.text(offer.key, OFFER_KEY, (70, 70, 78), (cx, y + h - 11), max_width=w - 8)

@@ -207,6 +207,23 @@ def hand_scored(names: Names = NAMES) -> ScoreboardView:
     )
 
 
+def check_last_trick(names: Names = NAMES) -> ScoreboardView:
+    """The hand scored with South's card in its last trick read doubtfully (perhaps the ten of diamonds), that
+    trick still on the table: the answers to the check in the result box, as the session dresses the view."""
+    doubtful = Irregularity(
+        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Th with low confidence, perhaps Td", 2, C("Th"),
+        source=CardSource.PLAY, rival=C("Td"),
+    )  # fmt: skip
+    answers = (
+        Offer(phrases.check_right_offer(C("Th")), phrases.button_name("call"), Action(ButtonAction.CALL)),
+        Offer(phrases.check_other_offer(C("Td")), Suit.DIAMONDS.symbol, Action(ButtonAction.SUIT, Suit.DIAMONDS)),
+    )
+    return replace(
+        hand_scored(names), banner=Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)),
+        offers=answers,
+    )
+
+
 def hand_review(names: Names = NAMES) -> ScoreboardView:
     tricks = (
         ("Jc", "9c", "Ac", "Qc"),
@@ -290,6 +307,22 @@ def check_card(names: Names = NAMES) -> ScoreboardView:
             SeatView(names[2], card=C("Qs")),
             SeatView(names[3]),
         ),
+    )
+
+
+def check_up_card(names: Names = NAMES) -> ScoreboardView:
+    """The up-card read doubtfully as the jack of diamonds (perhaps the jack of hearts) while the table bids: the
+    banner asks to look; the heart button says it is the jack of hearts (in the first round only the up-card's suit
+    orders it up, so another suit bids nothing), as the session dresses the view; North is still asked to bid."""
+    doubtful = Irregularity(
+        IrregularityKind.CHECK_CARD, "check the up-card: read as Jd with low confidence, perhaps Jh", None, C("Jd"),
+        source=CardSource.UP_CARD, rival=C("Jh"),
+    )  # fmt: skip
+    answer = Offer(phrases.check_other_offer(C("Jh")), Suit.HEARTS.symbol, Action(ButtonAction.SUIT, Suit.HEARTS))
+    view = bidding_round_1(names)
+    return replace(
+        view, banner=Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)),
+        offers=(*view.offers, answer),
     )
 
 
@@ -408,6 +441,8 @@ SAMPLES: dict[str, Callable[..., ScoreboardView]] = {
     "irregularity": irregularity,
     "deal-out-of-turn": deal_out_of_turn,
     "check-card": check_card,
+    "check-up-card": check_up_card,
+    "check-last-trick": check_last_trick,
     "benny-up": benny_up,
     "alone-question": alone_question,
     "declare-menu": declare_menu,

@@ -1174,9 +1174,9 @@ class CheckAnswerer:
     at it (the card at rest there in the script, ``rests``) and answer: Call where it is the card recorded, its
     suit button where only the suit is wrong, else Next reading as many times as the session's cycle of
     look-alikes needs. A card the cycle does not reach is left (``unreachable``). A check of the up-card is
-    answered once the hand is played (Call or its suit button: ``TableSession.checked_up_card``), with the up-card
-    at rest in the script. Each answer is the ``ReviseCard`` the session submits: a player's word, sure.
-    ``simulate --answer-checks``."""
+    answered with the up-card at rest in the script: one read wrong while the table bids, else once the hand is
+    played (Call or its suit button: ``TableSession.checked_up_card``). Each answer is the ``ReviseCard`` the
+    session submits: a player's word, sure. ``simulate --answer-checks``."""
 
     rests: Sequence[CardRest]
     delay: int = ANSWER_DELAY_FRAMES
@@ -1189,7 +1189,7 @@ class CheckAnswerer:
 
     def heard(self, frame: int, announcements: Sequence[Announcement], match: Match) -> None:
         """Note each check of a seat's play said now: the answer is due ``delay`` frames later; a check of the
-        up-card, answered once the hand is played (Call and the suits bid before)."""
+        up-card likewise (while the table bids, or once the hand is played: ``_up_card_answers``)."""
         for a in announcements:
             if not isinstance(a, Irregularity) or a.kind is not IrregularityKind.CHECK_CARD:
                 continue
@@ -1250,25 +1250,47 @@ class CheckAnswerer:
         return out
 
     def _up_card_answers(self, frame: int, match: Match) -> list[ReviseCard]:
-        """The answers to checks of the up-card due by ``frame``, while its hand is played (the session takes them
-        then: ``TableSession.checked_up_card``); an up-card whose hand ended first is too late."""
+        """The answers to checks of the up-card due by ``frame``. While the table bids, an up-card read wrong is
+        answered as the session takes it then: another suit's button in the first round where only the suit is
+        wrong, else Next reading as many times as its cycle of look-alikes needs (one the cycle does not reach is
+        left); an up-card read right waits for the hand (Call and its suit are bids). While the hand is played, Call
+        or its suit button (``TableSession.checked_up_card``). An up-card whose hand ended first is too late."""
+        from companion.session import look_alikes
+
         out: list[ReviseCard] = []
         pending: list[tuple[int, int]] = []
         up = match.up_card_in_doubt()
+        expected = match.expected.expected
+        bidding = expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2)
         for due, index in self.up_asked:
             if up is None or up[0] != index:
-                self.too_late += match.phase is not Phase.PLAY  # its hand is over (else the camera settled it)
+                self.too_late += match.phase is not Phase.PLAY and not bidding  # its hand is over (else settled)
                 continue
-            if due > frame or match.phase is not Phase.PLAY:
+            if due > frame or not (bidding or match.phase is Phase.PLAY):
                 pending.append((due, index))
                 continue
-            card = up[1]
+            _index, card, rival = up
             truth = next((r.card for r in reversed(self.rests) if r.frame <= frame and r.kind == "up_card"), None)
-            if truth is None or not (truth == card or (truth.rank == card.rank and not truth.is_benny)):
-                self.unreachable += 1  # Call and the suit buttons answer an up-card; no cycle of look-alikes
+            same_rank = truth is not None and truth.rank == card.rank and not truth.is_benny
+            if truth is not None and bidding:
+                if truth == card:
+                    pending.append((due, index))  # confirmed once the hand is played
+                    continue
+                if same_rank and expected is Expect.BID_ROUND_1:
+                    presses = 1  # the suit button: another suit orders nothing up in the first round
+                else:
+                    cycle = [card, *look_alikes(card, deck(match.rules.deck_size), rival)]
+                    if truth not in cycle:
+                        self.unreachable += 1
+                        continue
+                    presses = cycle.index(truth)
+            elif truth is None or not (truth == card or same_rank):
+                self.unreachable += 1  # Call and the suit buttons answer an up-card in play; no cycle of look-alikes
                 continue
+            else:
+                presses = 1
             self.answered += 1
-            self.presses += 1
+            self.presses += presses
             out.append(ReviseCard(index, truth))
         self.up_asked = pending
         return out

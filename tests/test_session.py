@@ -15,7 +15,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from companion.session import SyncLogWriter, TableSession, ThreadedLogWriter
 from display.actions import Action, ButtonAction
-from table.announcements import Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon
+from table.announcements import Expect, Irregularity, IrregularityKind, Prompt, RenegeProven, TrickWon
 from table.cards import Card, Suit
 from table.deal import Phase
 from table.inputs import (
@@ -24,6 +24,7 @@ from table.inputs import (
     DismissRenege,
     Input,
     Misdeal,
+    NameTrump,
     OrderUp,
     Pass,
     Play,
@@ -889,3 +890,78 @@ def test_a_suit_button_names_the_up_cards_suit_and_trump_follows_it(tmp_path: Pa
     assert _logged(tmp_path)[-1] == ReviseCard(0, C("Kh"))
     assert session.match.view().trump is Suit.HEARTS
     assert not any(isinstance(a, RenegeProven) for a in session.release())  # the jack of clubs is a club
+
+
+def _bidding_on_a_doubted_up_card(tmp_path: Path) -> TableSession:
+    """Dealer 0 turns the up-card; the camera reads it only in doubt as K♠ (perhaps K♥): the table bids on it."""
+    session = TableSession(_log(tmp_path))
+    session.observe(UpCardShown(C("Ks"), 0.5, frame=1, uncertain=True, rival=C("Kh")))
+    assert session.match.expected.expected is Expect.BID_ROUND_1
+    return session
+
+
+def _answer_offers(session: TableSession) -> list[tuple[str, str]]:
+    """The offers on screen other than the declarations (Alone, the declarations menu)."""
+    declarations = (ButtonAction.ALONE, ButtonAction.DECLARE)
+    return [(o.label, o.key) for o in session.offers() if o.action.kind not in declarations]
+
+
+def test_while_the_table_bids_another_suits_button_names_the_up_card_and_bids_nothing(tmp_path: Path) -> None:
+    session = _bidding_on_a_doubted_up_card(tmp_path)
+    assert _answer_offers(session) == [
+        ("It is K\u2665", "\u2665")]  # no "is right" offer: Call orders it up
+    session.act(Action(ButtonAction.SUIT, Suit.HEARTS), frame=5)  # the dealer's card is the king of hearts
+    assert _logged(tmp_path)[-1] == ReviseCard(0, C("Kh"))
+    assert session.match.expected.expected is Expect.BID_ROUND_1 and session.match.expected.seat == 1  # still to bid
+    assert session.match.expected.up_card == C("Kh") and session.match.up_card_in_doubt() is None
+    assert session.notes.messages[-1] == "up-card taken as K\u2665"
+    session.act(Action(ButtonAction.SUIT, Suit.HEARTS), frame=6)  # now the up-card's suit: seat 1 orders it up
+    assert _logged(tmp_path)[-1] == OrderUp(1, False) and session.match.view().trump is Suit.HEARTS
+
+
+def test_the_up_cards_own_suit_and_call_still_order_it_up_while_it_is_to_be_checked(tmp_path: Path) -> None:
+    session = _bidding_on_a_doubted_up_card(tmp_path)
+    session.act(Action(ButtonAction.SUIT, Suit.SPADES), frame=5)
+    assert _logged(tmp_path)[-1] == OrderUp(1, False)
+    assert session.match.up_card_in_doubt() is not None  # confirmed only once the hand is played
+    (tmp_path / "b").mkdir()
+    other = _bidding_on_a_doubted_up_card(tmp_path / "b")
+    other.act(Action(ButtonAction.CALL), frame=5)
+    assert _logged(tmp_path / "b")[-1] == OrderUp(1, False)
+
+
+def test_with_the_up_card_sure_another_suit_is_refused_in_the_first_round_as_before(tmp_path: Path) -> None:
+    session = TableSession(_log(tmp_path))
+    session.observe(UpCardShown(C("Ks"), 0.97, frame=1))
+    session.act(Action(ButtonAction.SUIT, Suit.HEARTS), frame=5)
+    assert _logged(tmp_path)[-1] == UpCard(C("Ks"), 0.97)
+    assert session.notes.messages[-1] == "round 1: only the up-card's suit can be ordered up"
+    assert not _answer_offers(session)
+
+
+def test_next_reading_steps_the_up_card_to_check_while_the_table_bids_and_back(tmp_path: Path) -> None:
+    session = _bidding_on_a_doubted_up_card(tmp_path)
+    session.act(Action(ButtonAction.PASS), frame=3)
+    session.act(Action(ButtonAction.NEXT_READING), frame=4)
+    assert _logged(tmp_path)[-1] == ReviseCard(0, C("Kh")) and session.match.expected.up_card == C("Kh")
+    session.act(Action(ButtonAction.NEXT_READING), frame=5)  # stepped on past it: the next look-alike
+    third = session.match.expected.up_card
+    assert third not in (C("Ks"), C("Kh")) and _logged(tmp_path)[-1] == ReviseCard(0, third)
+    for frame in range(6, 30):  # round the cycle back to the camera's reading
+        if session.match.expected.up_card == C("Ks"):
+            break
+        session.act(Action(ButtonAction.NEXT_READING), frame=frame)
+    assert session.match.expected.up_card == C("Ks") and session.notes.messages[-1] == "up-card K\u2660 confirmed"
+    assert session.match.expected.seat == 2  # the bids stand: seat 1's pass
+
+
+def test_in_the_second_round_the_up_card_to_check_is_stepped_by_next_reading_not_the_suits(tmp_path: Path) -> None:
+    session = _bidding_on_a_doubted_up_card(tmp_path)
+    for frame in range(2, 6):
+        session.act(Action(ButtonAction.PASS), frame=frame)
+    assert session.match.expected.expected is Expect.BID_ROUND_2
+    assert _answer_offers(session) == [("It is K\u2665", "Next reading")]
+    session.act(Action(ButtonAction.NEXT_READING), frame=7)
+    assert _logged(tmp_path)[-1] == ReviseCard(0, C("Kh"))
+    session.act(Action(ButtonAction.SUIT, Suit.SPADES), frame=8)  # a suit names trump: spades, allowed now
+    assert _logged(tmp_path)[-1] == NameTrump(1, Suit.SPADES, False)

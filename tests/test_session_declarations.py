@@ -731,3 +731,14 @@ def test_the_panel_speaks_the_tables_language(tmp_path: Path) -> None:
         choice = _view(session).choice
         assert choice == samples.alone_question(NAMES).choice
         assert choice is not None and choice.title == "Cine joacă singur?"
+
+
+def test_the_sample_up_card_check_shows_the_banner_and_answer_the_session_gives_while_bidding(tmp_path: Path) -> None:
+    from display import samples
+
+    session = TableSession(MatchLog.create(tmp_path / "match.jsonl", NA, first_dealer=3), names=NAMES)
+    session.observe(UpCardShown(C("Jd"), 0.5, frame=1, uncertain=True, rival=C("Jh")))
+    [check] = [a for a in session.release() if isinstance(a, Irregularity) and a.kind is IrregularityKind.CHECK_CARD]
+    sample = samples.check_up_card()
+    assert sample.banner is not None and phrases.irregularity_text(check, NAMES) == sample.banner.text
+    assert _view(session).offers == sample.offers

@@ -58,6 +58,8 @@ CASES = [
     ("play-mid-trick", (1920, 1080)),
     ("bidding-round-1", (1024, 600)),
     ("check-card", (800, 480)),
+    ("check-up-card", (800, 480)),
+    ("check-last-trick", (800, 480)),
 ]
 DOC_COPIES = {
     "bidding-round-1", "bidding-round-2", "play-mid-trick", "renege-alert", "hand-scored", "hand-review", "game-won",
@@ -317,6 +319,23 @@ def test_renege_alert_buttons_are_where_render_says() -> None:
             assert drawn.action_at((x + w / 2, y + h / 2)) == button.action
         assert drawn.action_at((size[0] / 2, size[1] * 0.15)) is None  # the headline is not a button
     assert render(pygame.Surface((800, 480)), samples.play_mid_trick()).buttons == ()
+
+
+def test_the_answers_to_a_check_after_the_hand_are_buttons_in_the_result_box_clear_of_the_names() -> None:
+    view = samples.check_last_trick()
+    for size in ((800, 480), (1024, 600), (1920, 1080)):
+        drawn = render(pygame.Surface(size), view)
+        assert [b.action for b in drawn.buttons] == [o.action for o in view.offers]
+        headline = [t.rect for t in drawn.texts if t.text.startswith("Euchred!")]
+        names = [t.rect for t in drawn.texts if t.text in ("West", "East", "North", "South")]
+        assert headline and len(names) >= 4
+        for button in drawn.buttons:
+            x, y, w, h = button.rect
+            assert drawn.action_at((x + w / 2, y + h / 2)) == button.action
+            assert all(y >= hy + hh for _hx, hy, _hw, hh in headline)  # under the headline
+            for nx, ny, nw, nh in names:
+                assert x + w <= nx or nx + nw <= x or y + h <= ny or ny + nh <= y, (size, button, (nx, ny, nw, nh))
+    assert render(pygame.Surface((800, 480)), samples.hand_scored()).buttons == ()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

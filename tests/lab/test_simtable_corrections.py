@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 
 from lab.simtable import TablePipeline
-from table.announcements import IrregularityKind, RenegeProven
+from table.announcements import Expect, IrregularityKind, RenegeProven
 from table.cards import Card
 from table.inputs import OrderUp, Pass, Play, ReviseCard, UpCard
 from table.renege import CHECK_CONFIDENCE
@@ -242,3 +242,43 @@ def test_players_answer_a_check_of_the_up_card_once_the_hand_is_played() -> None
     assert pipeline.match.history[-1] == ReviseCard(0, C("Ks"))
     assert any(isinstance(a, RenegeProven) and a.evidence.proof_card == C("Jc") for a in said)
     assert pipeline.answerer is not None and (pipeline.answerer.answered, pipeline.answerer.presses) == (1, 1)
+
+
+def test_players_answer_an_up_card_read_wrong_while_they_bid_and_one_read_right_once_it_is_played() -> None:
+    from lab.simtable import CardRest, CheckAnswerer
+
+    wrong = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    wrong.answerer = CheckAnswerer([CardRest(1, C("Kh"), KITTY, None, 0, "up_card")], delay=3)
+    wrong._observe(UpCardShown(C("Ks"), 0.5, 1, uncertain=True, rival=C("Kh")))
+    assert wrong._answer_checks(3) == []  # not yet: the players are still looking
+    wrong._answer_checks(4)  # the heart button: in the first round another suit bids nothing
+    assert wrong.match.history[-1] == ReviseCard(0, C("Kh")) and wrong.match.expected.expected is Expect.BID_ROUND_1
+    assert wrong.answerer is not None and (wrong.answerer.answered, wrong.answerer.presses) == (1, 1)
+
+    right = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    right.answerer = CheckAnswerer([CardRest(1, C("Ks"), KITTY, None, 0, "up_card")], delay=3)
+    right._observe(UpCardShown(C("Ks"), 0.5, 1, uncertain=True, rival=C("Kh")))
+    logged = len(right.match.history)
+    assert right._answer_checks(10) == [] and len(right.match.history) == logged  # Call would order it up
+    right._apply(OrderUp(1), 11)
+    right._observe(_landed(1, "As", 12))
+    right._answer_checks(13)
+    assert right.match.history[-1] == ReviseCard(0, C("Ks"))
+    assert right.answerer is not None and (right.answerer.answered, right.answerer.presses) == (1, 1)
+
+
+def test_in_the_second_round_players_step_an_up_card_read_as_another_rank_with_next_reading() -> None:
+    from companion.session import look_alikes
+    from lab.simtable import CardRest, CheckAnswerer
+    from table.cards import deck
+
+    pipeline = TablePipeline(Rules.preset("north_american"), detector=_NoFrames())
+    pipeline.answerer = CheckAnswerer([CardRest(1, C("Tc"), KITTY, None, 0, "up_card")], delay=10)
+    pipeline._observe(UpCardShown(C("9c"), 0.5, 1, uncertain=True, rival=C("Tc")))
+    for frame, seat in enumerate((1, 2, 3, 0)):
+        pipeline._apply(Pass(seat), 2 + frame)
+    assert pipeline.match.expected.expected is Expect.BID_ROUND_2
+    pipeline._answer_checks(11)
+    assert pipeline.match.history[-1] == ReviseCard(0, C("Tc"))
+    presses = [C("9c"), *look_alikes(C("9c"), deck(24), C("Tc"))].index(C("Tc"))
+    assert pipeline.answerer is not None and (pipeline.answerer.answered, pipeline.answerer.presses) == (1, presses)
