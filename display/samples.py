@@ -210,18 +210,23 @@ def hand_scored(names: Names = NAMES) -> ScoreboardView:
 def check_last_trick(names: Names = NAMES) -> ScoreboardView:
     """The hand scored with South's card in its last trick read doubtfully (perhaps the ten of diamonds), that
     trick still on the table: the answers to the check in the result box, as the session dresses the view."""
+    banner, answers = _check_of_a_play(2, C("Th"), C("Td"), names)
+    return replace(hand_scored(names), banner=banner, offers=answers)
+
+
+def _check_of_a_play(seat: int, card: Card, rival: Card, names: Names) -> tuple[Banner, tuple[Offer, ...]]:
+    """The banner asking to check ``seat``'s ``card`` (perhaps ``rival``, the same rank), and the session's two
+    answers to it: Call (it is right) and the rival's suit button."""
+    assert rival.suit is not None
     doubtful = Irregularity(
-        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Th with low confidence, perhaps Td", 2, C("Th"),
-        source=CardSource.PLAY, rival=C("Td"),
+        IrregularityKind.CHECK_CARD, f"check seat {seat}'s card: read as {card} with low confidence, perhaps {rival}",
+        seat, card, source=CardSource.PLAY, rival=rival,
     )  # fmt: skip
     answers = (
-        Offer(phrases.check_right_offer(C("Th")), phrases.button_name("call"), Action(ButtonAction.CALL)),
-        Offer(phrases.check_other_offer(C("Td")), Suit.DIAMONDS.symbol, Action(ButtonAction.SUIT, Suit.DIAMONDS)),
+        Offer(phrases.check_right_offer(card), phrases.button_name("call"), Action(ButtonAction.CALL)),
+        Offer(phrases.check_other_offer(rival), rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit)),
     )
-    return replace(
-        hand_scored(names), banner=Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)),
-        offers=answers,
-    )
+    return Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)), answers
 
 
 def hand_review(names: Names = NAMES) -> ScoreboardView:
@@ -289,17 +294,10 @@ def check_card(names: Names = NAMES) -> ScoreboardView:
     """South's card read doubtfully (its twin close behind): the banner asks to look, naming the card it may be
     instead; the offers answer it (Call: it is right; the club button: it is the queen of clubs), as the session
     dresses the view; West is still asked to play."""
-    doubtful = Irregularity(
-        IrregularityKind.CHECK_CARD, "check seat 2's card: read as Qs with low confidence, perhaps Qc", 2, C("Qs"),
-        source=CardSource.PLAY, rival=C("Qc"),
-    )  # fmt: skip
-    answers = (
-        Offer(phrases.check_right_offer(C("Qs")), phrases.button_name("call"), Action(ButtonAction.CALL)),
-        Offer(phrases.check_other_offer(C("Qc")), Suit.CLUBS.symbol, Action(ButtonAction.SUIT, Suit.CLUBS)),
-    )
+    banner, answers = _check_of_a_play(2, C("Qs"), C("Qc"), names)
     return replace(
         play_mid_trick(names),
-        banner=Banner(BannerKind.CHECK_CARD, phrases.irregularity_text(doubtful, names)),
+        banner=banner,
         offers=answers,
         seats=(
             SeatView(names[0], card=C("Ks"), led=True, winning=True),
