@@ -57,6 +57,9 @@ SEED_CLOSEUP_TEST = 17_000_000  # the held-out decks' close-up scenes (``build t
 SEED_NEAR_TRAIN = 21_000_000  # closer still: a card under a phone, or held up before a person drawn large
 SEED_NEAR_VAL = 22_000_000
 SEED_NEAR_TEST = 23_000_000  # the held-out decks' near scenes (``build test --near``)
+SEED_LAID_OUT_TRAIN = 28_000_000  # cards laid out in rows on a surface under a phone (``build obb --laid-out``)
+SEED_LAID_OUT_VAL = 29_000_000
+SEED_LAID_OUT_TEST = 27_000_000  # the held-out decks laid out in rows under a phone (``build test --laid-out``)
 
 _FS: FaceSet | None = None
 
@@ -120,11 +123,12 @@ def _init(
             _FS.backs = load_manifest(Path(art)).backs
 
 
-def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> int:
-    seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup, near = args
+def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool, bool]) -> int:
+    seed, img_path, lbl_path, on_mat, hard, strips, edges, closeup, near, laid_out = args
     assert _FS is not None
     scene = render_scene(_FS, seed, on_mat=on_mat, hard=hard, strips=strips, edges=edges, closeup=closeup,
-                         restyle=_RESTYLE, near=near, stretch=_STRETCH, styles=_STYLES, office=_OFFICE)
+                         restyle=_RESTYLE, near=near, stretch=_STRETCH, styles=_STYLES, office=_OFFICE,
+                         laid_out=laid_out)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     Path(lbl_path).write_text("\n".join(obb_label_lines(scene)) + ("\n" if scene.cards else ""))
     return len(scene.cards)
@@ -133,11 +137,11 @@ def _job_obb(args: tuple[int, str, str, bool, bool, bool, bool, bool, bool]) -> 
 TestRow = tuple[str, str, float, float, float, float]
 
 
-def _job_test(args: tuple[int, str, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]], str]:
-    seed, img_path, edges, closeup, near = args
+def _job_test(args: tuple[int, str, bool, bool, bool, bool]) -> tuple[list[TestRow], list[tuple[str, str]], str]:
+    seed, img_path, edges, closeup, near, laid_out = args
     assert _FS is not None
     scene = render_scene(_FS, seed, edges=edges, closeup=closeup, restyle=_RESTYLE, near=near, stretch=_STRETCH,
-                         styles=_STYLES, office=_OFFICE)
+                         styles=_STYLES, office=_OFFICE, laid_out=laid_out)
     cv2.imwrite(img_path, scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = scene.image.shape[:2]
     name = Path(img_path).name
@@ -164,13 +168,15 @@ def build_obb(
     stretch: float = 0.0,
     styles: tuple[str, ...] = DECK_STYLES,
     office: float = 0.0,
+    n_laid_out: int = 0,
 ) -> int:
     """``n_train`` + ``n_val`` scenes, plus ``n_mat`` train and ``n_mat // 10`` val scenes on the printed
     mat, ``n_hard`` train and ``n_hard // 10`` val hard scenes (``render_scene(hard=True)``), and
     ``n_strips`` train and ``n_strips // 10`` val strip scenes (``render_scene(strips=True)``), and
     ``n_edges`` train and ``n_edges // 10`` val edge scenes (``render_scene(edges=True)``), and
     ``n_closeups`` train and ``n_closeups // 10`` val close-up scenes (``render_scene(closeup=True)``), and
-    ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``);
+    ``n_near`` train and ``n_near // 10`` val near scenes (``render_scene(near=True)``), and ``n_laid_out`` train and
+    ``n_laid_out // 10`` val scenes of cards laid out in rows under a phone (``render_scene(laid_out=True)``);
     ``restyle``: the chance that a scene's deck is printed unlike its artwork (``render_scene(restyle=)``),
     in one of ``styles``;
     ``stretch``: the chance that a scene's picture is stretched along one side (``render_scene(stretch=)``);
@@ -178,18 +184,21 @@ def build_obb(
     jobs = []
     # One row per scene kind: its train and val names, counts and seeds, then the render_scene switches it sets.
     kinds = (
-        ("train", "val", n_train, n_val, SEED_TRAIN, SEED_VAL, (False, False, False, False, False, False)),
-        ("mat", "matval", n_mat, n_mat // 10, SEED_MAT_TRAIN, SEED_MAT_VAL, (True, False, False, False, False, False)),
+        ("train", "val", n_train, n_val, SEED_TRAIN, SEED_VAL, (False, False, False, False, False, False, False)),
+        ("mat", "matval", n_mat, n_mat // 10, SEED_MAT_TRAIN, SEED_MAT_VAL,
+         (True, False, False, False, False, False, False)),
         ("hard", "hardval", n_hard, n_hard // 10, SEED_HARD_TRAIN, SEED_HARD_VAL,
-         (False, True, False, False, False, False)),
+         (False, True, False, False, False, False, False)),
         ("strip", "stripval", n_strips, n_strips // 10, SEED_STRIP_TRAIN, SEED_STRIP_VAL,
-         (False, True, True, False, False, False)),
+         (False, True, True, False, False, False, False)),
         ("edge", "edgeval", n_edges, n_edges // 10, SEED_EDGE_TRAIN, SEED_EDGE_VAL,
-         (False, True, False, True, False, False)),
+         (False, True, False, True, False, False, False)),
         ("close", "closeval", n_closeups, n_closeups // 10, SEED_CLOSEUP_TRAIN, SEED_CLOSEUP_VAL,
-         (False, False, False, False, True, False)),
+         (False, False, False, False, True, False, False)),
         ("near", "nearval", n_near, n_near // 10, SEED_NEAR_TRAIN, SEED_NEAR_VAL,
-         (False, False, False, False, False, True)),
+         (False, False, False, False, False, True, False)),
+        ("laid", "laidval", n_laid_out, n_laid_out // 10, SEED_LAID_OUT_TRAIN, SEED_LAID_OUT_VAL,
+         (False, False, False, False, False, False, True)),
     )
     splits = [
         (split, n, base, prefix, switches)
@@ -257,13 +266,15 @@ def build_test(
     first: int = 0,
     styles: tuple[str, ...] = DECK_STYLES,
     office: float = 0.0,
+    laid_out: bool = False,
 ) -> int:
     """``count`` scenes of the held-out decks and their labels CSV (the real photos' format); with
     ``edges``, edge scenes (``render_scene(edges=True)``), with ``closeup`` close-up scenes, with ``near`` near
-    scenes, each kind from its own seeds; with ``deck``, that held-out deck alone (the same seeds: the same
-    layouts per deck). ``first``: scene *i* is rendered from its kind's base seed + ``first`` + *i*, so that a
-    validation set kept apart from the test sets (0) can be drawn the same way (:data:`MAX_FIRST_SEED`).
-    ``restyle``, ``styles`` and ``office``: as :func:`build_obb`'s; a restyled set names each scene's style in
+    scenes, with ``laid_out`` cards laid out in rows under a phone, each kind from its own seeds; with ``deck``,
+    that held-out deck alone (the same seeds: the same layouts per deck). ``first``: scene *i* is rendered from
+    its kind's base seed + ``first`` + *i*, so that a validation set kept apart from the test sets (0) can be drawn
+    the same way (:data:`MAX_FIRST_SEED`). ``restyle``, ``styles`` and ``office``: as :func:`build_obb`'s; a
+    restyled set names each scene's style in
     :data:`STYLES_FILE`."""
     if deck is not None and deck not in HELD_OUT_DECKS:
         raise SystemExit(f"--deck {deck}: not a held-out deck ({', '.join(sorted(HELD_OUT_DECKS))})")
@@ -271,8 +282,9 @@ def build_test(
     if problem is not None:
         raise SystemExit(problem)
     (out / "images").mkdir(parents=True, exist_ok=True)
-    base = SEED_NEAR_TEST if near else SEED_CLOSEUP_TEST if closeup else SEED_EDGE_TEST if edges else SEED_TEST
-    jobs = [(base + first + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near)
+    base = (SEED_LAID_OUT_TEST if laid_out else SEED_NEAR_TEST if near else SEED_CLOSEUP_TEST if closeup
+            else SEED_EDGE_TEST if edges else SEED_TEST)  # fmt: skip
+    jobs = [(base + first + i, str(out / "images" / f"synth_{i:05d}.jpg"), edges, closeup, near, laid_out)
             for i in range(count)]
     rows: list[TestRow] = []
     readable: list[tuple[str, str]] = []
@@ -330,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="obb: extra train scenes closer still, a card taller than half the frame's short side up to "
                     "past its edges, lying under a phone or held up before a person (and a tenth as many val); "
                     "test: any number above 0 renders near scenes")
+    ap.add_argument("--laid-out", type=int, default=0,
+                    help="obb: extra train scenes of 3 to 12 whole cards laid out in rows on a surface and "
+                    "photographed from above by a phone (and a tenth as many val); test: any number above 0 renders "
+                    "such scenes")
     ap.add_argument("--restyle", type=float, default=0.0,
                     help="the chance that a scene's deck is printed unlike its artwork: dark paper with gold or "
                     "silver print, coloured paper, four-colour suits (default 0: the artwork as it is)")
@@ -359,13 +375,14 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if args.what == "obb":
         n = build_obb(art, out, args.train, args.val, args.procs, args.on_mat, args.hard, args.strips, args.edges,
-                      args.closeups, args.restyle, args.near, args.stretch, styles, args.office)
-        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups, args.near))
+                      args.closeups, args.restyle, args.near, args.stretch, styles, args.office, args.laid_out)
+        extra = sum(k + k // 10 for k in (args.on_mat, args.hard, args.strips, args.edges, args.closeups, args.near,
+                                          args.laid_out))
         print(f"scenes={args.train + args.val + extra} cards={n} out={out}")
     else:
         n = build_test(art, out, args.count, args.procs, edges=args.edges > 0, closeup=args.closeups > 0,
                        deck=args.deck, restyle=args.restyle, near=args.near > 0, stretch=args.stretch,
-                       first=args.first_seed, styles=styles, office=args.office)
+                       first=args.first_seed, styles=styles, office=args.office, laid_out=args.laid_out > 0)
         print(f"scenes={args.count} cards={n} out={out}")
     return 0
 

@@ -54,6 +54,12 @@ CLOSEUP_SIZES = ((512, 288), (512, 384), (384, 512), (336, 448), (448, 448))
 # front of a person drawn large, with a face, near a bright window (a webcam's view).
 NEAR_HEIGHT = (0.5, 1.4)
 NEAR_SIZES = ((384, 512), (336, 448), (512, 384), (512, 288), (448, 448))
+# Laid-out scenes (``render_scene(laid_out=True)``): LAID_OUT_CARDS whole cards laid apart on a surface in rows and
+# photographed from above by a phone (LAID_OUT_SIZES: a phone's shapes at the size such photos are often kept,
+# as the real phone photos of ``real-photos-dev2``, 640x853), as the real photos kept aside to judge the reader lay
+# 3 to 12 cards out on a table: the cards as large as the rows let them be, square to the rows or turned a little.
+LAID_OUT_CARDS = (3, 12)
+LAID_OUT_SIZES = ((480, 640), (640, 853), (640, 480), (853, 640), (600, 600))
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
@@ -663,6 +669,37 @@ def _near_layout(rng: Rng, fs: FaceSet, w: int, h: int) -> list[Placement]:
     return out
 
 
+def _laid_out_layout(rng: Rng, fs: FaceSet, w: int, h: int) -> list[Placement]:
+    """:data:`LAID_OUT_CARDS` whole cards laid apart in rows (the last row centred), the rows filling most of the
+    frame, across it a quarter of the time; each card either way up, square to the rows or (a quarter of the
+    scenes) turned a little, with more room between them."""
+    n = int(rng.integers(LAID_OUT_CARDS[0], LAID_OUT_CARDS[1] + 1))
+    chosen = _choose_faces(rng, fs, n)
+    aspect = chosen[0][2].shape[1] / chosen[0][2].shape[0]
+    across = rng.random() < 0.25  # the cards' height runs along the frame's width
+    turned = rng.random() < 0.25
+    gap = float(rng.uniform(1.3, 1.6) if turned else rng.uniform(1.08, 1.5))  # a cell's side over the card's
+    room_w, room_h = (h, w) if across else (w, h)  # the frame measured along the cards' width and height
+    ch, cols = max((min(0.92 * room_w / (c * aspect * gap), 0.92 * room_h / (math.ceil(n / c) * gap)), c)
+                   for c in range(1, n + 1))  # fmt: skip
+    ch *= float(rng.uniform(0.75, 1.0))
+    rows = math.ceil(n / cols)
+    cell_w, cell_h = ch * aspect * gap, ch * gap
+    grid = (math.pi / 2 if across else 0.0) + float(rng.normal(0, 0.04))
+    cos, sin = math.cos(grid), math.sin(grid)
+    cx0, cy0 = w / 2 + float(rng.normal(0, 0.02)) * w, h / 2 + float(rng.normal(0, 0.02)) * h
+    out: list[Placement] = []
+    for k, (deck, card, face) in enumerate(chosen):
+        row, col = divmod(k, cols)
+        in_row = min(cols, n - row * cols)
+        x = (col - (in_row - 1) / 2) * cell_w + float(rng.normal(0, 0.03)) * ch
+        y = (row - (rows - 1) / 2) * cell_h + float(rng.normal(0, 0.03)) * ch
+        a = grid + float(rng.normal(0, 0.2 if turned else 0.03)) + (math.pi if rng.random() < 0.5 else 0.0)
+        quad = card_quad(cx0 + x * cos - y * sin, cy0 + x * sin + y * cos, ch, face.shape[1] / face.shape[0], a)
+        out.append(Placement(face, quad, card, deck))
+    return out
+
+
 def near_surface(rng: Rng, h: int, w: int) -> Image:
     """What a card lies on when photographed from near: a table surface (:func:`background`), a white table
     or a light floor, or speckled stone (granite, terrazzo)."""
@@ -1052,6 +1089,7 @@ def render_scene(
     stretch: float = 0.0,
     office: float = 0.0,
     styles: Sequence[str] = DECK_STYLES,
+    laid_out: bool = False,
 ) -> Scene:
     """Render one labelled table scene from ``fs``; ``size`` is (width, height); same seed, same scene.
 
@@ -1081,11 +1119,13 @@ def render_scene(
     ``office``: the chance that a near scene's person, or a close-up's room, is an office with a window, lights
     and frames (:func:`office_details`); drawn from a generator of its own, so a scene with ``office=0`` is the
     same as before the option existed (a close-up's office since 2026-12-06).
+    ``laid_out``: 3 to 12 whole cards laid apart in rows on a surface under a phone (:func:`_laid_out_layout`,
+    :func:`near_surface`), the light now and then dim; no hand over them.
     """
     closeup = closeup or near
     hard = hard or strips or edges or closeup
     rng = np.random.default_rng(seed)
-    sizes = NEAR_SIZES if near else CLOSEUP_SIZES if closeup else SIZES
+    sizes = LAID_OUT_SIZES if laid_out else NEAR_SIZES if near else CLOSEUP_SIZES if closeup else SIZES
     w, h = size if size is not None else sizes[int(rng.integers(len(sizes)))]
     tilt = camera_tilt(rng, w, h, rng.uniform(0.0, 0.28 if closeup else 0.14) * (1 if rng.random() < 0.8 else 0))
     mat: MatPlacement | None = None
@@ -1093,7 +1133,9 @@ def render_scene(
     office_rng = np.random.default_rng([seed, 9]) if office > 0 and closeup else None
     if office_rng is not None and office_rng.random() >= office:
         office_rng = None
-    if near:
+    if laid_out:
+        img = near_surface(rng, h, w).astype(np.float32)
+    elif near:
         img = (person_background(rng, h, w, office_rng) if held_up else near_surface(rng, h, w)).astype(np.float32)
     elif closeup:
         img = room_background(rng, h, w).astype(np.float32)
@@ -1106,7 +1148,10 @@ def render_scene(
     img = _f32(cv2.warpPerspective(img, tilt, (w, h), borderMode=cv2.BORDER_REFLECT))
     _clutter(rng, img)
     owner = np.full((h, w), -1, np.int16)
-    placements = layout(rng, fs, w, h, mat, hard, strips, closeup, near)
+    if laid_out:
+        placements = _laid_out_layout(rng, fs, w, h)
+    else:
+        placements = layout(rng, fs, w, h, mat, hard, strips, closeup, near)
     deck_style: str | None = None
     if restyle > 0:
         style_rng = np.random.default_rng([seed, 7])
@@ -1150,11 +1195,11 @@ def render_scene(
         for i, p in enumerate(placements):
             if p.card is not None and (held_up or rng.random() < 0.5):
                 _hold_card(rng, img, owner, quads[i])
-    elif rng.random() < 0.3 * effects:
+    elif not laid_out and rng.random() < 0.3 * effects:
         for _ in range(int(rng.integers(1, 3))):
             _draw_hand(rng, img, owner)
     img = photometric(rng, img, effects)
-    if closeup and rng.random() < (0.3 if near and not held_up else 0.45):
+    if closeup and rng.random() < (0.3 if near and not held_up else 0.45) or laid_out and rng.random() < 0.2:
         img = low_light(rng, img)
     done = Degradation()
     out = degrade(rng, img, effects, record=done)

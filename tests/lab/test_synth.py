@@ -217,6 +217,26 @@ def test_near_scenes_show_cards_up_to_past_the_frame_on_surfaces_and_before_peop
     assert taller_than_wide >= 3 and 4 <= held <= 20, (taller_than_wide, held)
 
 
+def test_laid_out_scenes_show_whole_cards_apart_in_rows_under_a_phone() -> None:
+    """Laid-out scenes: 3 to 12 whole cards, none over another, every one labelled whole and in the frame, in a
+    phone's picture; no hand over them."""
+    from lab.synth.scenes import LAID_OUT_CARDS, LAID_OUT_SIZES
+
+    counts = []
+    for seed in range(16):
+        scene = render_scene(solid_faceset(), build.SEED_LAID_OUT_TRAIN + seed, laid_out=True)
+        h, w = scene.image.shape[:2]
+        assert (w, h) in LAID_OUT_SIZES
+        assert scene.owner is not None and not (scene.owner == -2).any()  # no hand, no fingers
+        assert LAID_OUT_CARDS[0] <= len(scene.cards) <= LAID_OUT_CARDS[1] and not scene.readable_unlabelled
+        counts.append(len(scene.cards))
+        for card in scene.cards:
+            c = card.corners
+            assert card.visible > 0.97, (seed, card.card, card.visible)  # none covers another
+            assert c[:, 0].min() >= -1 and c[:, 1].min() >= -1 and c[:, 0].max() <= w and c[:, 1].max() <= h
+    assert len(set(counts)) >= 4 and max(counts) >= 9
+
+
 def test_test_sets_of_one_held_out_deck(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="not a held-out deck"):
         build.build_test(None, tmp_path, count=2, procs=1, deck="cardsjs")
@@ -752,6 +772,25 @@ def test_obb_near_scenes_come_from_their_own_seeds(tmp_path: Path) -> None:
     scene = render_scene(procedural_faceset(), build.SEED_NEAR_TRAIN + 3, near=True)
     assert (tmp_path / "labels" / "train" / "near_000003.txt").read_text().splitlines() == build.obb_label_lines(scene)
     assert n == sum(len(p.read_text().splitlines()) for p in train + val) > 0
+
+
+def test_obb_and_test_laid_out_scenes_come_from_their_own_seeds(tmp_path: Path) -> None:
+    """``build obb --laid-out N``: N train and N // 10 val laid-out scenes from seeds of their own; ``build test
+    --laid-out 1``: the test kind's own seeds, every card labelled."""
+    build.build_obb(None, tmp_path / "obb", n_train=0, n_val=0, procs=1, n_laid_out=10)
+    train = sorted((tmp_path / "obb" / "labels" / "train").glob("*.txt"))
+    assert [p.stem for p in train] == [f"laid_{i:06d}" for i in range(10)]
+    scene = render_scene(procedural_faceset(), build.SEED_LAID_OUT_TRAIN + 2, laid_out=True)
+    assert (tmp_path / "obb" / "labels" / "train" / "laid_000002.txt").read_text().splitlines() == \
+        build.obb_label_lines(scene)
+    from lab.synth.scenes import LAID_OUT_SIZES
+
+    n = build.build_test(None, tmp_path / "test", count=2, procs=1, laid_out=True)
+    rows = (tmp_path / "test" / "labels.csv").read_text().splitlines()[1:]
+    assert n == len(rows) >= 6  # 3 to 12 cards a scene, every one labelled
+    for image in sorted((tmp_path / "test" / "images").glob("*.jpg")):
+        h, w = cv2.imread(str(image)).shape[:2]
+        assert (w, h) in LAID_OUT_SIZES
 
 
 def test_scene_crops_near_scenes_are_rendered_near_from_seeds_of_their_own(
