@@ -79,7 +79,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -338,6 +338,20 @@ def look_alikes(card: Card, deck_cards: Sequence[Card], rival: Card | None = Non
     return [c for c in out if c in in_deck and c != card]
 
 
+def reading_cycle(card: Card, deck_size: int, rival: Card | None = None, played: Collection[Card] = ()) -> list[Card]:
+    """What Next reading steps a card read as ``card`` through, in order (and round again): that reading, then its
+    look-alikes (:func:`look_alikes`) in a deck of ``deck_size`` not among ``played``."""
+    return [card, *(c for c in look_alikes(card, deck(deck_size), rival) if c not in played)]
+
+
+def suit_answer(card: Card, other: Card | None) -> Suit | None:
+    """The suit button that answers a check of ``card`` with ``other``: ``other``'s suit, where it is ``card``'s rank in
+    another suit (a suit button names the rank as read in the suit pressed); else None (the Joker has no suit)."""
+    if other is None or other.suit is None or card.suit is None or other.rank != card.rank or other == card:
+        return None
+    return other.suit
+
+
 @dataclass
 class _Pick:
     """A question the panel is in the middle of: whose go alone, the declarations menu, whose claim, no trump?"""
@@ -367,6 +381,8 @@ CHECK_AFTER_HAND_FRAMES = 300
 # Presses that answer "check this card" while the hand is played (``TableSession.checked_landing``): Call confirms
 # the card as read, a suit button names its rank in that suit. In play neither bids, so nothing else is lost.
 _CHECK_ANSWERS = frozenset({ButtonAction.CALL, ButtonAction.SUIT})
+# The bidding on an up-card, when Call and its suit are bids (a check of it is answered otherwise then).
+BIDDING_ROUNDS = frozenset({Expect.BID_ROUND_1, Expect.BID_ROUND_2})
 
 
 def _key_label(action: Action) -> str:
@@ -1101,12 +1117,19 @@ class TableSession:
         else:
             return self._bidding_check_offers()
         out = [Offer(phrases.check_right_offer(card), phrases.button_name("call"), Action(ButtonAction.CALL))]
-        other = phrases.check_other_offer(rival)
-        if rival is not None and rival.suit is not None and not card.is_benny and rival.rank == card.rank:
-            out.append(Offer(other, rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit)))
-        elif checked is not None:
-            out.append(Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING)))
+        suit = suit_answer(card, rival)
+        if suit is not None or checked is not None:
+            out.append(self._other_reading_offer(rival, suit))
         return out
+
+    @staticmethod
+    def _other_reading_offer(rival: Card | None, suit: Suit | None) -> Offer:
+        """The offer of the camera's other reading of a card to check: by ``suit``'s button where one names it
+        (:func:`suit_answer`), else by Next reading."""
+        other = phrases.check_other_offer(rival)
+        if suit is not None:
+            return Offer(other, suit.symbol, Action(ButtonAction.SUIT, suit))
+        return Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING))
 
     def _bidding_check_offers(self) -> list[Offer]:
         """While the table bids on an up-card to check: the camera's other reading, by its suit button in the first
@@ -1116,12 +1139,8 @@ class TableSession:
         if bid_up is None:
             return []
         _index, card, rival = bid_up
-        other = phrases.check_other_offer(rival)
         first_round = self.match.expected.expected is Expect.BID_ROUND_1
-        if rival is not None and rival.suit is not None and rival.suit is not card.suit and first_round \
-                and rival.rank == card.rank and not card.is_benny:
-            return [Offer(other, rival.suit.symbol, Action(ButtonAction.SUIT, rival.suit))]
-        return [Offer(other, phrases.button_name("next_reading"), Action(ButtonAction.NEXT_READING))]
+        return [self._other_reading_offer(rival, suit_answer(card, rival) if first_round else None)]
 
     def choice(self) -> Choice | None:
         """The open question as the screen shows it, or None."""
@@ -1240,9 +1259,7 @@ class TableSession:
         """While the table bids on an up-card read to be checked (either round): its input, the card and the camera's
         other reading; else None. Call and the up-card's suit are bids then, so the table answers it with another
         suit's button in the first round (:meth:`act`) or by stepping it (:meth:`_next_reading`)."""
-        if self.match.expected.expected not in (Expect.BID_ROUND_1, Expect.BID_ROUND_2):
-            return None
-        return self.match.up_card_in_doubt()
+        return self.match.up_card_in_doubt() if self.match.expected.expected in BIDDING_ROUNDS else None
 
     def _answer_up_card(self, up: tuple[int, Card, Card | None], action: Action, frame: int | None) -> None:
         """The table's answer to "check the up-card" (``checked_up_card``), as :meth:`_answer_check` takes one for
@@ -1301,9 +1318,7 @@ class TableSession:
         self._check_answered = self._check_answered or checked is not None
         original = landing.read_as or landing.card
         played = {c for _, c in self.match.played_this_deal} - {landing.card}
-        cycle = [original] + [
-            c for c in look_alikes(original, deck(self.match.rules.deck_size), landing.rival) if c not in played
-        ]
+        cycle = reading_cycle(original, self.match.rules.deck_size, landing.rival, played)
         new = cycle[(landing.step + 1) % len(cycle)]
         if new == landing.card:
             return
@@ -1314,17 +1329,16 @@ class TableSession:
     def _up_card_to_step(self) -> tuple[int, Card, Card | None] | None:
         """While the table bids: the up-card Next reading steps (its input, the camera's reading and its other
         one), where it was read to be checked, or Next stepped it already this deal; else None."""
-        if self.match.expected.expected not in (Expect.BID_ROUND_1, Expect.BID_ROUND_2):
+        if self.match.expected.expected not in BIDDING_ROUNDS:
             return None
-        if self._up_stepping is None:
-            self._up_stepping = self._up_card_while_bidding()
+        self._up_stepping = self._up_stepping or self.match.up_card_in_doubt()
         return self._up_stepping
 
     def _step_up_card(self, up: tuple[int, Card, Card | None], frame: int | None) -> None:
         """Next reading while the table bids on an up-card to check: the up-card steps through the camera's
         reading's look-alikes and back to it, each step a player's answer (sure) that the engine bids on."""
         index, original, rival = up
-        cycle = [original, *look_alikes(original, deck(self.match.rules.deck_size), rival)]
+        cycle = reading_cycle(original, self.match.rules.deck_size, rival)
         current = self.match.expected.up_card
         new = cycle[(cycle.index(current) + 1) % len(cycle)] if current in cycle else original
         self.submit(ReviseCard(index, new), frame=frame, source="button", script=self._script)

@@ -1208,7 +1208,7 @@ class CheckAnswerer:
     def answers(self, frame: int, match: Match, gathered_at: int, last_landing: int) -> list[ReviseCard]:
         """The answers due by ``frame``; ``gathered_at``: the frame a trick was last seen gathered, ``last_landing``:
         the frame the last card landed (after the hand, its last trick may be answered for a while)."""
-        from companion.session import CHECK_AFTER_HAND_FRAMES, look_alikes, trick_in_sight
+        from companion.session import CHECK_AFTER_HAND_FRAMES, reading_cycle, suit_answer, trick_in_sight
 
         out: list[ReviseCard] = self._up_card_answers(frame, match)
         due = [x for x in self.asked if x[0] <= frame]
@@ -1235,11 +1235,10 @@ class CheckAnswerer:
             if truth in played:  # recorded at another seat: the session refuses it ("it cannot be ...")
                 self.unreachable += 1
                 continue
-            if truth == recorded or (truth.rank == recorded.rank and not truth.is_benny):
+            if truth == recorded or suit_answer(recorded, truth) is not None:
                 presses = 1  # Call, or the suit button
             else:
-                cycle = [recorded] + [c for c in look_alikes(recorded, deck(match.rules.deck_size), rival)
-                                      if c not in played]  # fmt: skip
+                cycle = reading_cycle(recorded, match.rules.deck_size, rival, played)
                 if truth not in cycle:
                     self.unreachable += 1
                     continue
@@ -1255,13 +1254,13 @@ class CheckAnswerer:
         wrong, else Next reading as many times as its cycle of look-alikes needs (one the cycle does not reach is
         left); an up-card read right waits for the hand (Call and its suit are bids). While the hand is played, Call
         or its suit button (``TableSession.checked_up_card``). An up-card whose hand ended first is too late."""
-        from companion.session import look_alikes
+        from companion.session import BIDDING_ROUNDS, reading_cycle, suit_answer
 
         out: list[ReviseCard] = []
         pending: list[tuple[int, int]] = []
         up = match.up_card_in_doubt()
         expected = match.expected.expected
-        bidding = expected in (Expect.BID_ROUND_1, Expect.BID_ROUND_2)
+        bidding = expected in BIDDING_ROUNDS
         for due, index in self.up_asked:
             if up is None or up[0] != index:
                 self.too_late += match.phase is not Phase.PLAY and not bidding  # its hand is over (else settled)
@@ -1271,20 +1270,20 @@ class CheckAnswerer:
                 continue
             _index, card, rival = up
             truth = next((r.card for r in reversed(self.rests) if r.frame <= frame and r.kind == "up_card"), None)
-            same_rank = truth is not None and truth.rank == card.rank and not truth.is_benny
+            by_suit = suit_answer(card, truth) is not None
             if truth is not None and bidding:
                 if truth == card:
                     pending.append((due, index))  # confirmed once the hand is played
                     continue
-                if same_rank and expected is Expect.BID_ROUND_1:
+                if by_suit and expected is Expect.BID_ROUND_1:
                     presses = 1  # the suit button: another suit orders nothing up in the first round
                 else:
-                    cycle = [card, *look_alikes(card, deck(match.rules.deck_size), rival)]
+                    cycle = reading_cycle(card, match.rules.deck_size, rival)
                     if truth not in cycle:
                         self.unreachable += 1
                         continue
                     presses = cycle.index(truth)
-            elif truth is None or not (truth == card or same_rank):
+            elif truth is None or not (truth == card or by_suit):
                 self.unreachable += 1  # Call and the suit buttons answer an up-card in play; no cycle of look-alikes
                 continue
             else:
@@ -1401,11 +1400,9 @@ class TablePipeline:
 
     def _answer_checks(self, frame: int) -> list[Announcement]:
         """The players' answers to "check this card" due now (``answerer``; none without one)."""
-        if self.answerer is None:
+        if self.answerer is None or self._kitty_seen is not None:  # (Call would be the next deal's bid: no answer)
             return []
         out: list[Announcement] = []
-        if self._kitty_seen is not None:  # Call would be the next deal's bid in the session: no answer now
-            return []
         last_landing = self.landings[-1].frame if self.landings else -1
         for answer in self.answerer.answers(frame, self.match, self.gathered_at, last_landing):
             out.extend(self._apply(answer, frame))

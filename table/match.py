@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
@@ -959,8 +960,9 @@ class Match:
         if d is None or d.finished or d.up_card is None or d.up_reliable:
             return None
         history = self._history
-        effective, _revised = self._effective_inputs()
-        for i in reversed(effective):
+        # The newest input in effect first (``_effective_inputs``' order, without building it: this is asked each
+        # time the screen is drawn while the up-card is in doubt).
+        for i in itertools.chain(range(len(history) - 1, self._tail - 1, -1), reversed(self._effective)):
             if isinstance(history[i], UpCard):
                 return i, d.up_card, d.up_rival
         return None
@@ -1702,10 +1704,9 @@ def apply_all(match: Match, inputs: Sequence[Input]) -> list[Announcement]:
 
 def _renege_under(evidence: RenegeEvidence, trump: Suit) -> bool:
     """Whether ``evidence`` (a renege proven under the deal's trump) is one under ``trump`` too: the led card, the
-    card that failed to follow it and the card that proves it keep their effective suits (only the bowers move)."""
+    card that failed to follow it and the card that proves it keep their effective suits (only the bowers move).
+    (A proof by the up-card the dealer still holds needs an up-card read surely, so trump is never in doubt there.)"""
     eff = effective_table(trump)
-    if evidence.proof == "held_up_card":
-        return eff[evidence.led_card] is evidence.suit and eff[evidence.showed_out_card] is not evidence.suit
     return (
         eff[evidence.led_card] is evidence.suit
         and eff[evidence.showed_out_card] is not evidence.suit
@@ -1728,8 +1729,7 @@ def _restatements_marked(new: list[Announcement], gone: Counter[Announcement]) -
     asked = Counter(q for a in gone.elements() if isinstance(a, Irregularity) and (q := _question(a)) is not None)
     out: list[Announcement] = []
     for a in new:
-        q = _question(a) if isinstance(a, Irregularity) else None
-        if isinstance(a, Irregularity) and q is not None and asked[q] > 0:
+        if isinstance(a, Irregularity) and (q := _question(a)) is not None and asked[q] > 0:
             asked[q] -= 1
             out.append(dataclasses.replace(a, restated=True))
         else:
