@@ -80,14 +80,16 @@ def load_detector(
     conf_threshold: float | None = None,
     min_confidence: float | None = None,
     profile: DeckProfile | str | Path | None = None,
+    still: bool = False,
 ) -> Detector:
     """Open ``model`` with ``backend``: ``auto`` takes ONNX Runtime for ``.onnx`` and Ultralytics otherwise.
 
     ``threads`` limits the backend's CPU threads (None: the library default);
     ``conf_threshold`` and ``min_confidence`` override the backend's defaults.
     ``profile``: a deck profile (``vision.deck_profile``: the profile, its folder or its ``profile.json``)
-    the reader names that deck's cards with; ONNX backend only. A missing or unreadable model or
-    profile raises UserError.
+    the reader names that deck's cards with; ONNX backend only. ``still``: each frame is a still photo, read
+    with the looks a photo gets and the live table does not (``OnnxDetector(tile_look=True)``; ONNX backend
+    only, the other reads as before). A missing or unreadable model or profile raises UserError.
     """
     if backend not in BACKENDS:
         raise UserError(f"unknown detector backend {backend!r} (choose from {', '.join(BACKENDS)})")
@@ -99,7 +101,8 @@ def load_detector(
         from vision.onnx_detector import OnnxDetector
 
         return OnnxDetector(
-            model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence, profile=profile
+            model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence, profile=profile,
+            tile_look=still,
         )
     if profile is not None:
         raise UserError("a deck profile is read by the ONNX backend only (use --backend onnx)")

@@ -130,6 +130,20 @@ CONTRAST_LOOK = True
 # slanted shape that no card outline fits.
 ASPECT_LOOK: tuple[float, ...] = (0.75, 4 / 3)
 ASPECT_LOOK_MIN_CONFIDENCE = 0.8
+# A still photo (``OnnxDetector(tile_look=True)``: ``eval-vision``, ``enrol --from-photos``) whose surely named
+# cards are small to the finder, the median's longer side under this many of the finder's input pixels, is read
+# again in tiles (``OnnxDetector._tile_look``): cards laid out in rows under a phone span 25-40 of them, where the
+# finder misses some that it finds enlarged. The live table does not take this look: it reads each card over many
+# frames, and the tiles take three to four times a frame's reading. Chosen on the validation draws of laid-out
+# scenes (seeds apart from the test draws; models/MODEL_CARD.md, "Tiles").
+TILE_LOOK_BELOW = 90.0
+# The tiles: this many across and down, each overlapping its neighbour by this many card lengths (the named
+# cards' median longer side), so that a card cut by one tile's edge lies whole in the next.
+TILE_GRID = 2
+TILE_OVERLAP = 1.2
+# A tile's reading is kept only where it is sure and no sure reading of the whole photo lies (their boxes' IoU
+# under this): the tiles add cards the photo's reading missed or only half believed, never change one it named.
+TILE_NEW_OVERLAP = 0.1
 CONTRAST_CLIP = 2.0
 CONTRAST_TILES = 8
 # The classifier's second output, read only with a deck profile (vision.deck_profile).
@@ -913,6 +927,20 @@ def _reported_elsewhere(
     return any(c == card and p >= floor for i, per in enumerate(readings) if i != k for _, c, p in per)
 
 
+def _cut_by_inner_edge(
+    quad: npt.NDArray[np.float32], x0: int, y0: int, tile_w: int, tile_h: int, width: int, height: int
+) -> bool:
+    """Whether ``quad``, in a tile's pixels (the tile at ``x0``, ``y0`` of a ``width`` x ``height`` picture), reaches
+    one of the tile's edges that lie inside the picture: the finder's outlines are clipped to its input, so a card
+    the tile cuts ends on that edge."""
+    (left, top), (right, bottom) = quad.min(0), quad.max(0)
+    edge = 2.0
+    return bool(
+        (x0 > 0 and left < edge) or (y0 > 0 and top < edge)
+        or (x0 + tile_w < width and right > tile_w - edge) or (y0 + tile_h < height and bottom > tile_h - edge)
+    )
+
+
 def _squeezed_size(width: int, height: int, sx: float, sy: float) -> tuple[int, int]:
     """(width, height) of a picture of ``width`` x ``height`` resized by ``sx`` across and ``sy`` down."""
     return max(1, round(width * sx)), max(1, round(height * sy))
@@ -998,7 +1026,8 @@ class OnnxDetector:
     reader ``face-cls.onnx`` beside ``model`` where there is one (``vision.face_reader``); False: the
     corners alone. ``dark_finder`` and ``near_finder``: read frames again, in the dark look and the near look
     (:meth:`detect`), with ``card-obb-dark.onnx`` and ``card-obb-near.onnx`` where they lie beside ``model``
-    (``vision.models``); False: never.
+    (``vision.models``); False: never. ``tile_look``: read each frame as a still photo, taking the tile look
+    where its named cards are small to the finder (:meth:`_tile_look`); off for the live table.
     """
 
     def __init__(
@@ -1017,6 +1046,7 @@ class OnnxDetector:
         aspect_look: tuple[float, ...] | None = None,
         dark_finder: bool = True,
         near_finder: bool = True,
+        tile_look: bool = False,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
@@ -1066,6 +1096,8 @@ class OnnxDetector:
         self.zoom_out: float | None = zoom_out
         self.contrast_look = contrast_look
         self.aspect_look: tuple[float, ...] = ASPECT_LOOK if aspect_look is None else aspect_look
+        self.tile_look = tile_look
+        self._dark_frame = False  # whether the first finder's reading of the last frame judged a card dark
         # How often each look after the first ran, and how often it named the frame's cards ("...-named"), for
         # measuring what the looks cost and gain (``lab.frame_study`` prints them).
         self.looks: Counter[str] = Counter()
@@ -1207,7 +1239,66 @@ class OnnxDetector:
             if max((d.confidence for d in again), default=0.0) >= max(NEAR_LOOK_MIN_CONFIDENCE, self.min_confidence):
                 self.looks["near-named"] += 1
                 dets = again
+        if self.tile_look:
+            dets = merged_readings(dets, self._tile_look(frame_bgr, detail_bgr, dets, frame))
         return pp.merge_same_card(dets, self.merge_gap)
+
+    def _tile_look(
+        self,
+        frame_bgr: npt.NDArray[np.uint8],
+        detail_bgr: npt.NDArray[np.uint8] | None,
+        dets: Sequence[CardDetection],
+        frame: int,
+    ) -> list[CardDetection]:
+        """The cards the tiles add to ``dets``, a still photo's reading, where its surely named cards are small
+        to the finder (:data:`TILE_LOOK_BELOW`), in the photo's pixels.
+
+        The photo is cut into :data:`TILE_GRID` x :data:`TILE_GRID` overlapping tiles, each read by the first
+        finder at its input's size (so enlarged), and by the dark-deck finder too where the photo's first reading
+        judged a card printed light on dark paper (the dark look's rule). An outline cut by a tile's inner edge is
+        left to the tile that holds its card whole, and one lying on a card the photo's reading named surely is
+        not named again (most of a tile's outlines are such, and naming costs the most); the others are named
+        from the photo itself. Kept: sure readings where no sure reading of ``dets`` lies
+        (:data:`TILE_NEW_OVERLAP`); one that lies on a reading only to be checked takes its place in
+        :meth:`detect` (:func:`merged_readings`)."""
+        sure = [d for d in dets if d.confidence >= self.min_confidence]
+        if not sure:
+            return []
+        h, w = frame_bgr.shape[:2]
+        in_h, in_w = self.info.imgsz
+        card = float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in sure]))
+        if card * min(in_h / h, in_w / w) >= TILE_LOOK_BELOW:
+            return []
+        self.looks["tiles"] += 1
+        named_boxes = np.array([d.box for d in sure], np.float32)
+        tile_w = min(w, round(w / TILE_GRID + card * TILE_OVERLAP))
+        tile_h = min(h, round(h / TILE_GRID + card * TILE_OVERLAP))
+        dark = self._dark_frame and self.dark_finder is not None
+        finders: tuple[Finder, ...] = ("first", "dark") if dark else ("first",)
+        found: list[CardDetection] = []
+        for y0 in np.linspace(0, h - tile_h, TILE_GRID).round().astype(int):
+            for x0 in np.linspace(0, w - tile_w, TILE_GRID).round().astype(int):
+                tile = np.ascontiguousarray(frame_bgr[y0 : y0 + tile_h, x0 : x0 + tile_w])
+                for finder in finders:
+                    raw, box = self._candidates(tile, finder)
+                    quads = pp.frame_quads(raw, box)
+                    placed = (quads + np.array([x0, y0], np.float32)).astype(np.float32)
+                    keep = [
+                        k
+                        for k, (quad, outline_box) in enumerate(zip(quads, _boxes(placed), strict=True))
+                        if not _cut_by_inner_edge(quad, x0, y0, tile_w, tile_h, w, h)
+                        and float(pp.box_iou(outline_box, named_boxes).max()) < SAME_CARD_OVERLAP
+                    ]
+                    if not keep:
+                        continue
+                    scores = np.asarray(raw.scores, np.float32)[keep]
+                    named = self._name(frame_bgr, detail_bgr, placed[keep], scores, frame)
+                    found = merged_readings(found, [d for d in named if d.confidence >= self.min_confidence])
+        found = [
+            d for d in found if float(pp.box_iou(np.array(d.box, np.float32), named_boxes).max()) < TILE_NEW_OVERLAP
+        ]
+        self.looks["tiles-named"] += bool(found)
+        return found
 
     def _read(
         self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int, finder: Finder
@@ -1223,6 +1314,8 @@ class OnnxDetector:
         self.classifier.judged_dark = 0
         dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
         outlined = len(quads) > 0
+        if finder == "first":
+            self._dark_frame = bool(self.classifier.judged_dark)
         if finder == "first" and self.dark_finder is not None and self.classifier.judged_dark:
             # A card judged printed light on dark paper: the frame is read again with the finder taught such
             # decks, which outlines them more tightly. Where it names a card surely, the two readings are

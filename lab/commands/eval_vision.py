@@ -67,6 +67,14 @@ def register(subparsers: Any) -> None:
             "synthetic test sets' ignore.csv): reporting one counts neither way"
         ),
     )
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help=(
+            "read each photo as the live table reads a camera frame: without the tile look a still photo gets "
+            "where its cards are small (vision/onnx_detector.py, TILE_LOOK_BELOW)"
+        ),
+    )
     parser.add_argument("--confusion", type=Path, default=None, metavar="FILE", help="write a confusion table (CSV)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each image the detector got wrong")
     parser.set_defaults(func=run)
@@ -93,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         conf_threshold=args.conf,
         min_confidence=args.min_confidence,
         profile=args.profile,
+        still=not args.live,
     )
 
     def show(score: ImageScore) -> None:
@@ -104,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.confusion is not None:
         write_confusion(args.confusion, result)
     left_out = {"ignored": result.ignored} if ignore is not None else {}
-    _print_result(result, model, profile=args.profile, **left_out)
+    _print_result(result, model, profile=args.profile, read="live" if args.live else "still", **left_out)
     return 0
 
 
@@ -152,7 +161,8 @@ def _cross_halves(args: argparse.Namespace, model: Path) -> int:
     labels = read_labels(args.labels_csv)
     halves = split_halves(labels)
     plain = load_detector(
-        model, backend=args.backend, threads=args.threads, conf_threshold=args.conf, min_confidence=args.min_confidence
+        model, backend=args.backend, threads=args.threads, conf_threshold=args.conf, min_confidence=args.min_confidence,
+        still=not args.live,
     )
     if not isinstance(plain, OnnxDetector):
         raise UserError("--cross-halves needs the ONNX backend")
@@ -175,7 +185,7 @@ def _cross_halves(args: argparse.Namespace, model: Path) -> int:
             (folder / "labels.csv").write_text("\n".join(keep) + "\n", encoding="utf-8")
             profiled = load_detector(
                 model, backend=args.backend, threads=args.threads, conf_threshold=args.conf,
-                min_confidence=args.min_confidence, profile=built.folder,
+                min_confidence=args.min_confidence, profile=built.folder, still=not args.live,
             )
             for key, det in (("without", plain), ("with", profiled)):
                 part = evaluate(det, folder / "images", folder / "labels.csv")

@@ -113,3 +113,22 @@ def test_bad_input_is_one_line_and_status_2(dataset: tuple[Path, Path], case: st
     assert len(lines) == 1 and lines[0].startswith("euchre-table: error: "), done.stderr
     assert message in lines[0]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("flags", "still", "read"), [((), True, "still"), (("--live",), False, "live")])
+def test_photos_are_read_as_stills_unless_told_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    flags: tuple[str, ...], still: bool, read: str,
+) -> None:
+    images, labels = write_case(tmp_path)
+    asked: list[object] = []
+
+    def load(*args: object, **kwargs: object) -> FakeDetector:
+        asked.append(kwargs.get("still"))
+        return FakeDetector()
+
+    monkeypatch.setattr("vision.detector.load_detector", load)
+    assert main(["eval-vision", str(images), str(labels), "--model", str(FINDER), *flags]) == 0
+    assert asked == [still]
+    first = capsys.readouterr().out.strip().splitlines()[-2]
+    assert f" read={read} " in f" {first} "
