@@ -191,7 +191,7 @@ def _cross_halves(args: argparse.Namespace, model: Path) -> int:
                 part = evaluate(det, folder / "images", folder / "labels.csv")
                 pooled[key].per_image.extend(part.per_image)
     for key, result in pooled.items():
-        _print_result(result, model, profile=f"{key} (cross halves)")
+        _print_result(result, model, profile=f"{key} (cross halves)", read="live" if args.live else "still")
     if args.confusion is not None:
         write_confusion(args.confusion, pooled["with"])
     return 0
