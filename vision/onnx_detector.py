@@ -130,12 +130,12 @@ CONTRAST_LOOK = True
 # slanted shape that no card outline fits.
 ASPECT_LOOK: tuple[float, ...] = (0.75, 4 / 3)
 ASPECT_LOOK_MIN_CONFIDENCE = 0.8
-# A still photo (``OnnxDetector(tile_look=True)``: ``eval-vision``, ``enrol --from-photos``) whose surely named
-# cards are small to the finder, the median's longer side under this many of the finder's input pixels, is read
-# again in tiles (``OnnxDetector._tile_look``): cards laid out in rows under a phone span 25-40 of them, where the
-# finder misses some that it finds enlarged. The live table does not take this look: it reads each card over many
-# frames, and the tiles take three to four times a frame's reading. Chosen on the validation draws of laid-out
-# scenes (seeds apart from the test draws; models/MODEL_CARD.md, "Tiles").
+# A still photo (``OnnxDetector(tile_look=True)``, as ``eval-vision`` reads one) whose surely named cards are small
+# to the finder, the median's longer side under this many of the finder's input pixels, is read again in tiles
+# (``OnnxDetector._tile_look``): cards laid out in rows under a phone span 24-36 of them, where the finder misses
+# some that it finds enlarged. The live table does not take this look: it reads each card over many frames, and
+# the tiles took a photo 1.7-1.9 times its reading without them. Chosen on the validation draws of laid-out scenes
+# (seeds apart from the test draws; models/MODEL_CARD.md, "How a frame is read", step 12).
 TILE_LOOK_BELOW = 90.0
 # The tiles: this many across and down, each overlapping its neighbour by this many card lengths (the named
 # cards' median longer side), so that a card cut by one tile's edge lies whole in the next.
