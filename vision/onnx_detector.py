@@ -1097,7 +1097,6 @@ class OnnxDetector:
         self.contrast_look = contrast_look
         self.aspect_look: tuple[float, ...] = ASPECT_LOOK if aspect_look is None else aspect_look
         self.tile_look = tile_look
-        self._dark_frame = False  # whether the first finder's reading of the last frame judged a card dark
         # How often each look after the first ran, and how often it named the frame's cards ("...-named"), for
         # measuring what the looks cost and gain (``lab.frame_study`` prints them).
         self.looks: Counter[str] = Counter()
@@ -1229,18 +1228,18 @@ class OnnxDetector:
             return pp.merge_same_card(pp.to_detections(raw, box, self.info.cards, frame), self.merge_gap)
         if detail_scale(frame_bgr, detail_bgr) is None:
             detail_bgr = None  # none given, or no larger than the frame: nothing to gain
-        dets, outlined = self._read(frame_bgr, detail_bgr, frame, "first")
+        dets, outlined, dark = self._read(frame_bgr, detail_bgr, frame, "first")
         if not self._surely(dets) and outlined and self.near_finder is not None:
             # Still nothing named: a card held up before a room or an office, or photographed from near, read
             # again through the same looks by the finder taught such scenes; its reading stands where its
             # surest reaches the line.
             self.looks["near"] += 1
-            again, _ = self._read(frame_bgr, detail_bgr, frame, "near")
+            again, _, _ = self._read(frame_bgr, detail_bgr, frame, "near")
             if max((d.confidence for d in again), default=0.0) >= max(NEAR_LOOK_MIN_CONFIDENCE, self.min_confidence):
                 self.looks["near-named"] += 1
                 dets = again
         if self.tile_look:
-            dets = merged_readings(dets, self._tile_look(frame_bgr, detail_bgr, dets, frame))
+            dets = merged_readings(dets, self._tile_look(frame_bgr, detail_bgr, dets, frame, dark))
         return pp.merge_same_card(dets, self.merge_gap)
 
     def _tile_look(
@@ -1249,17 +1248,18 @@ class OnnxDetector:
         detail_bgr: npt.NDArray[np.uint8] | None,
         dets: Sequence[CardDetection],
         frame: int,
+        judged_dark: bool,
     ) -> list[CardDetection]:
         """The cards the tiles add to ``dets``, a still photo's reading, where its surely named cards are small
         to the finder (:data:`TILE_LOOK_BELOW`), in the photo's pixels.
 
         The photo is cut into :data:`TILE_GRID` x :data:`TILE_GRID` overlapping tiles, each read by the first
         finder at its input's size (so enlarged), and by the dark-deck finder too where the photo's first reading
-        judged a card printed light on dark paper (the dark look's rule). An outline cut by a tile's inner edge is
-        left to the tile that holds its card whole, and one lying on a card the photo's reading named surely is
-        not named again (most of a tile's outlines are such, and naming costs the most); the others are named
-        from the photo itself. Kept: sure readings where no sure reading of ``dets`` lies
-        (:data:`TILE_NEW_OVERLAP`); one that lies on a reading only to be checked takes its place in
+        judged a card printed light on dark paper (``judged_dark``: the dark look's rule). An outline cut by a
+        tile's inner edge is left to the tile that holds its card whole, and one lying on a card the photo's
+        reading named surely is not named again (most of a tile's outlines are such, and naming costs the
+        most); the others are named from the photo itself. Kept: sure readings where no sure reading of ``dets``
+        lies (:data:`TILE_NEW_OVERLAP`); one that lies on a reading only to be checked takes its place in
         :meth:`detect` (:func:`merged_readings`)."""
         sure = [d for d in dets if d.confidence >= self.min_confidence]
         if not sure:
@@ -1273,7 +1273,7 @@ class OnnxDetector:
         named_boxes = np.array([d.box for d in sure], np.float32)
         tile_w = min(w, round(w / TILE_GRID + card * TILE_OVERLAP))
         tile_h = min(h, round(h / TILE_GRID + card * TILE_OVERLAP))
-        dark = self._dark_frame and self.dark_finder is not None
+        dark = judged_dark and self.dark_finder is not None
         finders: tuple[Finder, ...] = ("first", "dark") if dark else ("first",)
         found: list[CardDetection] = []
         for y0 in np.linspace(0, h - tile_h, TILE_GRID).round().astype(int):
@@ -1302,10 +1302,11 @@ class OnnxDetector:
 
     def _read(
         self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int, finder: Finder
-    ) -> tuple[list[CardDetection], bool]:
+    ) -> tuple[list[CardDetection], bool, bool]:
         """The frame read by ``finder`` ("first" or "near", as :meth:`raw_output`'s) and the classifier, with the
-        looks that follow a first reading naming nothing surely (the dark look with the first finder alone), and
-        whether the finder outlined anything. The looks are counted in :attr:`looks`, those of the near finder's
+        looks that follow a first reading naming nothing surely (the dark look with the first finder alone),
+        whether the finder outlined anything, and whether its reading (before any look) judged a card printed
+        light on dark paper. The looks are counted in :attr:`looks`, those of the near finder's
         reading under "near ..." names."""
         assert self.classifier is not None
         tag = "" if finder == "first" else finder + " "
@@ -1314,9 +1315,8 @@ class OnnxDetector:
         self.classifier.judged_dark = 0
         dets = self._name(frame_bgr, detail_bgr, quads, raw.scores, frame)
         outlined = len(quads) > 0
-        if finder == "first":
-            self._dark_frame = bool(self.classifier.judged_dark)
-        if finder == "first" and self.dark_finder is not None and self.classifier.judged_dark:
+        judged_dark = bool(self.classifier.judged_dark)
+        if finder == "first" and self.dark_finder is not None and judged_dark:
             # A card judged printed light on dark paper: the frame is read again with the finder taught such
             # decks, which outlines them more tightly. Where it names a card surely, the two readings are
             # merged, the surer of two that lie on one card kept.
@@ -1353,7 +1353,7 @@ class OnnxDetector:
             again = self._aspect_looks(frame_bgr, detail_bgr, frame, finder)
             self.looks[tag + "aspect-named"] += bool(again)
             dets = again if again else dets
-        return dets, outlined
+        return dets, outlined, judged_dark
 
     def _aspect_looks(
         self, frame_bgr: npt.NDArray[np.uint8], detail_bgr: npt.NDArray[np.uint8] | None, frame: int,

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 from detector_testkit import spy_on_finder
 
+from vision.labels import read_labels
 from vision.models import default_model_path
 from vision.onnx_detector import (
     TILE_GRID,
@@ -19,6 +20,7 @@ from vision.onnx_detector import (
     OnnxDetector,
     _cut_by_inner_edge,
 )
+from vision.postprocess import box_iou
 from vision.sources.files import load_image
 
 LAID_OUT = Path(__file__).resolve().parent / "data" / "laid-out"
@@ -26,24 +28,16 @@ SCENE = "synth_00016.jpg"  # ten cards of a held-out deck in three rows under a 
 DEV1 = Path(__file__).resolve().parent / "data" / "dev-photos" / "edje_test_cam_image6.jpg"  # four nines, large
 
 
-def _labels() -> dict[str, tuple[float, float, float, float]]:
-    frame = load_image(LAID_OUT / SCENE)
-    h, w = frame.shape[:2]
-    out = {}
-    with (LAID_OUT / "labels.csv").open(newline="") as f:
-        for row in csv.DictReader(f):
-            cx, cy, bw, bh = (float(row[k]) for k in ("x_center", "y_center", "width", "height"))
-            out[row["class"]] = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-    return out
-
-
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+def _labels() -> dict[str, npt.NDArray[np.float32]]:
+    """The scene's labelled boxes in its own pixels (x1, y1, x2, y2), by card."""
+    h, w = load_image(LAID_OUT / SCENE).shape[:2]
+    return {
+        str(lab.card): np.array(
+            [(lab.box[0] - lab.box[2] / 2) * w, (lab.box[1] - lab.box[3] / 2) * h,
+             (lab.box[0] + lab.box[2] / 2) * w, (lab.box[1] + lab.box[3] / 2) * h], np.float32,
+        )
+        for lab in read_labels(LAID_OUT / "labels.csv")[SCENE]
+    }
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +66,7 @@ def test_a_still_photo_of_small_cards_gets_the_cards_the_live_reading_missed(
     # every card the tiles add is a card lying there, at its place in the photo's own pixels
     for card in added:
         assert card in labels, card
-        assert _iou(as_still[card], labels[card]) > 0.5, card
+        assert box_iou(np.array(as_still[card], np.float32), labels[card][None])[0] > 0.5, card
     # and every card the photo's own reading named stays as it was
     for card, box in as_live.items():
         assert as_still.get(card) == box
