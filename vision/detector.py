@@ -88,8 +88,9 @@ def load_detector(
     ``conf_threshold`` and ``min_confidence`` override the backend's defaults.
     ``profile``: a deck profile (``vision.deck_profile``: the profile, its folder or its ``profile.json``)
     the reader names that deck's cards with; ONNX backend only. ``still``: each frame is a still photo, read
-    with the looks a photo gets and the live table does not (``OnnxDetector(tile_look=True)``; ONNX backend
-    only, the other reads as before). A missing or unreadable model or profile raises UserError.
+    with the looks a photo gets and the live table does not (``OnnxDetector(tile_look=True,
+    dark_deck_look=True)``; ONNX backend only, the other reads as before). A missing or unreadable model or
+    profile raises UserError.
     """
     if backend not in BACKENDS:
         raise UserError(f"unknown detector backend {backend!r} (choose from {', '.join(BACKENDS)})")
@@ -102,7 +103,7 @@ def load_detector(
 
         return OnnxDetector(
             model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence, profile=profile,
-            tile_look=still,
+            tile_look=still, dark_deck_look=still,
         )
     if profile is not None:
         raise UserError("a deck profile is read by the ONNX backend only (use --backend onnx)")

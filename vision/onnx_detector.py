@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -144,6 +145,14 @@ TILE_OVERLAP = 1.2
 # A tile's reading is kept only where it is sure and no sure reading of the whole photo lies (their boxes' IoU
 # under this): the tiles add cards the photo's reading missed or only half believed, never change one it named.
 TILE_NEW_OVERLAP = 0.1
+# A still photo (``OnnxDetector(dark_deck_look=True)``) in which at least this share of the surely named cards is
+# judged printed light on dark paper (``cardcrop.judged_outline``) is read again as a photo of such a deck
+# (``OnnxDetector._dark_deck_look``): one photo holds one deck, and a card of it that is not judged dark alone (a
+# court whose picture fills its face, a blurred or dim one) is otherwise cut as a white card only, and named as
+# another or not at all. Chosen on the validation draws of laid-out scenes printed dark and in one ink
+# (models/MODEL_CARD.md, "How a frame is read", step 13): 0.25 and 0.5 read them alike; 0.5 asks more of a white
+# deck whose number cards hold a dark panel, which is judged dark too.
+DARK_DECK_SHARE = 0.5
 CONTRAST_CLIP = 2.0
 CONTRAST_TILES = 8
 # The classifier's second output, read only with a deck profile (vision.deck_profile).
@@ -346,6 +355,8 @@ class CornerClassifier:
         # :data:`DARK_LOOK_SHARE` or more (``OnnxDetector.detect`` zeroes it before a frame and looks at it
         # after: its dark look).
         self.judged_dark = 0
+        # Whether every outline is read as a card that may be printed light on dark paper (:meth:`as_maybe_dark`).
+        self._maybe_dark = False
         if profile is not None:
             self.use_profile(profile)
 
@@ -362,6 +373,18 @@ class CornerClassifier:
         ):
             raise UserError(f"{path}: its crops {crop[1:]} are not {self.path.name}'s {own[1:]}")
         return session, (session.get_inputs()[0].name, session.get_outputs()[0].name)
+
+    @contextmanager
+    def as_maybe_dark(self) -> Iterator[None]:
+        """Within: :meth:`classify` reads every outline the way it reads a card judged printed light on dark
+        paper: cut as it is and turned over, the two ways read apart (turned over, by the dark classifier), a
+        clearly surer way standing. A dark card not judged so alone (a court whose picture fills its face) is
+        then read turned over too, and a white card still reads as printed."""
+        was, self._maybe_dark = self._maybe_dark, True
+        try:
+            yield
+        finally:
+            self._maybe_dark = was
 
     def use_profile(self, profile: DeckProfile | None) -> None:
         """Read with ``profile`` (``vision.deck_profile``) from now on; None: without one, as shipped."""
@@ -466,7 +489,9 @@ class CornerClassifier:
         # such a card, and only turned over (read as printed, the classifier sees no index on dark paper), its
         # crops named by the dark classifier; a court whose picture fills its face may not be judged dark alone.
         dark_deck = self.profile is not None and self.profile.profile.dark_paper
-        dark = [d or dark_deck for _, d in judged]
+        judged_dark = [d or dark_deck for _, d in judged]
+        # Within as_maybe_dark(), every card is read as one judged dark is: both ways, apart.
+        dark = [d or self._maybe_dark for d in judged_dark]
         # corner_crops gives 4 crops per outline hypothesis (twice that for a dark card read both ways), and the
         # number of hypotheses varies by card.
         per_card = [cardcrop.corner_crops(frame_bgr, q, refine, dark=d, hypotheses=h, turned_only=dark_deck)
@@ -519,7 +544,7 @@ class CornerClassifier:
             start = stop
             answers.append((self.cards.get(name), conf, undoubted, self.cards.get(rival) if rival else None))
         self.judged_dark += sum(
-            1 for d, (card, _, undoubted, _) in zip(dark, answers, strict=True)
+            1 for d, (card, _, undoubted, _) in zip(judged_dark, answers, strict=True)
             if d and card is not None and undoubted >= DARK_LOOK_SHARE
         )
         return answers
@@ -1028,6 +1053,8 @@ class OnnxDetector:
     (:meth:`detect`), with ``card-obb-dark.onnx`` and ``card-obb-near.onnx`` where they lie beside ``model``
     (``vision.models``); False: never. ``tile_look``: read each frame as a still photo, taking the tile look
     where its named cards are small to the finder (:meth:`_tile_look`); off for the live table.
+    ``dark_deck_look``: read each frame as a still photo of one deck, again as a deck printed light on dark
+    paper where its sure readings are mostly judged such cards (:meth:`_dark_deck_look`); off for the live table.
     """
 
     def __init__(
@@ -1047,6 +1074,7 @@ class OnnxDetector:
         dark_finder: bool = True,
         near_finder: bool = True,
         tile_look: bool = False,
+        dark_deck_look: bool = False,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
@@ -1097,6 +1125,7 @@ class OnnxDetector:
         self.contrast_look = contrast_look
         self.aspect_look: tuple[float, ...] = ASPECT_LOOK if aspect_look is None else aspect_look
         self.tile_look = tile_look
+        self.dark_deck_look = dark_deck_look
         # How often each look after the first ran, and how often it named the frame's cards ("...-named"), for
         # measuring what the looks cost and gain (``lab.frame_study`` prints them).
         self.looks: Counter[str] = Counter()
@@ -1238,9 +1267,49 @@ class OnnxDetector:
             if max((d.confidence for d in again), default=0.0) >= max(NEAR_LOOK_MIN_CONFIDENCE, self.min_confidence):
                 self.looks["near-named"] += 1
                 dets = again
+        dark_deck = self._judged_dark_deck(frame_bgr, dets)
+        if dark_deck:
+            dets = self._dark_deck_look(frame_bgr, detail_bgr, dets, frame)
         if self.tile_look:
-            dets = merged_readings(dets, self._tile_look(frame_bgr, detail_bgr, dets, frame, dark))
+            # A photo read as a dark deck has its tiles read so too (each card both ways).
+            with self.classifier.as_maybe_dark() if dark_deck else nullcontext():
+                dets = merged_readings(dets, self._tile_look(frame_bgr, detail_bgr, dets, frame, dark or dark_deck))
         return pp.merge_same_card(dets, self.merge_gap)
+
+    def _judged_dark_deck(self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection]) -> bool:
+        """Whether a still photo's reading ``dets`` takes the dark-deck look: the look is on, the deck is not known
+        (no profile), a dark-deck finder lies beside the first, and at least :data:`DARK_DECK_SHARE` of the surely
+        named cards (one at least) are judged printed light on dark paper."""
+        from vision import cardcrop
+
+        if not self.dark_deck_look or self.dark_finder is None or self.classifier is None or self.classifier.profile:
+            return False
+        sure = [d for d in dets if d.confidence >= self.min_confidence and d.corners is not None]
+        dark = sum(cardcrop.judged_outline(frame_bgr, np.array(d.corners, np.float32))[1] for d in sure)
+        return dark > 0 and dark >= DARK_DECK_SHARE * len(sure)
+
+    def _dark_deck_look(
+        self,
+        frame_bgr: npt.NDArray[np.uint8],
+        detail_bgr: npt.NDArray[np.uint8] | None,
+        dets: Sequence[CardDetection],
+        frame: int,
+    ) -> list[CardDetection]:
+        """``dets``, a still photo's reading, merged with its reading as a photo of a deck printed light on dark
+        paper: every outline of the dark-deck finder stands in for the first finder's on its card
+        (:meth:`card_outlines` with ``dark_deck``), and every card is read as one judged so, both ways apart
+        (:meth:`CornerClassifier.as_maybe_dark`; not turned over alone, as an enrolled dark deck's are: a white
+        deck whose number cards hold a dark panel is judged dark too, and its courts must still read as
+        printed). Of the two readings of one card the surer stands (:func:`merged_readings`); of the second, sure
+        readings alone count."""
+        assert self.classifier is not None
+        self.looks["dark-deck"] += 1
+        outlines = self.card_outlines(frame_bgr, dark_deck=True)
+        with self.classifier.as_maybe_dark():
+            again = self._name(frame_bgr, detail_bgr, outlines.quads, outlines.scores, frame)
+        sure = [d for d in again if d.confidence >= self.min_confidence]
+        self.looks["dark-deck-named"] += bool(sure)
+        return merged_readings(dets, sure)
 
     def _tile_look(
         self,
