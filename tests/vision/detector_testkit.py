@@ -160,3 +160,19 @@ class Naming:
         logits = np.full((len(crops), len(self.classes)), -8.0, np.float32)
         logits[:, self.classes.index(self.card)] = 8.0
         return [logits]
+
+
+def labelled_boxes(folder: Path, image: str) -> dict[str, np.ndarray]:
+    """The labelled cards of ``image`` in ``folder``'s ``labels.csv`` (``vision.labels``), by card: each one's box
+    (x1, y1, x2, y2) in the image's own pixels."""
+    from vision.labels import read_labels
+    from vision.sources.files import load_image
+
+    h, w = load_image(folder / image).shape[:2]
+    return {
+        str(lab.card): np.array(
+            [(lab.box[0] - lab.box[2] / 2) * w, (lab.box[1] - lab.box[3] / 2) * h,
+             (lab.box[0] + lab.box[2] / 2) * w, (lab.box[1] + lab.box[3] / 2) * h], np.float32,
+        )
+        for lab in read_labels(folder / "labels.csv")[image]
+    }

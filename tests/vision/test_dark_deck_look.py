@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from detector_testkit import labelled_boxes
 
 from vision import cardcrop
 from vision.detection import CardDetection
-from vision.labels import read_labels
 from vision.models import default_model_path
 from vision.onnx_detector import DARK_DECK_SHARE, OnnxDetector
 from vision.postprocess import box_iou
@@ -24,14 +24,8 @@ WHITE = DATA / "laid-out" / "synth_00016.jpg"  # ten cards of a white deck in ro
 
 
 def _labels() -> dict[str, npt.NDArray[np.float32]]:
-    h, w = load_image(DARK / SCENE).shape[:2]
-    return {
-        str(lab.card): np.array(
-            [(lab.box[0] - lab.box[2] / 2) * w, (lab.box[1] - lab.box[3] / 2) * h,
-             (lab.box[0] + lab.box[2] / 2) * w, (lab.box[1] + lab.box[3] / 2) * h], np.float32,
-        )
-        for lab in read_labels(DARK / "labels.csv")[SCENE]
-    }
+    """The scene's labelled boxes in its own pixels (x1, y1, x2, y2), by card."""
+    return labelled_boxes(DARK, SCENE)
 
 
 @pytest.fixture(scope="module")

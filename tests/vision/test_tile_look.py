@@ -9,9 +9,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
-from detector_testkit import spy_on_finder
+from detector_testkit import labelled_boxes, spy_on_finder
 
-from vision.labels import read_labels
 from vision.models import default_model_path
 from vision.onnx_detector import (
     TILE_GRID,
@@ -30,14 +29,7 @@ DEV1 = Path(__file__).resolve().parent / "data" / "dev-photos" / "edje_test_cam_
 
 def _labels() -> dict[str, npt.NDArray[np.float32]]:
     """The scene's labelled boxes in its own pixels (x1, y1, x2, y2), by card."""
-    h, w = load_image(LAID_OUT / SCENE).shape[:2]
-    return {
-        str(lab.card): np.array(
-            [(lab.box[0] - lab.box[2] / 2) * w, (lab.box[1] - lab.box[3] / 2) * h,
-             (lab.box[0] + lab.box[2] / 2) * w, (lab.box[1] + lab.box[3] / 2) * h], np.float32,
-        )
-        for lab in read_labels(LAID_OUT / "labels.csv")[SCENE]
-    }
+    return labelled_boxes(LAID_OUT, SCENE)
 
 
 @pytest.fixture(scope="module")
