@@ -1282,8 +1282,10 @@ class OnnxDetector:
         named cards (one at least) are judged printed light on dark paper."""
         from vision import cardcrop
 
-        if not self.dark_deck_look or self.dark_finder is None or self.classifier is None or self.classifier.profile:
-            return False
+        if not self.dark_deck_look or self.dark_finder is None or self.classifier is None:
+            return False  # the look is off, or there is no dark-deck finder to read it with
+        if self.classifier.profile is not None:
+            return False  # the deck is known: its profile says whether it is dark
         sure = [d for d in dets if d.confidence >= self.min_confidence and d.corners is not None]
         dark = sum(cardcrop.judged_outline(frame_bgr, np.array(d.corners, np.float32))[1] for d in sure)
         return dark > 0 and dark >= DARK_DECK_SHARE * len(sure)

@@ -108,6 +108,7 @@ def test_the_look_is_taken_where_enough_of_the_sure_cards_are_judged_dark(
                       ((k * 20, 0), (k * 20 + 10, 0), (k * 20 + 10, 10), (k * 20, 10)))
         for k in range(of)
     ] + [CardDetection(cards[10], 0.3, (500, 0, 510, 10), 0, ((500, 0), (510, 0), (510, 10), (500, 10)))]
+
     def judged(frame: np.ndarray, quad: np.ndarray, refine: bool = True) -> tuple[list[np.ndarray], bool]:
         return [quad], bool(quad[0][0] < dark * 20 or quad[0][0] >= 500)
 
