@@ -207,7 +207,10 @@ def _child(backend: str, model: Path, threads: int, runs: int, imgsz: int, photo
         from vision.onnx_detector import OnnxDetector
 
         profile = os.environ.get(PROFILE_ENV)
-        detector = OnnxDetector(model, threads=threads or None, profile=Path(profile) if profile else None)
+        # The app's live reader (``companion.builder``): its deck judged over the frames.
+        detector = OnnxDetector(
+            model, threads=threads or None, profile=Path(profile) if profile else None, table_deck_look=True
+        )
     else:
         from vision.ultralytics_detector import UltralyticsDetector
 

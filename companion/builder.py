@@ -289,7 +289,8 @@ def build_app(config: Config, request: RunRequest) -> App:
         # The house deck's profile (``[camera] deck``, made by ``euchre-table enrol`` in the same data folder).
         profile = configured_profile(folder, config.camera.deck)
         detector = load_detector(
-            model_path, config.model.backend, threads=1, conf_threshold=config.model.min_confidence, profile=profile
+            model_path, config.model.backend, threads=1, conf_threshold=config.model.min_confidence, profile=profile,
+            table=True,
         )
         unread = benny_warning(config.rules(), profile)
         start_notice = ""

@@ -34,6 +34,7 @@ def test_a_missing_deck_profile_is_one_clear_error(tmp_path: Path, capsys: pytes
 
 
 def test_the_configured_profile_reaches_the_detector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ... and the reader is loaded as a live table's (its deck judged over the frames: the table's dark-deck look)
     seen: list[object] = []
     sentinel = object()
 
@@ -42,7 +43,7 @@ def test_the_configured_profile_reaches_the_detector(tmp_path: Path, monkeypatch
         return sentinel
 
     def fake_load_detector(*args: object, **kwargs: object) -> object:
-        seen.append(kwargs.get("profile"))
+        seen.append((kwargs.get("profile"), kwargs.get("table")))
         raise SystemExit(0)  # stop before the frame loop: the detector's arguments are what is checked
 
     monkeypatch.setattr("vision.deck_profile.configured_profile", fake_profile)
@@ -52,7 +53,7 @@ def test_the_configured_profile_reaches_the_detector(tmp_path: Path, monkeypatch
     with pytest.raises(SystemExit):
         main(["run", "--config", str(config), "--source", f"images:{PHOTOS}", "--headless", "--out",
               str(tmp_path / "out")])
-    assert seen == [(tmp_path / "out", "house"), sentinel]
+    assert seen == [(tmp_path / "out", "house"), (sentinel, True)]
 
 
 def test_british_rules_without_a_deck_profile_warn_that_the_benny_goes_unread(

@@ -81,6 +81,7 @@ def load_detector(
     min_confidence: float | None = None,
     profile: DeckProfile | str | Path | None = None,
     still: bool = False,
+    table: bool = False,
 ) -> Detector:
     """Open ``model`` with ``backend``: ``auto`` takes ONNX Runtime for ``.onnx`` and Ultralytics otherwise.
 
@@ -89,8 +90,10 @@ def load_detector(
     ``profile``: a deck profile (``vision.deck_profile``: the profile, its folder or its ``profile.json``)
     the reader names that deck's cards with; ONNX backend only. ``still``: each frame is a still photo, read
     with the looks a photo gets and the live table does not (``OnnxDetector(tile_look=True,
-    dark_deck_look=True)``; ONNX backend only, the other reads as before). A missing or unreadable model or
-    profile raises UserError.
+    dark_deck_look=True)``; ONNX backend only, the other reads as before). ``table``: the frames are a live
+    table's, one game's after another, whose deck is judged over them and read as a deck printed light on dark
+    paper where it is one (``OnnxDetector(table_deck_look=True)``; ONNX backend only). A missing or unreadable
+    model or profile raises UserError.
     """
     if backend not in BACKENDS:
         raise UserError(f"unknown detector backend {backend!r} (choose from {', '.join(BACKENDS)})")
@@ -103,7 +106,7 @@ def load_detector(
 
         return OnnxDetector(
             model, threads=threads, conf_threshold=conf_threshold, min_confidence=min_confidence, profile=profile,
-            tile_look=still, dark_deck_look=still,
+            tile_look=still, dark_deck_look=still, table_deck_look=table,
         )
     if profile is not None:
         raise UserError("a deck profile is read by the ONNX backend only (use --backend onnx)")

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from table.cards import Card, CardParseError
 from vision import postprocess as pp
 from vision.calibration import ConfidenceCalibration
+from vision.deck_judgement import DeckJudgement
 from vision.detection import CardDetection, detail_scale, scaled_detection
 from vision.errors import UserError
 
@@ -153,6 +154,12 @@ TILE_NEW_OVERLAP = 0.1
 # (models/MODEL_CARD.md, "How a frame is read", step 13): 0.25 and 0.5 read them alike; 0.5 asks more of a white
 # deck whose number cards hold a dark panel, which is judged dark too.
 DARK_DECK_SHARE = 0.5
+# At a live table (``OnnxDetector(table_deck_look=True)``) the deck is judged over the frames
+# (``vision.deck_judgement``), and a card the dark-deck look names is kept from this line up, the searching looks'
+# line (:data:`NEAR_LOOK_MIN_CONFIDENCE`): a game's frames hold what a photo of a laid-out deck does not, cards
+# coming face down and a deck printed all in one ink, whose court cousins the look's readings swap. Chosen at the
+# simulated table (models/MODEL_CARD.md, "How a frame is read", step 13).
+TABLE_DARK_DECK_LINE = 0.8
 CONTRAST_CLIP = 2.0
 CONTRAST_TILES = 8
 # The classifier's second output, read only with a deck profile (vision.deck_profile).
@@ -1055,6 +1062,10 @@ class OnnxDetector:
     where its named cards are small to the finder (:meth:`_tile_look`); off for the live table.
     ``dark_deck_look``: read each frame as a still photo of one deck, again as a deck printed light on dark
     paper where its sure readings are mostly judged such cards (:meth:`_dark_deck_look`); off for the live table.
+    ``table_deck_look``: the frames are a live table's, one game's after another: its deck is judged over them
+    (:attr:`deck_judgement`, ``vision.deck_judgement``), and while it is judged dark each frame takes the dark-deck
+    look, the cards it names kept from :data:`TABLE_DARK_DECK_LINE` up (this judgement stands in for
+    ``dark_deck_look``'s photo by photo).
     """
 
     def __init__(
@@ -1075,6 +1086,7 @@ class OnnxDetector:
         near_finder: bool = True,
         tile_look: bool = False,
         dark_deck_look: bool = False,
+        table_deck_look: bool = False,
     ) -> None:
         from vision.deck_profile import resolve_profile
         from vision.face_reader import face_reader_path_for
@@ -1126,6 +1138,7 @@ class OnnxDetector:
         self.aspect_look: tuple[float, ...] = ASPECT_LOOK if aspect_look is None else aspect_look
         self.tile_look = tile_look
         self.dark_deck_look = dark_deck_look
+        self.deck_judgement = DeckJudgement() if table_deck_look else None
         # How often each look after the first ran, and how often it named the frame's cards ("...-named"), for
         # measuring what the looks cost and gain (``lab.frame_study`` prints them).
         self.looks: Counter[str] = Counter()
@@ -1267,7 +1280,10 @@ class OnnxDetector:
             if max((d.confidence for d in again), default=0.0) >= max(NEAR_LOOK_MIN_CONFIDENCE, self.min_confidence):
                 self.looks["near-named"] += 1
                 dets = again
-        dark_deck = self._judged_dark_deck(frame_bgr, dets)
+        if self.deck_judgement is not None and self._dark_deck_readable():
+            dark_deck = self.deck_judgement.look(lambda: self._dark_share_verdict(frame_bgr, dets))
+        else:
+            dark_deck = self._judged_dark_deck(frame_bgr, dets)
         if dark_deck:
             dets = self._dark_deck_look(frame_bgr, detail_bgr, dets, frame)
         if self.tile_look:
@@ -1276,19 +1292,28 @@ class OnnxDetector:
                 dets = merged_readings(dets, self._tile_look(frame_bgr, detail_bgr, dets, frame, dark or dark_deck))
         return pp.merge_same_card(dets, self.merge_gap)
 
+    def _dark_deck_readable(self) -> bool:
+        """Whether the dark-deck look may be taken: a dark-deck finder lies beside the first, and the deck is not
+        known (a profile says whether its deck is dark)."""
+        return self.dark_finder is not None and self.classifier is not None and self.classifier.profile is None
+
     def _judged_dark_deck(self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection]) -> bool:
-        """Whether a still photo's reading ``dets`` takes the dark-deck look: the look is on, the deck is not known
-        (no profile), a dark-deck finder lies beside the first, and at least :data:`DARK_DECK_SHARE` of the surely
-        named cards (one at least) are judged printed light on dark paper."""
+        """Whether a still photo's reading ``dets`` takes the dark-deck look: the look is on, it may be taken
+        (:meth:`_dark_deck_readable`), and :meth:`_dark_share_verdict` says dark."""
+        if not self.dark_deck_look or not self._dark_deck_readable():
+            return False
+        return bool(self._dark_share_verdict(frame_bgr, dets))
+
+    def _dark_share_verdict(self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection]) -> bool | None:
+        """Whether at least :data:`DARK_DECK_SHARE` of the surely named cards of ``dets`` are judged printed light
+        on dark paper; None where none is named surely."""
         from vision import cardcrop
 
-        if not self.dark_deck_look or self.dark_finder is None or self.classifier is None:
-            return False  # the look is off, or there is no dark-deck finder to read it with
-        if self.classifier.profile is not None:
-            return False  # the deck is known: its profile says whether it is dark
         sure = [d for d in dets if d.confidence >= self.min_confidence and d.corners is not None]
+        if not sure:
+            return None
         dark = sum(cardcrop.judged_outline(frame_bgr, np.array(d.corners, np.float32))[1] for d in sure)
-        return dark > 0 and dark >= DARK_DECK_SHARE * len(sure)
+        return dark >= DARK_DECK_SHARE * len(sure)
 
     def _dark_deck_look(
         self,
@@ -1309,7 +1334,9 @@ class OnnxDetector:
         outlines = self.card_outlines(frame_bgr, dark_deck=True)
         with self.classifier.as_maybe_dark():
             again = self._name(frame_bgr, detail_bgr, outlines.quads, outlines.scores, frame)
-        sure = [d for d in again if d.confidence >= self.min_confidence]
+        # At a live table the look's cards are held to a line of their own (TABLE_DARK_DECK_LINE).
+        line = self.min_confidence if self.deck_judgement is None else max(TABLE_DARK_DECK_LINE, self.min_confidence)
+        sure = [d for d in again if d.confidence >= line]
         self.looks["dark-deck-named"] += bool(sure)
         return merged_readings(dets, sure)
 

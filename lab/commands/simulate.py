@@ -211,7 +211,8 @@ def _load_model(args: argparse.Namespace) -> Any:
         model = args.model if args.model is not None else default_model_path()
     except UserError as exc:
         raise UserError(f"{exc}; or --detector oracle to test the tracker and engine without a model") from None
-    return load_detector(model, threads=args.threads)
+    # Read as the app reads a live table (``companion.builder``): the deck judged over the frames.
+    return load_detector(model, threads=args.threads, table=True)
 
 
 def _render_and_run(args: argparse.Namespace) -> tuple[Any, str, tuple[int, int]]:
