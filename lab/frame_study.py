@@ -5,7 +5,8 @@
 
 Renders games of ``--deck`` as ``euchre-table simulate`` draws them (``lab.simtable.TableRenderer``, one
 640x480 stream) and reads every ``--every``-th frame with each model in turn (each with the classifier and
-calibration beside it, one ONNX Runtime thread). Scored per frame as ``lab.stream_study`` scores it (a
+calibration beside it, one ONNX Runtime thread), as the live table reads them (the deck judged over each
+game's frames, ``vision.deck_judgement``). Scored per frame as ``lab.stream_study`` scores it (a
 reading is right when its card lies face up in the frame; the cards to find are those at least
 ``stream_study.MIN_VISIBLE`` in sight). ``--restyle`` prints the deck another way before each game
 (``lab.synth.scenes.reprint_faces``; its paper and ink drawn from the game's seed): ``dark`` is a
@@ -54,9 +55,14 @@ def study(
     faces, back, name = st.load_deck(deck, art, rules.deck_size)
     if deck != "procedural" and name != deck:
         raise SystemExit(f"--deck {deck}: no artwork for it in {art}")
-    readers = {m: OnnxDetector(m, threads=1) for m in models}
+    # Each read as the live table reads (``vision.detector.load_detector(table=True)``): the deck judged over the
+    # frames, afresh for each game.
+    readers = {m: OnnxDetector(m, threads=1, table_deck_look=True) for m in models}
     tallies = {m: FrameTally() for m in models}
     for seed in seeds:
+        for reader in readers.values():
+            if reader.deck_judgement is not None:
+                reader.deck_judgement.reset()
         script = st.build_script(seed, hands, 0.3, rules=rules)
         printed = faces if restyle is None else reprint_faces(faces, restyle, seed)
         if enrol:

@@ -388,6 +388,22 @@ def lightness_inverted(crop_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]
     return cast(npt.NDArray[np.uint8], cv2.cvtColor(out, cv2.COLOR_LAB2BGR))
 
 
+# A dark card shows red print where at least this share of its index corners' pixels is red (CIELAB a* from
+# RED_HUE_FULL above neutral) and light (L from RED_PRINT_LIGHTNESS of 255): red ink on dark paper. Dark red paper
+# (a wine-coloured deck) is red but not light; gold print is light but not red. Chosen at the simulated table on
+# decks printed dark with red kept red and printed all in one ink (model card, "How a frame is read", step 14).
+RED_PRINT_SHARE = 0.02
+RED_PRINT_LIGHTNESS = 100.0
+
+
+def shows_red_print(frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike) -> bool:
+    """Whether the card of outline ``quad`` shows red print in its index corners (:data:`RED_PRINT_SHARE`): asked
+    of a card printed light on dark paper, whether its deck prints its red suits red or all in one ink."""
+    lab = cv2.cvtColor(np.concatenate(corner_crops_bgr(frame_bgr, quad)), cv2.COLOR_BGR2LAB).astype(np.float32)
+    red = (lab[:, :, 1] - 128.0 >= RED_HUE_FULL) & (lab[:, :, 0] >= RED_PRINT_LIGHTNESS)
+    return float(red.mean()) >= RED_PRINT_SHARE
+
+
 def corner_crops(
     frame_bgr: npt.NDArray[np.uint8], quad: npt.ArrayLike, refine: bool = True, dark: bool | None = None,
     hypotheses: list[FloatArray] | None = None, turned_only: bool = False,

@@ -9,12 +9,19 @@ them say so, once :data:`SETTLE` frames have been judged; until then, and while 
 frame is read as before. Judging a frame costs a second look at each sure card's paper, so once the verdict
 has settled only one frame in :data:`RECHECK_EVERY` is judged (a deck changed mid-evening is still noticed,
 within :data:`WINDOW` judged frames).
+
+The table reads a dark deck with the dark-deck look only where the deck is seen to print its red suits red
+(:data:`MIN_RED_CARDS`, :data:`RED_SHARE`). A deck printed all in one ink (hearts and diamonds in gold as well)
+shows its suits by the pips' shapes alone, and the look, reading every card both ways, let a jack of diamonds
+read as the jack of spades stand as proof at the simulated table: a false renege alert. Such a deck is read as
+before, and is best enrolled (its profile keeps the cousins it prints alike to be checked).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import NamedTuple
 
 # Frames judged (each with a sure card) before the table may read its deck as dark.
 SETTLE = 8
@@ -24,6 +31,18 @@ WINDOW = 16
 DARK_SHARE = 0.5
 # Once :data:`WINDOW` verdicts are kept, one frame in this many is judged.
 RECHECK_EVERY = 10
+# The deck prints red where, of the sure cards of a red suit judged dark in the verdicts kept (this many at least),
+# at least :data:`RED_SHARE` show red print in their index corners (``vision.cardcrop.shows_red_print``).
+MIN_RED_CARDS = 3
+RED_SHARE = 0.5
+
+
+class FrameVerdict(NamedTuple):
+    """What one frame says of the deck."""
+
+    dark: bool  # enough of its sure cards are judged printed light on dark paper
+    red_suited: int  # its sure cards of a red suit judged dark
+    red_printed: int  # of those, the ones whose index shows red print
 
 
 class DeckJudgement:
@@ -39,14 +58,25 @@ class DeckJudgement:
         self.settle = settle
         self.share = share
         self.recheck_every = recheck_every
-        self._verdicts: deque[bool] = deque(maxlen=window)
+        self._verdicts: deque[FrameVerdict] = deque(maxlen=window)
         self._since_judged = 0
 
     @property
     def dark(self) -> bool:
-        """Whether the deck is read as dark now."""
+        """Whether the deck is judged printed light on dark paper now."""
         n = len(self._verdicts)
-        return n >= self.settle and sum(self._verdicts) >= self.share * n
+        return n >= self.settle and sum(v.dark for v in self._verdicts) >= self.share * n
+
+    @property
+    def prints_red(self) -> bool:
+        """Whether the deck is seen to print its red suits red (see the module's note)."""
+        suited = sum(v.red_suited for v in self._verdicts)
+        return suited >= MIN_RED_CARDS and sum(v.red_printed for v in self._verdicts) >= RED_SHARE * suited
+
+    @property
+    def takes_look(self) -> bool:
+        """Whether the table reads its frames with the dark-deck look now: the deck is dark and prints red."""
+        return self.dark and self.prints_red
 
     @property
     def judged(self) -> int:
@@ -58,9 +88,9 @@ class DeckJudgement:
         :attr:`recheck_every`."""
         return len(self._verdicts) < (self._verdicts.maxlen or 0) or self._since_judged + 1 >= self.recheck_every
 
-    def look(self, verdict: Callable[[], bool | None]) -> bool:
-        """One frame: judge it where :meth:`due` (``verdict``: dark or not, None where the frame cannot say, as
-        one without a sure card), then say whether the deck is read as dark."""
+    def look(self, verdict: Callable[[], FrameVerdict | None]) -> bool:
+        """One frame: judge it where :meth:`due` (``verdict``: what the frame says, None where it cannot say, as
+        one without a sure card), then say whether the frame takes the dark-deck look (:attr:`takes_look`)."""
         if self.due():
             said = verdict()
             if said is None:
@@ -70,7 +100,7 @@ class DeckJudgement:
                 self._since_judged = 0
         else:
             self._since_judged += 1
-        return self.dark
+        return self.takes_look
 
     def reset(self) -> None:
         """Forget every verdict (a new deck on the table)."""

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from table.cards import Card, CardParseError
 from vision import postprocess as pp
 from vision.calibration import ConfidenceCalibration
-from vision.deck_judgement import DeckJudgement
+from vision.deck_judgement import DeckJudgement, FrameVerdict
 from vision.detection import CardDetection, detail_scale, scaled_detection
 from vision.errors import UserError
 
@@ -1281,7 +1281,7 @@ class OnnxDetector:
                 self.looks["near-named"] += 1
                 dets = again
         if self.deck_judgement is not None and self._dark_deck_readable():
-            dark_deck = self.deck_judgement.look(lambda: self._dark_share_verdict(frame_bgr, dets))
+            dark_deck = self.deck_judgement.look(lambda: self._frame_verdict(frame_bgr, dets))
         else:
             dark_deck = self._judged_dark_deck(frame_bgr, dets)
         if dark_deck:
@@ -1307,13 +1307,29 @@ class OnnxDetector:
     def _dark_share_verdict(self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection]) -> bool | None:
         """Whether at least :data:`DARK_DECK_SHARE` of the surely named cards of ``dets`` are judged printed light
         on dark paper; None where none is named surely."""
+        verdict = self._frame_verdict(frame_bgr, dets, red=False)
+        return None if verdict is None else verdict.dark
+
+    def _frame_verdict(
+        self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection], red: bool = True
+    ) -> FrameVerdict | None:
+        """What the reading ``dets`` of one frame says of its deck: whether at least :data:`DARK_DECK_SHARE` of its
+        surely named cards are judged printed light on dark paper, and (``red``) how many of those judged dark are
+        of a red suit and how many of them show red print (``cardcrop.shows_red_print``); None where no card is
+        named surely."""
         from vision import cardcrop
 
         sure = [d for d in dets if d.confidence >= self.min_confidence and d.corners is not None]
         if not sure:
             return None
-        dark = sum(cardcrop.judged_outline(frame_bgr, np.array(d.corners, np.float32))[1] for d in sure)
-        return dark >= DARK_DECK_SHARE * len(sure)
+        judged = [(d, cardcrop.judged_outline(frame_bgr, np.array(d.corners, np.float32))) for d in sure]
+        dark = [(d, hypotheses[0]) for d, (hypotheses, is_dark) in judged if is_dark]
+        red_suited = [q for d, q in dark if d.card.suit is not None and d.card.suit.is_red] if red else []
+        return FrameVerdict(
+            len(dark) >= DARK_DECK_SHARE * len(sure),
+            len(red_suited),
+            sum(cardcrop.shows_red_print(frame_bgr, q) for q in red_suited),
+        )
 
     def _dark_deck_look(
         self,

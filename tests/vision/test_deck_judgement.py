@@ -7,14 +7,18 @@ from functools import partial
 
 import pytest
 
-from vision.deck_judgement import DeckJudgement
+from vision.deck_judgement import MIN_RED_CARDS, DeckJudgement, FrameVerdict
 
 
-def _saying(verdict: bool | None) -> Callable[[], bool | None]:
+def _saying(
+    dark: bool | None, red_suited: int = MIN_RED_CARDS, red_printed: int = MIN_RED_CARDS
+) -> Callable[[], FrameVerdict | None]:
+    verdict = None if dark is None else FrameVerdict(dark, red_suited, red_printed)
     return lambda: verdict
 
 
 def _feed(judgement: DeckJudgement, verdicts: list[bool | None]) -> list[bool]:
+    """Each frame's look, the frames of a deck that prints red."""
     return [judgement.look(_saying(v)) for v in verdicts]
 
 
@@ -46,9 +50,9 @@ def test_once_the_window_is_full_one_frame_in_recheck_every_is_judged() -> None:
     judgement = DeckJudgement(settle=2, window=2, share=0.5, recheck_every=3)
     asked: list[int] = []
 
-    def verdict(n: int) -> bool:
+    def verdict(n: int) -> FrameVerdict:
         asked.append(n)
-        return True
+        return FrameVerdict(True, 1, 1)
 
     for n in range(9):
         judgement.look(partial(verdict, n))
@@ -59,9 +63,9 @@ def test_a_frame_due_that_cannot_say_leaves_the_next_frame_due() -> None:
     judgement = DeckJudgement(settle=1, window=1, share=0.5, recheck_every=3)
     asked: list[int] = []
 
-    def verdict(n: int) -> bool | None:
+    def verdict(n: int) -> FrameVerdict | None:
         asked.append(n)
-        return None if n == 3 else False
+        return None if n == 3 else FrameVerdict(False, 0, 0)
 
     for n in range(6):
         judgement.look(partial(verdict, n))
@@ -74,6 +78,29 @@ def test_a_new_deck_is_judged_afresh() -> None:
     judgement.reset()
     assert not judgement.dark and judgement.judged == 0
     assert _feed(judgement, [False, False]) == [False, False]
+
+
+@pytest.mark.parametrize(
+    ("red_suited", "red_printed", "looks"),
+    [(1, 1, True), (1, 0, False), (2, 1, True), (4, 1, False), (0, 0, False)],
+)
+def test_a_dark_deck_takes_the_look_only_where_its_red_suits_are_seen_printed_red(
+    red_suited: int, red_printed: int, looks: bool
+) -> None:
+    # per frame; over 4 frames MIN_RED_CARDS (3) red-suited cards at least are needed, half of them printed red:
+    # a deck printed all in one ink shows its hearts and diamonds in its one ink, and is read as before
+    assert MIN_RED_CARDS == 3
+    judgement = DeckJudgement(settle=4, window=4, share=0.5, recheck_every=1)
+    said = [judgement.look(_saying(True, red_suited, red_printed)) for _ in range(4)]
+    assert judgement.dark
+    assert said[-1] is looks and judgement.prints_red is looks
+    assert not any(said[:3])
+
+
+def test_red_print_seen_before_the_deck_settles_still_counts() -> None:
+    judgement = DeckJudgement(settle=3, window=8, share=0.5, recheck_every=1)
+    said = [judgement.look(_saying(True, *red)) for red in ((3, 3), (0, 0), (0, 0))]
+    assert said == [False, False, True]
 
 
 @pytest.mark.parametrize(("settle", "window", "recheck"), [(0, 4, 1), (5, 4, 1), (2, 4, 0)])

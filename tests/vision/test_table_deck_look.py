@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision import deck_judgement, onnx_detector
+from vision import cardcrop, deck_judgement, onnx_detector
 from vision.detection import CardDetection
 from vision.detector import load_detector
 from vision.models import default_model_path
@@ -111,3 +111,22 @@ def test_the_simulated_table_reads_as_the_live_table_does(monkeypatch: pytest.Mo
     monkeypatch.setattr("vision.detector.load_detector", lambda *args, **kwargs: seen.append(kwargs.get("table")))
     simulate._load_model(argparse.Namespace(model=default_model_path(), threads=1))
     assert seen == [True]
+
+
+@pytest.mark.parametrize(
+    ("card", "style", "red"),
+    [("9h", "dark", True), ("Qd", "dark", True), ("9h", "one_ink", False), ("Qd", "one_ink", False),
+     ("9s", "dark", False)],
+)
+def test_a_dark_cards_red_print_is_seen_and_one_ink_is_not(card: str, style: str, red: bool) -> None:
+    from lab import simtable as st
+    from lab.synth.scenes import GOLD, restyle_face
+    from table.cards import Card
+
+    faces, _, _ = st.load_deck("procedural", None, 24)
+    face = restyle_face(faces[Card.parse(card)], card, style, (20.0, 10.0, 60.0), GOLD)  # wine paper, gold ink
+    h, w = face.shape[:2]
+    frame = np.full((h + 40, w + 40, 3), 230, np.uint8)  # a light mat round the card
+    frame[20 : 20 + h, 20 : 20 + w] = face[:, :, :3]
+    quad = np.array([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]], np.float32)
+    assert cardcrop.shows_red_print(frame, quad) is red
