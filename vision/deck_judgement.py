@@ -91,15 +91,12 @@ class DeckJudgement:
     def look(self, verdict: Callable[[], FrameVerdict | None]) -> bool:
         """One frame: judge it where :meth:`due` (``verdict``: what the frame says, None where it cannot say, as
         one without a sure card), then say whether the frame takes the dark-deck look (:attr:`takes_look`)."""
-        if self.due():
-            said = verdict()
-            if said is None:
-                self._since_judged += 1
-            else:
-                self._verdicts.append(said)
-                self._since_judged = 0
+        said = verdict() if self.due() else None
+        if said is None:
+            self._since_judged += 1  # a frame due that cannot say leaves the next one due
         else:
-            self._since_judged += 1
+            self._verdicts.append(said)
+            self._since_judged = 0
         return self.takes_look
 
     def reset(self) -> None:

@@ -79,11 +79,11 @@ def test_a_white_decks_photo_takes_no_dark_deck_look(still: OnnxDetector, withou
     assert (still.looks - looks)["dark-deck"] == 0
 
 
-def test_the_live_reader_and_a_reader_with_a_profile_never_take_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plain_reader_and_a_reader_with_a_profile_never_take_it(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = load_image(DARK / SCENE)
-    live = OnnxDetector(default_model_path(), threads=1)
-    live.detect(frame)
-    assert live.looks["dark-deck"] == 0
+    plain = OnnxDetector(default_model_path(), threads=1)
+    plain.detect(frame)
+    assert plain.looks["dark-deck"] == 0
     # a deck read with its profile is known: light or dark, the profile says so, not the photo
     still = OnnxDetector(default_model_path(), threads=1, tile_look=True, dark_deck_look=True)
     assert still.classifier is not None

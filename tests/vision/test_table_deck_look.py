@@ -82,11 +82,11 @@ def test_a_deck_read_with_its_profile_is_not_judged(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(table.classifier, "profile", object())
     asked: list[int] = []
 
-    def verdict(frame: object, dets: object) -> bool:
+    def verdict(frame: object, dets: object) -> deck_judgement.FrameVerdict:
         asked.append(1)
-        return True
+        return deck_judgement.FrameVerdict(True, 1, 1)
 
-    monkeypatch.setattr(table, "_dark_share_verdict", verdict)
+    monkeypatch.setattr(table, "_frame_verdict", verdict)
     dets = [CardDetection(table.classifier.cards["Th"], 0.99, (0, 0, 10, 10), 0, ((0, 0), (10, 0), (10, 10), (0, 10)))]
     monkeypatch.setattr(table, "_read", lambda *args: (dets, True, False))
     for n in range(deck_judgement.SETTLE + 1):
@@ -113,20 +113,48 @@ def test_the_simulated_table_reads_as_the_live_table_does(monkeypatch: pytest.Mo
     assert seen == [True]
 
 
+WINE = (20.0, 10.0, 60.0)  # BGR
+RED_PAPER = (30.0, 20.0, 120.0)  # red, but darker than print
+
+
 @pytest.mark.parametrize(
-    ("card", "style", "red"),
-    [("9h", "dark", True), ("Qd", "dark", True), ("9h", "one_ink", False), ("Qd", "one_ink", False),
-     ("9s", "dark", False)],
+    ("card", "style", "paper", "red"),
+    [("9h", "dark", WINE, True), ("Qd", "dark", WINE, True), ("9h", "one_ink", WINE, False),
+     ("Qd", "one_ink", WINE, False), ("9s", "dark", WINE, False), ("9h", "one_ink", RED_PAPER, False)],
 )
-def test_a_dark_cards_red_print_is_seen_and_one_ink_is_not(card: str, style: str, red: bool) -> None:
+def test_a_dark_cards_red_print_is_seen_and_one_ink_is_not(
+    card: str, style: str, paper: tuple[float, float, float], red: bool
+) -> None:
     from lab import simtable as st
     from lab.synth.scenes import GOLD, restyle_face
     from table.cards import Card
 
     faces, _, _ = st.load_deck("procedural", None, 24)
-    face = restyle_face(faces[Card.parse(card)], card, style, (20.0, 10.0, 60.0), GOLD)  # wine paper, gold ink
+    face = restyle_face(faces[Card.parse(card)], card, style, paper, GOLD)
     h, w = face.shape[:2]
     frame = np.full((h + 40, w + 40, 3), 230, np.uint8)  # a light mat round the card
     frame[20 : 20 + h, 20 : 20 + w] = face[:, :, :3]
     quad = np.array([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]], np.float32)
     assert cardcrop.shows_red_print(frame, quad) is red
+
+
+def test_a_frames_verdict_counts_its_sure_dark_cards_and_their_red_print(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = _table()
+    assert table.classifier is not None
+    cards = table.classifier.cards
+
+    def det(card: str, x: int, confidence: float = 0.95) -> CardDetection:
+        corners = ((x, 0), (x + 10, 0), (x + 10, 10), (x, 10))
+        return CardDetection(cards[card], confidence, (x, 0, x + 10, 10), 0, corners)
+
+    # judged dark: the cards left of x = 100; red print shown: the cards left of x = 40
+    monkeypatch.setattr(
+        cardcrop, "judged_outline", lambda frame, quad, refine=True: ([np.asarray(quad)], bool(quad[0][0] < 100))
+    )
+    monkeypatch.setattr(cardcrop, "shows_red_print", lambda frame, quad: bool(quad[0][0] < 40))
+    frame = np.zeros((20, 400, 3), np.uint8)
+    dets = [det("Th", 0), det("Qd", 60), det("Js", 20), det("9h", 200), det("Kh", 30, confidence=0.3)]
+    # four sure cards, three judged dark; of those the ten and the queen are of a red suit, the ten shows red
+    assert table._frame_verdict(frame, dets) == deck_judgement.FrameVerdict(True, 2, 1)
+    assert table._frame_verdict(frame, dets[3:4]) == deck_judgement.FrameVerdict(False, 0, 0)
+    assert table._frame_verdict(frame, dets[4:]) is None  # nothing named surely: the frame cannot say
