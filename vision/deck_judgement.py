@@ -12,9 +12,12 @@ within :data:`WINDOW` judged frames).
 
 The table reads a dark deck with the dark-deck look only where the deck is seen to print its red suits red
 (:data:`MIN_RED_CARDS`, :data:`RED_SHARE`). A deck printed all in one ink (hearts and diamonds in gold as well)
-shows its suits by the pips' shapes alone, and the look, reading every card both ways, let a jack of diamonds
-read as the jack of spades stand as proof at the simulated table: a false renege alert. Such a deck is read as
-before, and is best enrolled (its profile keeps the cousins it prints alike to be checked).
+shows its suits by the pips' shapes alone: with the look the rest of a hand read in order, and a jack of diamonds
+the reading took for the jack of spades stood as proof at the simulated table, a false renege alert. Such a deck
+is read as before, and is best enrolled (its profile keeps the cousins it prints alike to be checked).
+
+The frame counts and shares were set by judgement, not tuned, and measured as set (models/MODEL_CARD.md, "How a
+frame is read", step 14).
 """
 
 from __future__ import annotations
