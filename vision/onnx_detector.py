@@ -1300,16 +1300,12 @@ class OnnxDetector:
 
     def _judged_dark_deck(self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection]) -> bool:
         """Whether a still photo's reading ``dets`` takes the dark-deck look: the look is on, it may be taken
-        (:meth:`_dark_deck_readable`), and :meth:`_dark_share_verdict` says dark."""
+        (:meth:`_dark_deck_readable`), and the photo is judged dark (:meth:`_frame_verdict`, its red print not
+        asked: a photo is read both ways whatever its ink)."""
         if not self.dark_deck_look or not self._dark_deck_readable():
             return False
-        return bool(self._dark_share_verdict(frame_bgr, dets))
-
-    def _dark_share_verdict(self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection]) -> bool | None:
-        """Whether at least :data:`DARK_DECK_SHARE` of the surely named cards of ``dets`` are judged printed light
-        on dark paper; None where none is named surely."""
         verdict = self._frame_verdict(frame_bgr, dets, red=False)
-        return None if verdict is None else verdict.dark
+        return verdict is not None and verdict.dark
 
     def _frame_verdict(
         self, frame_bgr: npt.NDArray[np.uint8], dets: Sequence[CardDetection], red: bool = True

@@ -74,3 +74,43 @@ def test_an_unknown_style_is_refused(capsys: pytest.CaptureFixture[str]) -> None
         frame_study.main(["--deck", "procedural", "--models", "x.onnx", "--restyle", "gold"])
     assert e.value.code == 2
     assert "--restyle" in capsys.readouterr().err
+
+
+def test_each_game_is_read_as_the_live_table_reads_it_its_deck_judged_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab import simtable
+
+    events: list[str] = []
+
+    class Judgement:
+        def reset(self) -> None:
+            events.append("reset")
+
+    class Reader:
+        def __init__(self, model: Path, threads: int, table_deck_look: bool = False) -> None:
+            assert table_deck_look  # the table's reader: its deck judged over the frames
+            self.deck_judgement = Judgement()
+            self.looks: dict[str, int] = {}
+
+        def detect(self, image: npt.NDArray[np.uint8], frame: int) -> list[object]:
+            events.append("read")
+            return []
+
+    class Script:
+        frames = 2
+
+    class Renderer:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def render(self, n: int) -> npt.NDArray[np.uint8]:
+            return np.zeros((4, 4, 3), np.uint8)
+
+        def visible(self, n: int) -> list[object]:
+            return []
+
+    monkeypatch.setattr("vision.onnx_detector.OnnxDetector", Reader)
+    monkeypatch.setattr(simtable, "load_deck", lambda *args: ({}, None, "procedural"))
+    monkeypatch.setattr(simtable, "build_script", lambda *args, **kwargs: Script())
+    monkeypatch.setattr(simtable, "TableRenderer", Renderer)
+    frame_study.study("procedural", [Path("m.onnx")], [0, 1, 2], hands=1, every=1, art=None)
+    assert events == ["reset", "read", "read"] * 3
